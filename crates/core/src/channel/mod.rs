@@ -1,0 +1,248 @@
+//! The two-party channel every protocol talks through.
+//!
+//! One concrete [`Channel`] type wraps any [`Transport`] (TCP, in-memory,
+//! shaped). It buffers writes, flushes before every read so a party never
+//! waits on bytes it has not yet sent, and counts bytes each way and rounds
+//! (a round is counted each time the direction of traffic changes from
+//! sending to receiving), so every protocol reports the same statistics.
+
+mod memory;
+
+pub use memory::{memory_pair, memory_transport_pair, MemoryTransport};
+
+use crate::{Block, Error, Result};
+use serde::{de::DeserializeOwned, Serialize};
+
+/// Largest typed message accepted from the peer; anything longer is
+/// [`Error::Malformed`], so a hostile length prefix cannot make us allocate.
+pub const MAX_MESSAGE_LEN: usize = 64 << 20;
+
+const WRITE_BUFFER: usize = 1 << 16;
+
+/// A byte pipe to the peer. Implementations do no buffering of their own
+/// beyond what the OS does; [`Channel`] buffers.
+pub trait Transport: Send {
+    /// Writes all of `data`.
+    fn write_all(&mut self, data: &[u8]) -> Result<()>;
+    /// Fills `buf` completely or fails (`Timeout`, `Disconnected`, `Io`).
+    fn read_exact(&mut self, buf: &mut [u8]) -> Result<()>;
+    /// Pushes buffered bytes to the peer.
+    fn flush(&mut self) -> Result<()>;
+}
+
+/// Traffic counters of one channel endpoint.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ChannelStats {
+    /// Bytes this endpoint sent.
+    pub bytes_sent: u64,
+    /// Bytes this endpoint received.
+    pub bytes_received: u64,
+    /// Number of send→receive direction changes seen by this endpoint.
+    pub rounds: u64,
+}
+
+impl ChannelStats {
+    /// Counters accumulated since `earlier` was taken.
+    pub fn since(&self, earlier: &ChannelStats) -> ChannelStats {
+        ChannelStats {
+            bytes_sent: self.bytes_sent - earlier.bytes_sent,
+            bytes_received: self.bytes_received - earlier.bytes_received,
+            rounds: self.rounds - earlier.rounds,
+        }
+    }
+}
+
+/// A buffered, counting endpoint of a two-party connection.
+pub struct Channel {
+    transport: Box<dyn Transport>,
+    out: Vec<u8>,
+    stats: ChannelStats,
+    sent_since_read: bool,
+}
+
+impl Channel {
+    /// Wraps a transport.
+    pub fn new(transport: impl Transport + 'static) -> Self {
+        Channel {
+            transport: Box::new(transport),
+            out: Vec::with_capacity(WRITE_BUFFER),
+            stats: ChannelStats::default(),
+            sent_since_read: false,
+        }
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> ChannelStats {
+        self.stats
+    }
+
+    /// Queues raw bytes for the peer.
+    pub fn send_bytes(&mut self, data: &[u8]) -> Result<()> {
+        self.stats.bytes_sent += data.len() as u64;
+        self.sent_since_read = true;
+        if self.out.len() + data.len() > WRITE_BUFFER {
+            self.flush_buffer()?;
+            if data.len() >= WRITE_BUFFER {
+                return self.transport.write_all(data);
+            }
+        }
+        self.out.extend_from_slice(data);
+        Ok(())
+    }
+
+    /// Reads exactly `buf.len()` bytes, flushing pending output first.
+    pub fn recv_bytes(&mut self, buf: &mut [u8]) -> Result<()> {
+        if self.sent_since_read {
+            self.flush()?;
+            self.stats.rounds += 1;
+            self.sent_since_read = false;
+        }
+        self.transport.read_exact(buf)?;
+        self.stats.bytes_received += buf.len() as u64;
+        Ok(())
+    }
+
+    /// Pushes all queued bytes to the peer.
+    pub fn flush(&mut self) -> Result<()> {
+        self.flush_buffer()?;
+        self.transport.flush()
+    }
+
+    fn flush_buffer(&mut self) -> Result<()> {
+        if !self.out.is_empty() {
+            self.transport.write_all(&self.out)?;
+            self.out.clear();
+        }
+        Ok(())
+    }
+
+    /// Sends a slice of blocks as raw bytes (bulk data: tables, OT columns).
+    pub fn send_blocks(&mut self, blocks: &[Block]) -> Result<()> {
+        self.send_bytes(bytemuck::cast_slice(blocks))
+    }
+
+    /// Receives exactly `blocks.len()` blocks.
+    pub fn recv_blocks(&mut self, blocks: &mut [Block]) -> Result<()> {
+        self.recv_bytes(bytemuck::cast_slice_mut(blocks))
+    }
+
+    /// Receives `n` blocks into a new vector.
+    pub fn recv_block_vec(&mut self, n: usize) -> Result<Vec<Block>> {
+        let mut v = vec![Block::ZERO; n];
+        self.recv_blocks(&mut v)?;
+        Ok(v)
+    }
+
+    /// Sends one block.
+    pub fn send_block(&mut self, b: Block) -> Result<()> {
+        self.send_blocks(std::slice::from_ref(&b))
+    }
+
+    /// Receives one block.
+    pub fn recv_block(&mut self) -> Result<Block> {
+        let mut b = Block::ZERO;
+        self.recv_blocks(std::slice::from_mut(&mut b))?;
+        Ok(b)
+    }
+
+    /// Sends bits packed 8 per byte, LSB first (the receiver must know the count).
+    pub fn send_bits(&mut self, bits: &[bool]) -> Result<()> {
+        let mut bytes = vec![0u8; bits.len().div_ceil(8)];
+        for (i, &b) in bits.iter().enumerate() {
+            bytes[i / 8] |= (b as u8) << (i % 8);
+        }
+        self.send_bytes(&bytes)
+    }
+
+    /// Receives `n` bits packed by [`Channel::send_bits`]; padding bits must be zero.
+    pub fn recv_bits(&mut self, n: usize) -> Result<Vec<bool>> {
+        let mut bytes = vec![0u8; n.div_ceil(8)];
+        self.recv_bytes(&mut bytes)?;
+        if n % 8 != 0 {
+            if let Some(last) = bytes.last() {
+                if last >> (n % 8) != 0 {
+                    return Err(Error::malformed("non-zero padding in bit vector"));
+                }
+            }
+        }
+        Ok((0..n).map(|i| (bytes[i / 8] >> (i % 8)) & 1 == 1).collect())
+    }
+
+    /// Sends a small typed message: a u32 length, then its postcard encoding.
+    pub fn send_msg<T: Serialize>(&mut self, msg: &T) -> Result<()> {
+        let bytes = postcard::to_stdvec(msg)
+            .map_err(|e| Error::Config(format!("cannot encode message: {e}")))?;
+        if bytes.len() > MAX_MESSAGE_LEN {
+            return Err(Error::Config(format!("message of {} bytes too long", bytes.len())));
+        }
+        self.send_bytes(&(bytes.len() as u32).to_le_bytes())?;
+        self.send_bytes(&bytes)
+    }
+
+    /// Receives a typed message sent by [`Channel::send_msg`]. An over-long
+    /// length or bytes that do not decode as `T` are [`Error::Malformed`].
+    pub fn recv_msg<T: DeserializeOwned>(&mut self) -> Result<T> {
+        let mut len = [0u8; 4];
+        self.recv_bytes(&mut len)?;
+        let len = u32::from_le_bytes(len) as usize;
+        if len > MAX_MESSAGE_LEN {
+            return Err(Error::malformed(format!("message length {len} exceeds limit")));
+        }
+        let mut buf = vec![0u8; len];
+        self.recv_bytes(&mut buf)?;
+        let (msg, rest) = postcard::take_from_bytes(&buf)
+            .map_err(|e| Error::malformed(format!("cannot decode message: {e}")))?;
+        if !rest.is_empty() {
+            return Err(Error::malformed("trailing bytes after message"));
+        }
+        Ok(msg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_blocks_bits_and_counters() {
+        let (mut a, mut b) = memory_pair();
+        let t = std::thread::spawn(move || {
+            let m: Vec<u32> = b.recv_msg().unwrap();
+            let blocks = b.recv_block_vec(3).unwrap();
+            let bits = b.recv_bits(11).unwrap();
+            b.send_msg(&(m.iter().sum::<u32>(), blocks[2], bits)).unwrap();
+            b.flush().unwrap();
+            b.stats()
+        });
+        a.send_msg(&vec![1u32, 2, 3]).unwrap();
+        a.send_blocks(&[Block(1), Block(2), Block(3)]).unwrap();
+        let bits: Vec<bool> = (0..11).map(|i| i % 3 == 0).collect();
+        a.send_bits(&bits).unwrap();
+        let (sum, blk, back): (u32, Block, Vec<bool>) = a.recv_msg().unwrap();
+        assert_eq!(sum, 6);
+        assert_eq!(blk, Block(3));
+        assert_eq!(back, bits);
+        let sb = t.join().unwrap();
+        let sa = a.stats();
+        assert_eq!(sa.bytes_sent, sb.bytes_received);
+        assert_eq!(sa.bytes_received, sb.bytes_sent);
+        assert_eq!(sa.rounds, 1);
+    }
+
+    #[test]
+    fn oversized_length_is_malformed() {
+        let (mut a, mut b) = memory_pair();
+        a.send_bytes(&u32::MAX.to_le_bytes()).unwrap();
+        a.flush().unwrap();
+        assert!(matches!(b.recv_msg::<u8>(), Err(Error::Malformed(_))));
+    }
+
+    #[test]
+    fn garbage_is_malformed() {
+        let (mut a, mut b) = memory_pair();
+        a.send_bytes(&3u32.to_le_bytes()).unwrap();
+        a.send_bytes(&[0xff, 0xff, 0xff]).unwrap();
+        a.flush().unwrap();
+        assert!(matches!(b.recv_msg::<u64>(), Err(Error::Malformed(_))));
+    }
+}

@@ -1,0 +1,14 @@
+//! Brickyard core: the types and kernels every other layer stands on.
+//!
+//! Nothing here knows about circuits or protocols. Hot kernels work on slices
+//! of [`Block`]s so that AES and carry-less multiplication see many blocks per
+//! call; each SIMD kernel has a portable twin tested on the same vectors.
+#![deny(missing_docs)]
+
+pub mod block;
+pub mod channel;
+pub mod error;
+
+pub use block::Block;
+pub use channel::{Channel, ChannelStats};
+pub use error::{Error, Result};
