@@ -7,8 +7,12 @@
 //! sending to receiving), so every protocol reports the same statistics.
 
 mod memory;
+mod shaped;
+mod tcp;
 
 pub use memory::{memory_pair, memory_transport_pair, MemoryTransport};
+pub use shaped::{shaped_memory_pair, NetProfile, ShapedTransport};
+pub use tcp::{accept, accept_transport, connect, listen, NetOptions, TcpTransport};
 
 use crate::{Block, Error, Result};
 use serde::{de::DeserializeOwned, Serialize};
