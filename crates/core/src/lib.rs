@@ -5,9 +5,11 @@
 //! call; each SIMD kernel has a portable twin tested on the same vectors.
 #![deny(missing_docs)]
 
+pub mod aes;
 pub mod block;
 pub mod channel;
 pub mod error;
+pub mod prg;
 
 pub use block::Block;
 pub use channel::{Channel, ChannelStats};
