@@ -114,7 +114,10 @@ pub struct Layering {
 impl Circuit {
     /// Number of AND gates.
     pub fn and_count(&self) -> usize {
-        self.gates.iter().filter(|g| matches!(g, Gate::And { .. })).count()
+        self.gates
+            .iter()
+            .filter(|g| matches!(g, Gate::And { .. }))
+            .count()
     }
 
     /// Total number of input wires over all groups.
@@ -170,7 +173,11 @@ impl Circuit {
             l.first_and = next;
             next += l.ands.len() as u64;
         }
-        while layers.len() > 1 && layers.last().is_some_and(|l| l.linear.is_empty() && l.ands.is_empty()) {
+        while layers.len() > 1
+            && layers
+                .last()
+                .is_some_and(|l| l.linear.is_empty() && l.ands.is_empty())
+        {
             layers.pop();
         }
         Layering { layers }
@@ -186,13 +193,26 @@ mod tests {
         Circuit {
             num_wires: 5,
             inputs: vec![
-                Group { name: "a".into(), wires: vec![0, 1] },
-                Group { name: "b".into(), wires: vec![2] },
+                Group {
+                    name: "a".into(),
+                    wires: vec![0, 1],
+                },
+                Group {
+                    name: "b".into(),
+                    wires: vec![2],
+                },
             ],
-            outputs: vec![Group { name: "o".into(), wires: vec![4] }],
+            outputs: vec![Group {
+                name: "o".into(),
+                wires: vec![4],
+            }],
             gates: vec![
                 Gate::And { a: 0, b: 1, out: 3 },
-                Gate::Xor { a: 3, b: 2, out: 2 + 2 },
+                Gate::Xor {
+                    a: 3,
+                    b: 2,
+                    out: 2 + 2,
+                },
             ],
         }
     }
