@@ -9,6 +9,7 @@ pub mod aes;
 pub mod block;
 pub mod channel;
 pub mod error;
+pub mod hash;
 pub mod prg;
 
 pub use block::Block;
