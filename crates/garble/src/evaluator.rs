@@ -1,0 +1,153 @@
+//! Evaluating a garbled circuit, from memory or streamed off a channel.
+//!
+//! Tables and labels are the peer's bytes: every length is checked and a
+//! mismatch is [`Error::Malformed`]. Evaluation itself cannot fail on wrong
+//! *contents*: garbage in gives garbage labels out, which decoding or the
+//! garbler's `decode_checked` then exposes.
+
+use crate::garbler::GarbledCircuit;
+use crate::gate::{eval_ands, AndScratch};
+use crate::plan::GarblePlan;
+use crate::walk::{self, Keep};
+use brickyard_core::{Block, Channel, Error, Result};
+use zeroize::Zeroizing;
+
+/// Blocks read from the channel per `recv` (64 KiB): narrow circuits such as
+/// SHA-256 have ~14 ANDs per layer, and one read per layer would cost a
+/// syscall per 448 bytes on TCP.
+const READ_CHUNK: usize = 4096;
+
+/// What one evaluation hands back.
+pub struct EvalOutput {
+    /// The label of each output wire, in plan output order.
+    pub output_labels: Vec<Block>,
+    /// Every wire's label (index = wire id), if [`Keep::AllWires`].
+    pub wire_labels: Option<Zeroizing<Vec<Block>>>,
+}
+
+fn check_inputs(plan: &GarblePlan, input_labels: &[Block]) -> Result<()> {
+    if input_labels.len() != plan.input_wires.len() {
+        return Err(Error::malformed(format!(
+            "{} input labels for {} input wires",
+            input_labels.len(),
+            plan.input_wires.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Where the evaluator's tables come from, one batch at a time.
+trait TableSource {
+    /// The next `n` table blocks.
+    fn take(&mut self, n: usize) -> Result<&[Block]>;
+}
+
+/// Tables already in memory (length checked up front).
+struct SliceSource<'a>(&'a [Block]);
+
+impl TableSource for SliceSource<'_> {
+    fn take(&mut self, n: usize) -> Result<&[Block]> {
+        if self.0.len() < n {
+            return Err(Error::malformed("garbled tables shorter than the circuit"));
+        }
+        let (now, later) = self.0.split_at(n);
+        self.0 = later;
+        Ok(now)
+    }
+}
+
+/// Tables read off a channel in chunks of up to [`READ_CHUNK`] blocks.
+struct ChannelSource<'c> {
+    ch: &'c mut Channel,
+    buf: Vec<Block>,
+    pos: usize,
+    len: usize,
+    unread: usize,
+}
+
+impl TableSource for ChannelSource<'_> {
+    fn take(&mut self, n: usize) -> Result<&[Block]> {
+        if self.len - self.pos < n {
+            self.buf.copy_within(self.pos..self.len, 0);
+            self.len -= self.pos;
+            self.pos = 0;
+            let want = (self.buf.len() - self.len).min(self.unread);
+            self.ch
+                .recv_blocks(&mut self.buf[self.len..self.len + want])?;
+            self.unread -= want;
+            self.len += want;
+            if self.len < n {
+                return Err(Error::malformed(
+                    "garbled table stream shorter than the circuit",
+                ));
+            }
+        }
+        self.pos += n;
+        Ok(&self.buf[self.pos - n..self.pos])
+    }
+}
+
+fn run<S: TableSource>(
+    plan: &GarblePlan,
+    input_labels: &[Block],
+    tweak_offset: u64,
+    keep: Keep,
+    src: &mut S,
+) -> Result<EvalOutput> {
+    check_inputs(plan, input_labels)?;
+    let mut w = walk::start(plan, input_labels, Block::ZERO);
+    let mut scratch = AndScratch::new();
+    walk::walk(plan, &mut w, |first, a, b, out| {
+        let tables = src.take(2 * a.len())?;
+        eval_ands(a, b, tables, tweak_offset, first, out, &mut scratch)
+    })?;
+    Ok(EvalOutput {
+        output_labels: walk::outputs(plan, &w),
+        wire_labels: walk::all_wires(plan, &w, keep),
+    })
+}
+
+/// Evaluates a garbled circuit held in memory.
+pub fn evaluate(
+    plan: &GarblePlan,
+    gc: &GarbledCircuit,
+    input_labels: &[Block],
+    keep: Keep,
+) -> Result<EvalOutput> {
+    if gc.tables.len() != plan.table_blocks() {
+        return Err(Error::malformed(format!(
+            "garbled circuit has {} table blocks, circuit needs {}",
+            gc.tables.len(),
+            plan.table_blocks()
+        )));
+    }
+    run(
+        plan,
+        input_labels,
+        gc.tweak_offset,
+        keep,
+        &mut SliceSource(&gc.tables),
+    )
+}
+
+/// Evaluates while reading the tables off `ch` in 64 KiB chunks, as the
+/// garbler's [`crate::garble_to_channel`] produces them. Reads exactly
+/// [`GarblePlan::table_blocks`] blocks; a short stream is the channel's
+/// error (`Disconnected`, `Timeout`), never a panic.
+pub fn evaluate_streaming(
+    plan: &GarblePlan,
+    input_labels: &[Block],
+    tweak_offset: u64,
+    keep: Keep,
+    ch: &mut Channel,
+) -> Result<EvalOutput> {
+    check_inputs(plan, input_labels)?;
+    let mut src = ChannelSource {
+        ch,
+        buf: vec![Block::ZERO; READ_CHUNK.max(2 * plan.max_batch())],
+        pos: 0,
+        len: 0,
+        unread: plan.table_blocks(),
+    };
+    run(plan, input_labels, tweak_offset, keep, &mut src)
+}

@@ -1,0 +1,199 @@
+//! Garbling a whole circuit: streamed to a sink or a channel, or kept.
+
+use crate::compat::prg::Prg;
+use crate::decode::Decoding;
+use crate::delta::Delta;
+use crate::gate::{garble_ands, AndScratch};
+use crate::plan::GarblePlan;
+use crate::walk::{self, Keep};
+use brickyard_core::{Block, Channel, Error, Result};
+use serde::{Deserialize, Serialize};
+use zeroize::Zeroizing;
+
+/// A garbled circuit kept for later (CompGC components, Lindell–Riva's
+/// cut-and-choose): everything the evaluator needs besides input labels and
+/// decoding information.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GarbledCircuit {
+    /// `[T_G, T_E]` per AND gate, in global AND order.
+    pub tables: Vec<Block>,
+    /// The tweak offset it was garbled under; evaluation must use the same.
+    pub tweak_offset: u64,
+}
+
+/// The garbler's private result of one garbling.
+pub struct GarbleOutput {
+    /// 0-label of each output wire, in plan output order.
+    pub output_zero_labels: Zeroizing<Vec<Block>>,
+    /// 0-label of every wire (index = wire id), if [`Keep::AllWires`].
+    pub wire_zero_labels: Option<Zeroizing<Vec<Block>>>,
+}
+
+impl GarbleOutput {
+    /// The decoding information to hand the evaluator if it may learn the output.
+    pub fn decoding(&self) -> Decoding {
+        Decoding::from_zero_labels(&self.output_zero_labels)
+    }
+}
+
+/// Garbles `plan` under `delta`, handing each batch's tables to `sink` as
+/// soon as they exist; memory stays at one batch whatever the circuit size.
+///
+/// `input_zero_labels` are the 0-labels of [`GarblePlan::input_wires`].
+/// `tweak_offset` must differ between circuits garbled under the same Δ.
+pub fn garble_streaming<F>(
+    plan: &GarblePlan,
+    delta: &Delta,
+    input_zero_labels: &[Block],
+    tweak_offset: u64,
+    keep: Keep,
+    sink: &mut F,
+) -> Result<GarbleOutput>
+where
+    F: FnMut(&[Block]) -> Result<()>,
+{
+    if input_zero_labels.len() != plan.input_wires.len() {
+        return Err(Error::config(format!(
+            "{} input labels for {} input wires",
+            input_zero_labels.len(),
+            plan.input_wires.len()
+        )));
+    }
+    let mut w = walk::start(plan, input_zero_labels, delta.block());
+    let mut tables = vec![Block::ZERO; 2 * plan.max_batch()];
+    let mut scratch = AndScratch::new();
+    walk::walk(plan, &mut w, |first, a, b, out| {
+        let t = &mut tables[..2 * a.len()];
+        garble_ands(a, b, delta, tweak_offset, first, out, t, &mut scratch)?;
+        sink(t)
+    })?;
+    Ok(GarbleOutput {
+        output_zero_labels: Zeroizing::new(walk::outputs(plan, &w)),
+        wire_zero_labels: walk::all_wires(plan, &w, keep),
+    })
+}
+
+/// Garbles into memory, for protocols that send or check circuits later.
+pub fn garble(
+    plan: &GarblePlan,
+    delta: &Delta,
+    input_zero_labels: &[Block],
+    tweak_offset: u64,
+    keep: Keep,
+) -> Result<(GarbledCircuit, GarbleOutput)> {
+    let mut tables = Vec::with_capacity(plan.table_blocks());
+    let out = garble_streaming(
+        plan,
+        delta,
+        input_zero_labels,
+        tweak_offset,
+        keep,
+        &mut |t| {
+            tables.extend_from_slice(t);
+            Ok(())
+        },
+    )?;
+    Ok((
+        GarbledCircuit {
+            tables,
+            tweak_offset,
+        },
+        out,
+    ))
+}
+
+/// Garbles straight onto `ch` (the channel buffers ~64 KiB per write). Does
+/// not flush, so the caller can append decoding information to the flight.
+pub fn garble_to_channel(
+    plan: &GarblePlan,
+    delta: &Delta,
+    input_zero_labels: &[Block],
+    tweak_offset: u64,
+    keep: Keep,
+    ch: &mut Channel,
+) -> Result<GarbleOutput> {
+    garble_streaming(
+        plan,
+        delta,
+        input_zero_labels,
+        tweak_offset,
+        keep,
+        &mut |t| ch.send_blocks(t),
+    )
+}
+
+/// The garbler's long-lived state: Δ and a PRG for fresh input labels.
+pub struct Garbler {
+    delta: Delta,
+    prg: Prg,
+}
+
+impl Garbler {
+    /// A garbler with Δ and labels from OS randomness.
+    pub fn new() -> Self {
+        Self::from_prg(Prg::new())
+    }
+
+    /// A garbler drawing Δ and labels from `prg` (fixed seeds in tests only).
+    pub fn from_prg(mut prg: Prg) -> Self {
+        let delta = Delta::random(&mut prg);
+        Garbler { delta, prg }
+    }
+
+    /// A garbler with a given Δ (e.g. one fixed by Δ-OT or commitments).
+    pub fn with_delta(delta: Delta, prg: Prg) -> Self {
+        Garbler { delta, prg }
+    }
+
+    /// The global offset.
+    pub fn delta(&self) -> &Delta {
+        &self.delta
+    }
+
+    /// `n` fresh random 0-labels (for input wires).
+    pub fn random_labels(&mut self, n: usize) -> Zeroizing<Vec<Block>> {
+        let mut v = Zeroizing::new(vec![Block::ZERO; n]);
+        self.prg.fill_blocks(&mut v);
+        v
+    }
+
+    /// Fresh input 0-labels for `plan`, in [`GarblePlan::input_wires`] order.
+    pub fn input_zero_labels(&mut self, plan: &GarblePlan) -> Zeroizing<Vec<Block>> {
+        self.random_labels(plan.input_wires().len())
+    }
+
+    /// The labels encoding `bits` on wires with the given 0-labels.
+    pub fn encode(&self, zero_labels: &[Block], bits: &[bool]) -> Result<Vec<Block>> {
+        if zero_labels.len() != bits.len() {
+            return Err(Error::config(format!(
+                "{} bits for {} wires",
+                bits.len(),
+                zero_labels.len()
+            )));
+        }
+        let d = self.delta.block();
+        Ok(zero_labels
+            .iter()
+            .zip(bits)
+            .map(|(&z, &b)| z ^ d.and_bit(b))
+            .collect())
+    }
+
+    /// Fresh input labels, then [`garble`]: returns the input 0-labels too.
+    pub fn garble(
+        &mut self,
+        plan: &GarblePlan,
+        tweak_offset: u64,
+        keep: Keep,
+    ) -> Result<(GarbledCircuit, GarbleOutput, Zeroizing<Vec<Block>>)> {
+        let inputs = self.input_zero_labels(plan);
+        let (gc, out) = garble(plan, &self.delta, &inputs, tweak_offset, keep)?;
+        Ok((gc, out, inputs))
+    }
+}
+
+impl Default for Garbler {
+    fn default() -> Self {
+        Self::new()
+    }
+}
