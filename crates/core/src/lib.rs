@@ -11,6 +11,7 @@ pub mod channel;
 pub mod error;
 pub mod hash;
 pub mod prg;
+pub mod transpose;
 
 pub use block::Block;
 pub use channel::{Channel, ChannelStats};
