@@ -4,7 +4,9 @@
 //! shaped). It buffers writes, flushes before every read so a party never
 //! waits on bytes it has not yet sent, and counts bytes each way and rounds
 //! (a round is counted each time the direction of traffic changes from
-//! sending to receiving), so every protocol reports the same statistics.
+//! sending to receiving, and once more for a party's last message of a
+//! phase, see [`Channel::end_flight`]), so every protocol reports the same
+//! statistics.
 
 mod memory;
 mod shaped;
@@ -41,7 +43,10 @@ pub struct ChannelStats {
     pub bytes_sent: u64,
     /// Bytes this endpoint received.
     pub bytes_received: u64,
-    /// Number of send→receive direction changes seen by this endpoint.
+    /// Flights this endpoint sent: maximal runs of sends that the peer had to
+    /// wait for (counted when this endpoint turns to receive, or at
+    /// [`Channel::end_flight`]). Summed over both parties this is the number
+    /// of messages of a protocol, which is what the papers call rounds.
     pub rounds: u64,
 }
 
@@ -103,6 +108,18 @@ impl Channel {
         }
         self.transport.read_exact(buf)?;
         self.stats.bytes_received += buf.len() as u64;
+        Ok(())
+    }
+
+    /// Flushes and closes the current flight: called by the phase driver at
+    /// the end of a phase so that a party's last message is counted even
+    /// though it never turns to receive.
+    pub fn end_flight(&mut self) -> Result<()> {
+        self.flush()?;
+        if self.sent_since_read {
+            self.stats.rounds += 1;
+            self.sent_since_read = false;
+        }
         Ok(())
     }
 
