@@ -9,6 +9,7 @@ pub mod aes;
 pub mod block;
 pub mod channel;
 pub mod error;
+pub mod gf128;
 pub mod hash;
 pub mod prg;
 pub mod transpose;
