@@ -432,3 +432,14 @@ fn check_expected(m: &Manifest, session: &SessionId, e: &Expected) -> Result<()>
     }
     Ok(())
 }
+
+impl std::fmt::Debug for Store {
+    /// Never prints the key.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("dir", &self.dir)
+            .field("session", &self.session)
+            .field("role", &self.manifest.role)
+            .finish_non_exhaustive()
+    }
+}
