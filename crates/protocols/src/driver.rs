@@ -1,0 +1,265 @@
+//! Runs a protocol through its four phases and records the phase table.
+//!
+//! Each party runs [`run_party`] on its own channel; in one process
+//! [`run_local`] runs both in two threads and merges their views. Phases are
+//! separated by a one-byte barrier that is excluded from the statistics, so
+//! a phase's wall time is not inflated by the peer still finishing the
+//! previous one.
+
+use crate::party::{Outputs, Party, PartyInputs, Role};
+use crate::report::{median, OnlineStats, PhaseStats, Report, PHASE_NAMES};
+use crate::RunConfig;
+use brickyard_core::{Channel, ChannelStats, Error, Result};
+use std::time::Instant;
+
+/// Which phases a run performs: a preprocessing run stops before online, an
+/// online run from a store skips what the store already holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhaseSet {
+    /// Run setup, independent and dependent preprocessing.
+    pub preprocess: bool,
+    /// Run the online executions.
+    pub online: bool,
+}
+
+impl PhaseSet {
+    /// Every phase.
+    pub const ALL: PhaseSet = PhaseSet {
+        preprocess: true,
+        online: true,
+    };
+}
+
+/// One party's measurements of one phase.
+#[derive(Clone, Debug, Default)]
+pub struct LocalPhase {
+    /// Wall time in milliseconds.
+    pub wall_ms: f64,
+    /// Traffic on this party's channel.
+    pub traffic: ChannelStats,
+}
+
+/// One party's view of a run.
+#[derive(Clone, Debug, Default)]
+pub struct PartyRun {
+    /// The four phases, in order (zeros for phases not run).
+    pub phases: [LocalPhase; 4],
+    /// Wall time of each online execution.
+    pub execution_ms: Vec<f64>,
+    /// Outputs of each execution, if this party learns them.
+    pub outputs: Vec<Option<Outputs>>,
+}
+
+const BARRIER_TAG: u8 = 0xB7;
+
+fn barrier(ch: &mut Channel, role: Role, phase: u8) -> Result<()> {
+    let mut got = [0u8; 2];
+    let tag = [BARRIER_TAG, phase];
+    match role {
+        Role::Alice => {
+            ch.send_bytes(&tag)?;
+            ch.recv_bytes(&mut got)?;
+        }
+        Role::Bob => {
+            ch.recv_bytes(&mut got)?;
+            ch.send_bytes(&tag)?;
+        }
+    }
+    ch.end_flight()?;
+    if got != tag {
+        return Err(Error::malformed(format!(
+            "peer is out of step: expected phase barrier {phase}, got bytes {got:?}"
+        )));
+    }
+    Ok(())
+}
+
+fn timed<T>(
+    ch: &mut Channel,
+    f: impl FnOnce(&mut Channel) -> Result<T>,
+) -> Result<(T, LocalPhase)> {
+    let before = ch.stats();
+    let start = Instant::now();
+    let out = f(ch)?;
+    ch.end_flight()?;
+    let wall_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok((
+        out,
+        LocalPhase {
+            wall_ms,
+            traffic: ch.stats().since(&before),
+        },
+    ))
+}
+
+/// Runs one party. `inputs` holds this party's inputs for each execution;
+/// its length is the number of online executions performed. On error no
+/// outputs are returned at all.
+pub fn run_party(
+    party: &mut dyn Party,
+    role: Role,
+    ch: &mut Channel,
+    cfg: &RunConfig,
+    inputs: &[PartyInputs],
+    phases: PhaseSet,
+) -> Result<PartyRun> {
+    for i in inputs {
+        cfg.check_inputs(role, i)?;
+    }
+    let mut run = PartyRun::default();
+    if phases.preprocess {
+        barrier(ch, role, 0)?;
+        run.phases[0] = timed(ch, |c| party.setup(c))?.1;
+        barrier(ch, role, 1)?;
+        run.phases[1] = timed(ch, |c| party.independent(c))?.1;
+        barrier(ch, role, 2)?;
+        run.phases[2] = timed(ch, |c| party.dependent(c))?.1;
+    }
+    if phases.online {
+        let mut total = LocalPhase::default();
+        for (e, inp) in inputs.iter().enumerate() {
+            barrier(ch, role, 3 + (e % 200) as u8)?;
+            let (out, p) = timed(ch, |c| party.online(c, inp))?;
+            total.wall_ms += p.wall_ms;
+            total.traffic.bytes_sent += p.traffic.bytes_sent;
+            total.traffic.bytes_received += p.traffic.bytes_received;
+            total.traffic.rounds += p.traffic.rounds;
+            run.execution_ms.push(p.wall_ms);
+            run.outputs.push(out);
+        }
+        run.phases[3] = total;
+    }
+    Ok(run)
+}
+
+/// Merges the two parties' views into the shared report.
+pub fn merge(alice: &PartyRun, bob: &PartyRun) -> (Vec<PhaseStats>, OnlineStats) {
+    let phases = PHASE_NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, name)| PhaseStats {
+            name: name.to_string(),
+            wall_ms: alice.phases[i].wall_ms.max(bob.phases[i].wall_ms),
+            bytes_alice_to_bob: alice.phases[i].traffic.bytes_sent,
+            bytes_bob_to_alice: bob.phases[i].traffic.bytes_sent,
+            rounds: alice.phases[i].traffic.rounds + bob.phases[i].traffic.rounds,
+        })
+        .collect();
+    let per_exec: Vec<f64> = alice
+        .execution_ms
+        .iter()
+        .zip(&bob.execution_ms)
+        .map(|(a, b)| a.max(*b))
+        .collect();
+    let online = OnlineStats {
+        latency_ms: median(&per_exec),
+        throughput_ms: if per_exec.is_empty() {
+            0.0
+        } else {
+            per_exec.iter().sum::<f64>() / per_exec.len() as f64
+        },
+    };
+    (phases, online)
+}
+
+/// A pair of connected channels for a single-process run, with the name of
+/// the network setting for the report.
+pub struct LocalNet {
+    /// Alice's end.
+    pub alice: Channel,
+    /// Bob's end.
+    pub bob: Channel,
+    /// Name for the report (`memory`, `loopback`, `lan`, …).
+    pub name: String,
+}
+
+/// The outcome of a single-process run: the report and both parties' outputs
+/// per execution.
+pub struct LocalRun {
+    /// The phase table.
+    pub report: Report,
+    /// Bob's outputs per execution.
+    pub bob_outputs: Vec<Outputs>,
+    /// Alice's outputs per execution, when she learns them.
+    pub alice_outputs: Option<Vec<Outputs>>,
+}
+
+/// Runs both parties in two threads over `net` and merges their reports.
+/// If either party fails, the run fails and no output is returned.
+#[allow(clippy::too_many_arguments)]
+pub fn run_local(
+    protocol: &str,
+    circuit_name: &str,
+    mut alice: Box<dyn Party>,
+    mut bob: Box<dyn Party>,
+    cfg: &RunConfig,
+    alice_inputs: Vec<PartyInputs>,
+    bob_inputs: Vec<PartyInputs>,
+    net: LocalNet,
+) -> Result<LocalRun> {
+    let LocalNet {
+        alice: mut ch_a,
+        bob: mut ch_b,
+        name,
+    } = net;
+    let cfg_a = cfg.clone();
+    let handle = std::thread::Builder::new()
+        .name("alice".into())
+        .spawn(move || {
+            let r = run_party(
+                alice.as_mut(),
+                Role::Alice,
+                &mut ch_a,
+                &cfg_a,
+                &alice_inputs,
+                PhaseSet::ALL,
+            );
+            drop(ch_a);
+            r
+        })
+        .map_err(Error::Io)?;
+    let bob_run = run_party(
+        bob.as_mut(),
+        Role::Bob,
+        &mut ch_b,
+        cfg,
+        &bob_inputs,
+        PhaseSet::ALL,
+    );
+    drop(ch_b);
+    let alice_run = handle
+        .join()
+        .map_err(|_| Error::Config("Alice's thread panicked".into()))?;
+    let (alice_run, bob_run) = match (alice_run, bob_run) {
+        (Ok(a), Ok(b)) => (a, b),
+        // Report the root cause: a party that saw the peer vanish reports
+        // Disconnected, which is rarely the interesting error.
+        (Err(e), Ok(_)) | (Ok(_), Err(e)) => return Err(e),
+        (Err(ea), Err(eb)) => {
+            return Err(match (&ea, &eb) {
+                (Error::Disconnected(_), _) => eb,
+                _ => ea,
+            })
+        }
+    };
+    let (phases, online) = merge(&alice_run, &bob_run);
+    let bob_outputs = bob_run
+        .outputs
+        .into_iter()
+        .map(|o| o.ok_or_else(|| Error::Config("Bob produced no output".into())))
+        .collect::<Result<Vec<_>>>()?;
+    let alice_outputs = alice_run.outputs.into_iter().collect::<Option<Vec<_>>>();
+    Ok(LocalRun {
+        report: Report {
+            protocol: protocol.to_string(),
+            circuit: circuit_name.to_string(),
+            executions: bob_outputs.len(),
+            net: name,
+            phases,
+            online,
+            notes: Vec::new(),
+        },
+        bob_outputs,
+        alice_outputs,
+    })
+}

@@ -1,0 +1,69 @@
+//! The interface a protocol implements, once for each role.
+
+use brickyard_core::{Channel, Result};
+use serde::{Deserialize, Serialize};
+
+/// Which side of the protocol a party plays. Alice is the garbler /
+/// constructor / P1 of the papers; Bob is the evaluator / P2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Garbler / constructor / P1 (TinyTable's A).
+    Alice,
+    /// Evaluator / P2 (TinyTable's B).
+    Bob,
+}
+
+impl Role {
+    /// The other party.
+    pub fn peer(self) -> Role {
+        match self {
+            Role::Alice => Role::Bob,
+            Role::Bob => Role::Alice,
+        }
+    }
+    /// Lower-case name, as used on the command line and in stores.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Alice => "alice",
+            Role::Bob => "bob",
+        }
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "alice" => Ok(Role::Alice),
+            "bob" => Ok(Role::Bob),
+            other => Err(format!("unknown role `{other}` (expected alice or bob)")),
+        }
+    }
+}
+
+/// One party's inputs for one execution: one bit vector per input group the
+/// party owns, in the order of its group list in the [`crate::RunConfig`].
+pub type PartyInputs = Vec<Vec<bool>>;
+
+/// The circuit's outputs: one bit vector per output group.
+pub type Outputs = Vec<Vec<bool>>;
+
+/// One role of a protocol. The driver calls the phases in order, each
+/// exactly once, then [`Party::online`] once per execution. A phase with
+/// nothing to do for a protocol simply returns `Ok(())`; the driver still
+/// records it so all protocols report the same table.
+pub trait Party: Send {
+    /// Function- and input-independent setup (base OTs, commitment keys, Δ).
+    fn setup(&mut self, ch: &mut Channel) -> Result<()>;
+    /// Preprocessing that needs neither the function nor the inputs (OTs,
+    /// garbled gates, components, authenticated bits) — for all executions.
+    fn independent(&mut self, ch: &mut Channel) -> Result<()>;
+    /// Preprocessing that needs the function but not the inputs
+    /// (solderings, tables, bucketed circuits).
+    fn dependent(&mut self, ch: &mut Channel) -> Result<()>;
+    /// One execution on this party's inputs. Returns the outputs if this
+    /// party learns them. On any error the caller must discard everything
+    /// this execution produced: an abort leaves no partial output.
+    fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>>;
+}
