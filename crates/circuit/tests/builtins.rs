@@ -18,10 +18,15 @@ fn aes_ref(key: &[u8], pt: &[u8]) -> Vec<u8> {
 
 /// Evaluates 64 random instances at once; `gen` makes one instance's input
 /// groups from the rng; returns (inputs, outputs) per lane.
-fn run64(c: &Circuit, rng: &mut Rng, mut gen: impl FnMut(&mut Rng) -> Vec<Vec<bool>>) -> Vec<(Vec<Vec<bool>>, Vec<Vec<bool>>)> {
+fn run64(
+    c: &Circuit,
+    rng: &mut Rng,
+    mut gen: impl FnMut(&mut Rng) -> Vec<Vec<bool>>,
+) -> Vec<(Vec<Vec<bool>>, Vec<Vec<bool>>)> {
     let lanes: Vec<Vec<Vec<bool>>> = (0..64).map(|_| gen(rng)).collect();
-    let words: Vec<Vec<u64>> =
-        (0..c.inputs.len()).map(|g| pack(&lanes.iter().map(|l| l[g].clone()).collect::<Vec<_>>())).collect();
+    let words: Vec<Vec<u64>> = (0..c.inputs.len())
+        .map(|g| pack(&lanes.iter().map(|l| l[g].clone()).collect::<Vec<_>>()))
+        .collect();
     let out = c.eval64(&words).expect("eval64");
     lanes
         .into_iter()
@@ -38,7 +43,10 @@ fn aes128_fips_and_random() {
     let key = parse_value("0x000102030405060708090a0b0c0d0e0f", 128).unwrap();
     let pt = parse_value("0x00112233445566778899aabbccddeeff", 128).unwrap();
     let ct = c.eval(&[key, pt]).unwrap();
-    assert_eq!(format_value(&ct[0], ValueFormat::Hex), "0x69c4e0d86a7b0430d8cdb78070b4c55a");
+    assert_eq!(
+        format_value(&ct[0], ValueFormat::Hex),
+        "0x69c4e0d86a7b0430d8cdb78070b4c55a"
+    );
 
     let mut rng = Rng::new(1);
     for (ins, outs) in run64(&c, &mut rng, |r| vec![r.bits(128), r.bits(128)]) {
@@ -63,7 +71,11 @@ fn round_keys(key: &[u8]) -> Vec<Vec<u8>> {
             p
         };
         let inv = (1..=255u8).find(|&y| mul(x, y) == 1).unwrap_or(0);
-        inv ^ inv.rotate_left(1) ^ inv.rotate_left(2) ^ inv.rotate_left(3) ^ inv.rotate_left(4) ^ 0x63
+        inv ^ inv.rotate_left(1)
+            ^ inv.rotate_left(2)
+            ^ inv.rotate_left(3)
+            ^ inv.rotate_left(4)
+            ^ 0x63
     };
     let mut w: Vec<[u8; 4]> = key.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
     let mut rcon = 1u8;
@@ -124,7 +136,9 @@ fn aes128_agrees_with_shared_file() {
     let theirs = load(dir.join("bristol_fashion/aes_128.txt")).unwrap();
     let ours = builtin("aes128").unwrap();
     let mut rng = Rng::new(4);
-    let ins: Vec<Vec<u64>> = (0..2).map(|_| (0..128).map(|_| rng.next_u64()).collect()).collect();
+    let ins: Vec<Vec<u64>> = (0..2)
+        .map(|_| (0..128).map(|_| rng.next_u64()).collect())
+        .collect();
     assert_eq!(ours.eval64(&ins).unwrap(), theirs.eval64(&ins).unwrap());
 }
 
@@ -147,11 +161,17 @@ fn sha256_matches_sha2_and_shared_file() {
     let mut rng = Rng::new(5);
     let results = run64(&c, &mut rng, |r| vec![r.bits(512), r.bits(256)]);
     for (ins, outs) in &results {
-        assert_eq!(reversed_bytes(&outs[0]), sha_ref(&reversed_bytes(&ins[0]), &reversed_bytes(&ins[1])));
+        assert_eq!(
+            reversed_bytes(&outs[0]),
+            sha_ref(&reversed_bytes(&ins[0]), &reversed_bytes(&ins[1]))
+        );
     }
     if let Some(dir) = shared_circuits() {
         let theirs = load(dir.join("bristol_fashion/sha256.txt")).unwrap();
-        let ins: Vec<Vec<u64>> = [512, 256].iter().map(|&n| (0..n).map(|_| rng.next_u64()).collect()).collect();
+        let ins: Vec<Vec<u64>> = [512, 256]
+            .iter()
+            .map(|&n| (0..n).map(|_| rng.next_u64()).collect())
+            .collect();
         assert_eq!(c.eval64(&ins).unwrap(), theirs.eval64(&ins).unwrap());
     }
 }
@@ -160,7 +180,11 @@ fn sha256_matches_sha2_and_shared_file() {
 fn integer_circuits_match_native_arithmetic() {
     let mut rng = Rng::new(6);
     for n in [1usize, 7, 32, 64] {
-        let mask = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+        let mask = if n == 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        };
         type Ref = fn(u128, u128, u128, usize) -> u128;
         let ops: [(&str, Ref); 6] = [
             ("add", |a, b, m, _| (a + b) & m),
@@ -176,7 +200,11 @@ fn integer_circuits_match_native_arithmetic() {
             let results = run64(&c, &mut rng, |r| {
                 let a = u128::from(r.next_u64()) & mask;
                 // Make equal operands common enough to exercise eq/lt edges.
-                let b = if r.below(4) == 0 { a } else { u128::from(r.next_u64()) & mask };
+                let b = if r.below(4) == 0 {
+                    a
+                } else {
+                    u128::from(r.next_u64()) & mask
+                };
                 vec![int_bits(a, n), int_bits(b, n)]
             });
             for (ins, outs) in results {
@@ -196,7 +224,11 @@ fn lev_ref(a: &[u8], b: &[u8]) -> usize {
     for (i, x) in a.iter().enumerate() {
         let mut row = vec![i + 1];
         for (j, y) in b.iter().enumerate() {
-            row.push((prev[j + 1] + 1).min(row[j] + 1).min(prev[j] + usize::from(x != y)));
+            row.push(
+                (prev[j + 1] + 1)
+                    .min(row[j] + 1)
+                    .min(prev[j] + usize::from(x != y)),
+            );
         }
         prev = row;
     }
@@ -244,9 +276,19 @@ fn levenshtein_cell_exhaustive() {
                     }
                     let b = if same { 0x41 } else { 0x43 };
                     let out = c
-                        .eval(&[sym(0x41), sym(b), int_bits(diag, w), int_bits(up, w), int_bits(left, w)])
+                        .eval(&[
+                            sym(0x41),
+                            sym(b),
+                            int_bits(diag, w),
+                            int_bits(up, w),
+                            int_bits(left, w),
+                        ])
                         .unwrap();
-                    assert_eq!(bits_int(&out[0]), want, "diag {diag} up {up} left {left} same {same}");
+                    assert_eq!(
+                        bits_int(&out[0]),
+                        want,
+                        "diag {diag} up {up} left {left} same {same}"
+                    );
                 }
             }
         }
@@ -256,11 +298,25 @@ fn levenshtein_cell_exhaustive() {
 #[test]
 fn names_parse_and_refuse() {
     for (name, _) in brickyard_circuit::builtin_names() {
-        let concrete = name.replace('N', "8").replace(":M", ":2").replace(":W", ":4").replace(":L", ":4");
+        let concrete = name
+            .replace('N', "8")
+            .replace(":M", ":2")
+            .replace(":W", ":4")
+            .replace(":L", ":4");
         let c = builtin(&concrete).unwrap_or_else(|e| panic!("{concrete}: {e}"));
         c.validate().unwrap();
     }
-    for bad in ["add", "add0", "addx", "add-3", "aes128-cbc:", "aes128-cbc:0", "levenshtein:99999", "mul100000", "nope"] {
+    for bad in [
+        "add",
+        "add0",
+        "addx",
+        "add-3",
+        "aes128-cbc:",
+        "aes128-cbc:0",
+        "levenshtein:99999",
+        "mul100000",
+        "nope",
+    ] {
         assert!(builtin(bad).is_err(), "{bad} accepted");
     }
 }

@@ -42,7 +42,9 @@ pub fn shared_circuits() -> Option<PathBuf> {
         }
         None => vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/circuits")],
     };
-    let found = candidates.into_iter().find(|p| p.join("vectors.json").is_file());
+    let found = candidates
+        .into_iter()
+        .find(|p| p.join("vectors.json").is_file());
     if found.is_none() {
         eprintln!("notice: shared circuits not found (set BRICKYARD_SHARED); skipping");
     }
@@ -57,13 +59,21 @@ pub fn wire_bits(s: &str) -> Vec<bool> {
 /// Bytes → a REVERSED-order group (wire k = bit k of the big-endian integer).
 pub fn reversed_bits(bytes: &[u8]) -> Vec<bool> {
     let n = bytes.len();
-    (0..8 * n).map(|k| bytes[n - 1 - k / 8] >> (k % 8) & 1 == 1).collect()
+    (0..8 * n)
+        .map(|k| bytes[n - 1 - k / 8] >> (k % 8) & 1 == 1)
+        .collect()
 }
 
 /// Inverse of [`reversed_bits`].
 pub fn reversed_bytes(bits: &[bool]) -> Vec<u8> {
     let n = bits.len() / 8;
-    (0..n).map(|j| (0..8).fold(0u8, |acc, t| acc | (u8::from(bits[8 * (n - 1 - j) + t]) << t))).collect()
+    (0..n)
+        .map(|j| {
+            (0..8).fold(0u8, |acc, t| {
+                acc | (u8::from(bits[8 * (n - 1 - j) + t]) << t)
+            })
+        })
+        .collect()
 }
 
 /// LSB-first bits of `v`.
@@ -73,7 +83,9 @@ pub fn int_bits(v: u128, n: usize) -> Vec<bool> {
 
 /// LSB-first bits → integer.
 pub fn bits_int(bits: &[bool]) -> u128 {
-    bits.iter().enumerate().fold(0, |acc, (i, &b)| acc | (u128::from(b) << i))
+    bits.iter()
+        .enumerate()
+        .fold(0, |acc, (i, &b)| acc | (u128::from(b) << i))
 }
 
 /// Lane `lane` of bit-sliced words as bits.
@@ -84,5 +96,12 @@ pub fn lane(words: &[u64], lane: usize) -> Vec<bool> {
 /// Packs 64 bit vectors (one per lane) into bit-sliced words.
 pub fn pack(lanes: &[Vec<bool>]) -> Vec<u64> {
     let n = lanes.first().map_or(0, Vec::len);
-    (0..n).map(|i| lanes.iter().enumerate().fold(0u64, |acc, (l, v)| acc | (u64::from(v[i]) << l))).collect()
+    (0..n)
+        .map(|i| {
+            lanes
+                .iter()
+                .enumerate()
+                .fold(0u64, |acc, (l, v)| acc | (u64::from(v[i]) << l))
+        })
+        .collect()
 }
