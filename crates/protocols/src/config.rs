@@ -90,6 +90,25 @@ impl RunConfig {
         Ok(())
     }
 
+    /// A digest of everything both parties must agree on for `protocol`:
+    /// the circuit, input ownership, execution count and output mode. The
+    /// driver exchanges it first, so two processes started with different
+    /// circuits or flags fail with a clear error instead of computing garbage.
+    pub fn digest(&self, protocol: &str) -> [u8; 32] {
+        let mut h = blake3::Hasher::new_derive_key("brickyard run config v1");
+        h.update(protocol.as_bytes());
+        h.update(&[0]);
+        h.update(&postcard::to_stdvec(&*self.circuit).unwrap_or_default());
+        let owned = (
+            &self.alice_groups,
+            &self.bob_groups,
+            self.executions as u64,
+            self.output,
+        );
+        h.update(&postcard::to_stdvec(&owned).unwrap_or_default());
+        *h.finalize().as_bytes()
+    }
+
     /// The groups a role owns.
     pub fn groups_of(&self, role: crate::Role) -> &[usize] {
         match role {

@@ -92,10 +92,26 @@ fn timed<T>(
     ))
 }
 
+/// Exchanges run digests (see [`RunConfig::digest`]); untimed, like the barriers.
+fn agree(ch: &mut Channel, cfg: &RunConfig, protocol: &str) -> Result<()> {
+    let mine = cfg.digest(protocol);
+    ch.send_bytes(&mine)?;
+    let mut theirs = [0u8; 32];
+    ch.recv_bytes(&mut theirs)?;
+    ch.end_flight()?;
+    if mine != theirs {
+        return Err(Error::config(
+            "the peer runs a different protocol, circuit, input ownership, execution count or output mode",
+        ));
+    }
+    Ok(())
+}
+
 /// Runs one party. `inputs` holds this party's inputs for each execution;
 /// its length is the number of online executions performed. On error no
 /// outputs are returned at all.
 pub fn run_party(
+    protocol: &str,
     party: &mut dyn Party,
     role: Role,
     ch: &mut Channel,
@@ -107,6 +123,7 @@ pub fn run_party(
         cfg.check_inputs(role, i)?;
     }
     let mut run = PartyRun::default();
+    agree(ch, cfg, protocol)?;
     if phases.preprocess {
         barrier(ch, role, 0)?;
         run.phases[0] = timed(ch, |c| party.setup(c))?.1;
@@ -203,10 +220,12 @@ pub fn run_local(
         name,
     } = net;
     let cfg_a = cfg.clone();
+    let proto = protocol.to_string();
     let handle = std::thread::Builder::new()
         .name("alice".into())
         .spawn(move || {
             let r = run_party(
+                &proto,
                 alice.as_mut(),
                 Role::Alice,
                 &mut ch_a,
@@ -219,6 +238,7 @@ pub fn run_local(
         })
         .map_err(Error::Io)?;
     let bob_run = run_party(
+        protocol,
         bob.as_mut(),
         Role::Bob,
         &mut ch_b,

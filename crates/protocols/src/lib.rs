@@ -9,7 +9,9 @@
 pub mod config;
 pub mod driver;
 pub mod party;
+pub mod registry;
 pub mod report;
+pub mod yao;
 
 pub use config::{OutputMode, RunConfig};
 pub use driver::{run_local, run_party, LocalNet};

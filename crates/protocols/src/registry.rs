@@ -1,0 +1,47 @@
+//! Protocols by name, for the CLI and the bench harness.
+
+use crate::{Party, Role, RunConfig};
+use brickyard_core::{Error, Result};
+
+/// A registered protocol.
+pub struct ProtocolInfo {
+    /// Name on the command line.
+    pub name: &'static str,
+    /// Adversary model, as the paper states it.
+    pub security: &'static str,
+    /// One-line description.
+    pub summary: &'static str,
+}
+
+/// Every protocol this build offers.
+pub const PROTOCOLS: &[ProtocolInfo] = &[ProtocolInfo {
+    name: "yao",
+    security: "semi-honest",
+    summary: "half-gates Yao with preprocessed correlated OT (the baseline)",
+}];
+
+/// Looks a protocol up by name.
+pub fn info(name: &str) -> Result<&'static ProtocolInfo> {
+    PROTOCOLS.iter().find(|p| p.name == name).ok_or_else(|| {
+        let names: Vec<&str> = PROTOCOLS.iter().map(|p| p.name).collect();
+        Error::config(format!(
+            "unknown protocol `{name}` (available: {})",
+            names.join(", ")
+        ))
+    })
+}
+
+/// A fresh party of `protocol` for `role`.
+pub fn new_party(protocol: &str, role: Role, cfg: RunConfig) -> Result<Box<dyn Party>> {
+    info(protocol)?;
+    Ok(match (protocol, role) {
+        ("yao", Role::Alice) => Box::new(crate::yao::YaoAlice::new(cfg)?),
+        ("yao", Role::Bob) => Box::new(crate::yao::YaoBob::new(cfg)?),
+        _ => {
+            return Err(Error::config(format!(
+                "protocol `{protocol}` has no {} implementation",
+                role.name()
+            )))
+        }
+    })
+}
