@@ -1,6 +1,6 @@
 //! The garbler's global free-XOR offset Δ.
 
-use crate::compat::prg::Prg;
+use brickyard_core::prg::Prg;
 use brickyard_core::Block;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 

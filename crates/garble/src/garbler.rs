@@ -1,11 +1,11 @@
 //! Garbling a whole circuit: streamed to a sink or a channel, or kept.
 
-use crate::compat::prg::Prg;
 use crate::decode::Decoding;
 use crate::delta::Delta;
 use crate::gate::{garble_ands, AndScratch};
 use crate::plan::GarblePlan;
 use crate::walk::{self, Keep};
+use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;

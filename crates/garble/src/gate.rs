@@ -12,9 +12,9 @@
 //! evaluator: C = H(A,t) ⊕ s_a·T_G ⊕ H(B,t') ⊕ s_b·(T_E ⊕ A)     (s = lsb of the held label)
 //! ```
 
-use crate::compat::hash::tccr_batch;
 use crate::delta::Delta;
 use crate::tweak::and_tweak;
+use brickyard_core::hash::tccr_batch;
 use brickyard_core::{Block, Error, Result};
 use zeroize::Zeroizing;
 
@@ -192,7 +192,7 @@ pub fn eval_and(a: Block, b: Block, table: &[Block; 2], gate_id: u64) -> Block {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compat::prg::Prg;
+    use brickyard_core::prg::Prg;
 
     #[test]
     fn single_gate_truth_table() {

@@ -13,7 +13,6 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
-mod compat;
 pub mod decode;
 pub mod delta;
 pub mod evaluator;
@@ -36,4 +35,4 @@ pub use walk::Keep;
 
 /// The PRG the garbler draws Δ and labels from (re-exported so callers and
 /// tests need not know where it lives).
-pub use compat::prg::Prg;
+pub use brickyard_core::prg::Prg;

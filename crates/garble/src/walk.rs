@@ -6,7 +6,7 @@
 //! outputs, and scatter them back. Keeping that in one place means the two
 //! sides cannot drift apart in gate order or AND numbering.
 
-use crate::plan::GarblePlan;
+use crate::plan::{GarblePlan, CONST_SLOT};
 use brickyard_core::{Block, Result};
 use zeroize::Zeroizing;
 
@@ -20,17 +20,15 @@ pub enum Keep {
     AllWires,
 }
 
-/// A label vector indexed by wire, plus the constant wire (see `plan.rs`).
+/// A label vector indexed by slot (see `plan.rs`).
 pub(crate) type Labels = Zeroizing<Vec<Block>>;
 
-/// Places `inputs` on the input wires of a fresh label vector whose constant
-/// wire holds `constant`.
+/// A fresh label vector: `constant` on the constant slot, `inputs` on the
+/// input slots (the caller has checked the count).
 pub(crate) fn start(plan: &GarblePlan, inputs: &[Block], constant: Block) -> Labels {
-    let mut w = Zeroizing::new(vec![Block::ZERO; plan.num_wires + 1]);
-    w[plan.num_wires] = constant;
-    for (&wire, &l) in plan.input_wires.iter().zip(inputs) {
-        w[wire as usize] = l;
-    }
+    let mut w = Zeroizing::new(vec![Block::ZERO; plan.num_slots]);
+    w[CONST_SLOT as usize] = constant;
+    w[CONST_SLOT as usize + 1..][..inputs.len()].copy_from_slice(inputs);
     w
 }
 
@@ -43,17 +41,18 @@ where
     let m = plan.max_batch();
     let mut a = Zeroizing::new(vec![Block::ZERO; m]);
     let mut b = Zeroizing::new(vec![Block::ZERO; m]);
-    let mut out = Zeroizing::new(vec![Block::ZERO; m]);
     for step in &plan.steps {
-        for &[x, y, o] in &plan.linear[step.lin.0 as usize..step.lin.1 as usize] {
-            w[o as usize] = w[x as usize] ^ w[y as usize];
+        let mut o = step.base as usize;
+        for &[x, y] in &plan.linear[step.lin.0 as usize..step.lin.1 as usize] {
+            w[o] = w[x as usize] ^ w[y as usize];
+            o += 1;
         }
         let (s, e) = (step.ands.0 as usize, step.ands.1 as usize);
         let n = e - s;
         if n == 0 {
             continue;
         }
-        let (a, b, out) = (&mut a[..n], &mut b[..n], &mut out[..n]);
+        let (a, b) = (&mut a[..n], &mut b[..n]);
         for ((la, lb), (&wa, &wb)) in a
             .iter_mut()
             .zip(b.iter_mut())
@@ -62,24 +61,28 @@ where
             *la = w[wa as usize];
             *lb = w[wb as usize];
         }
-        batch(s as u64, a, b, out)?;
-        for (&o, &l) in plan.and_out[s..e].iter().zip(out.iter()) {
-            w[o as usize] = l;
-        }
+        batch(s as u64, a, b, &mut w[o..o + n])?;
     }
     Ok(())
 }
 
 /// The labels of the output wires, in plan order.
 pub(crate) fn outputs(plan: &GarblePlan, w: &[Block]) -> Vec<Block> {
-    plan.output_wires.iter().map(|&o| w[o as usize]).collect()
+    plan.output_slots.iter().map(|&o| w[o as usize]).collect()
 }
 
-/// All wire labels without the constant slot, if asked for.
+/// Every original wire's label (zero for wires nothing writes), if asked for.
 pub(crate) fn all_wires(
     plan: &GarblePlan,
     w: &[Block],
     keep: Keep,
 ) -> Option<Zeroizing<Vec<Block>>> {
-    (keep == Keep::AllWires).then(|| Zeroizing::new(w[..plan.num_wires].to_vec()))
+    (keep == Keep::AllWires).then(|| {
+        Zeroizing::new(
+            plan.slot_of
+                .iter()
+                .map(|&s| w.get(s as usize).copied().unwrap_or_default())
+                .collect(),
+        )
+    })
 }
