@@ -1,2 +1,21 @@
-//! Placeholder: filled in by its issue.
+//! Brickyard OT: the semi-honest oblivious-transfer stack.
+//!
+//! * [`base`] — Chou–Orlandi base OT over Ristretto (seeds the extension);
+//! * [`iknp`] — IKNP extension: correlated (free-XOR form), random and
+//!   chosen-message OT, any batch size, many extensions per session;
+//! * [`rot`] — preprocessed OT material as plain serialisable values;
+//! * [`beaver`] — online derandomisation of that material;
+//! * [`bench`] — the `brickyard bench ot` measurement.
+//!
+//! Protocol details and message flow: `docs/protocols/ot.md`; hash choices
+//! and security caveats: `docs/security.md`.
+#![deny(missing_docs)]
 
+pub mod base;
+pub mod beaver;
+pub mod bench;
+pub mod iknp;
+pub mod rot;
+
+pub use iknp::{IknpReceiver, IknpSender};
+pub use rot::{CotReceiverBatch, CotSenderBatch, RotReceiverBatch, RotSenderBatch};

@@ -1,0 +1,107 @@
+//! IKNP OT extension (Ishai–Kilian–Nissim–Petrank 2003), semi-honest.
+//!
+//! One session runs 128 base OTs with the roles reversed (the extension
+//! *sender* is the base-OT *receiver*, its choice bits are Δ), then extends
+//! any number of times: every column PRG keeps its stream position and both
+//! parties keep the running OT index used as the hash tweak, so successive
+//! calls never reuse pad bits or tweaks.
+//!
+//! Per extension of `m` OTs (padded to a multiple of 128), for each column
+//! `j < 128` the receiver sends `u_j = G(k_j^0) ⊕ G(k_j^1) ⊕ r` and keeps
+//! `t_j = G(k_j^0)`; the sender computes `q_j = G(k_j^{Δ_j}) ⊕ Δ_j·u_j`.
+//! Transposing gives rows with `t_i = q_i ⊕ r_i·Δ` — a correlated OT in the
+//! free-XOR form. Work proceeds in chunks of [`CHUNK_OTS`] so the column
+//! matrix and its transpose stay in L2.
+
+mod receiver;
+mod sender;
+
+pub use receiver::IknpReceiver;
+pub use sender::IknpSender;
+
+use brickyard_core::Block;
+
+/// Security parameter κ: number of base OTs and of matrix columns.
+pub const KAPPA: usize = 128;
+
+/// OTs processed per chunk: the 128 × `CHUNK_OTS`-bit matrix is 256 KiB, so
+/// matrix, transpose and hash buffers fit the 2 MiB per-core L2 together.
+pub const CHUNK_OTS: usize = 1 << 14;
+
+/// OTs per flight of chosen-message OT: the sender answers after each
+/// super-batch, so its reply buffer (32 bytes per OT) stays bounded and the
+/// two parties never both write unboundedly at once (no TCP deadlock).
+pub const CHOSEN_BATCH_OTS: usize = 1 << 20;
+
+/// Transposes a chunk's 128 columns (each `col_blocks(m)` blocks) and
+/// appends the first `m` rows to `out`, writing straight into `out`.
+pub(crate) fn transpose_append(cols: &[Block], m: usize, out: &mut Vec<Block>) {
+    let rows = cols.len() / KAPPA * KAPPA;
+    let old = out.len();
+    #[cfg(target_endian = "little")]
+    {
+        out.resize(old + rows, Block::ZERO);
+        brickyard_core::transpose::transpose_into(
+            bytemuck::cast_slice(cols),
+            KAPPA,
+            rows,
+            bytemuck::cast_slice_mut(&mut out[old..]),
+        );
+    }
+    #[cfg(not(target_endian = "little"))]
+    out.extend(brickyard_core::transpose::transpose_128_rows_to_blocks(
+        bytemuck::cast_slice(cols),
+        rows,
+    ));
+    out.truncate(old + m);
+}
+
+/// Blocks per column for `m` OTs (rows padded to a multiple of 128).
+#[inline]
+pub(crate) fn col_blocks(m: usize) -> usize {
+    m.div_ceil(KAPPA)
+}
+
+/// The hash tweaks of OTs `start..start + n`: the global OT index, so no
+/// tweak repeats within a session.
+#[inline]
+pub(crate) fn fill_tweaks(start: u64, tweaks: &mut [Block]) {
+    for (i, t) in tweaks.iter_mut().enumerate() {
+        *t = Block(start as u128 + i as u128);
+    }
+}
+
+/// Packs choice bits into the row layout: OT `i` is bit `i % 128` of block
+/// `i / 128`. Bits beyond `bits.len()` are zero.
+pub(crate) fn pack_bits(bits: &[bool], out: &mut [Block]) {
+    out.fill(Block::ZERO);
+    for (blk, chunk) in out.iter_mut().zip(bits.chunks(128)) {
+        let mut v = 0u128;
+        for (k, &b) in chunk.iter().enumerate() {
+            v |= (b as u128) << k;
+        }
+        *blk = Block(v);
+    }
+}
+
+/// Unpacks the first `n` bits of `packed` (inverse of [`pack_bits`]).
+pub(crate) fn unpack_bits(packed: &[Block], n: usize, out: &mut Vec<bool>) {
+    out.extend((0..n).map(|i| packed[i / 128].bit(i % 128)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_unpack_round_trip() {
+        let bits: Vec<bool> = (0..300).map(|i| (i * 7) % 5 < 2).collect();
+        let mut p = vec![Block::ONES; col_blocks(300)];
+        pack_bits(&bits, &mut p);
+        assert_eq!(p.len(), 3);
+        assert_eq!(p[2].0 >> 44, 0);
+        let mut back = Vec::new();
+        unpack_bits(&p, 300, &mut back);
+        assert_eq!(back, bits);
+    }
+}
