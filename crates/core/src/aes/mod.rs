@@ -1,13 +1,16 @@
 //! AES-128 encryption over slices of [`Block`]s.
 //!
 //! Everything above this module (PRG, hashes, garbling, OT extension) spends
-//! most of its time here, so the API is shaped around bulk calls: the `aes`
-//! crate pipelines 64 blocks per VAES/AVX-512 round (8 with plain AES-NI),
-//! and a caller that loops over single blocks forfeits most of that.
+//! most of its time here, so the API is shaped around bulk calls: the
+//! kernels keep 32 blocks in flight (VAES-512) or 8 (AES-NI), and a caller
+//! that loops over single blocks forfeits most of that.
 //!
-//! Backend selection (AES-NI, VAES-256, VAES-512, or constant-time fixslice
-//! software) is done by the `aes` crate at run time; no `RUSTFLAGS` or
-//! `target-cpu` settings are needed, so one binary runs on every x86-64.
+//! Backends are chosen at run time: on x86-64 with AES-NI, our own kernels
+//! in `ni` (VAES-512 with 32 blocks in flight when the CPU has it, else
+//! 8-way AES-NI); everywhere else the `aes` crate (its own AES-NI / ARMv8 /
+//! constant-time fixslice backends), which is also the portable twin the
+//! kernels are tested against. No `RUSTFLAGS` or `target-cpu` settings are
+//! needed, so one binary runs on every x86-64.
 //!
 //! Only encryption is exposed: every construction in the project (CTR PRG,
 //! the GKWY hashes, re-keyed MiTCCR) uses AES in the forward direction, and
@@ -18,14 +21,35 @@ use crate::Block;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use std::sync::OnceLock;
 
+#[cfg(target_arch = "x86_64")]
+mod ni;
+
 /// The underlying crate's 16-byte block type.
 type AesBlock = aes::Block;
 
-/// AES-128 keyed for encryption. The round keys are zeroized on drop by the
-/// `aes` crate (its `zeroize` feature is enabled in this crate's manifest).
+/// AES-128 keyed for encryption. Round keys are zeroized on drop (ours
+/// explicitly, the `aes` crate's through its `zeroize` feature).
 #[derive(Clone)]
 pub struct Aes128 {
-    inner: aes::Aes128Enc,
+    imp: Imp,
+}
+
+#[derive(Clone)]
+enum Imp {
+    /// Our AES-NI / VAES kernels; only constructed after feature detection.
+    #[cfg(target_arch = "x86_64")]
+    Ni { rk: ni::RoundKeys, vaes512: bool },
+    /// The `aes` crate: the portable twin (and the path on other CPUs).
+    Crate(aes::Aes128Enc),
+}
+
+impl Drop for Aes128 {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if let Imp::Ni { rk, .. } = &mut self.imp {
+            zeroize::Zeroize::zeroize(rk);
+        }
+    }
 }
 
 impl std::fmt::Debug for Aes128 {
@@ -39,33 +63,67 @@ impl Aes128 {
     /// Keys AES-128 with the 16 little-endian bytes of `key`
     /// (`key.to_bytes()` is the FIPS-197 key byte string).
     pub fn new(key: Block) -> Aes128 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let f = ni::Features::detect();
+            if f.aesni {
+                // SAFETY: AES-NI, SSE2 and SSSE3 were detected just above.
+                let rk = unsafe { ni::expand_key(key) };
+                return Aes128 {
+                    imp: Imp::Ni {
+                        rk,
+                        vaes512: f.vaes512,
+                    },
+                };
+            }
+        }
+        Aes128::new_portable(key)
+    }
+
+    /// Keys the `aes` crate backend regardless of CPU features: the
+    /// portable twin that the kernels are tested against.
+    pub fn new_portable(key: Block) -> Aes128 {
         let mut bytes = key.to_bytes();
         let inner = aes::Aes128Enc::new(&Array::from(bytes));
         zeroize::Zeroize::zeroize(&mut bytes);
-        Aes128 { inner }
+        Aes128 {
+            imp: Imp::Crate(inner),
+        }
     }
 
-    /// Encrypts one block. Prefer the slice APIs in loops: a single call
-    /// cannot be pipelined.
+    /// Encrypts one block. Prefer the slice APIs in loops: they interleave
+    /// many blocks to hide the AES latency.
     #[inline]
     pub fn encrypt_block(&self, b: Block) -> Block {
-        let mut a = AesBlock::from(b.to_bytes());
-        self.inner.encrypt_block(&mut a);
-        Block::from_bytes(a.into())
+        match &self.imp {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Imp::Ni` exists only if AES-NI was detected in `new`.
+            Imp::Ni { rk, .. } => unsafe { ni::encrypt1(rk, b) },
+            Imp::Crate(c) => {
+                let mut a = AesBlock::from(b.to_bytes());
+                c.encrypt_block(&mut a);
+                Block::from_bytes(a.into())
+            }
+        }
     }
 
     /// Encrypts `blocks` in place.
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        #[cfg(target_endian = "little")]
-        {
-            self.inner.encrypt_blocks(as_aes_blocks_mut(blocks));
-        }
-        #[cfg(not(target_endian = "little"))]
-        {
-            for b in blocks.iter_mut() {
-                *b = self.encrypt_block(*b);
+        match &self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni { rk, vaes512 } => {
+                // Below 8 blocks the ZMM key broadcast costs more than it saves.
+                if *vaes512 && blocks.len() >= 8 {
+                    // SAFETY: `vaes512` is set only when VAES, AVX-512F and
+                    // AES-NI were all detected in `new`.
+                    unsafe { ni::encrypt_vaes512(rk, blocks) }
+                } else {
+                    // SAFETY: `Imp::Ni` exists only if AES-NI was detected.
+                    unsafe { ni::encrypt_aesni(rk, blocks) }
+                }
             }
+            Imp::Crate(c) => crate_encrypt_blocks(c, blocks),
         }
     }
 
@@ -77,18 +135,52 @@ impl Aes128 {
     #[inline]
     pub fn encrypt_blocks_to(&self, input: &[Block], out: &mut [Block]) {
         assert_eq!(input.len(), out.len(), "encrypt_blocks_to: length mismatch");
-        #[cfg(target_endian = "little")]
-        {
-            let r = self
-                .inner
-                .encrypt_blocks_b2b(as_aes_blocks(input), as_aes_blocks_mut(out));
-            debug_assert!(r.is_ok());
-        }
-        #[cfg(not(target_endian = "little"))]
-        {
-            for (o, i) in out.iter_mut().zip(input) {
-                *o = self.encrypt_block(*i);
-            }
+        out.copy_from_slice(input);
+        self.encrypt_blocks(out);
+    }
+}
+
+fn crate_encrypt_blocks(c: &aes::Aes128Enc, blocks: &mut [Block]) {
+    #[cfg(target_endian = "little")]
+    c.encrypt_blocks(as_aes_blocks_mut(blocks));
+    #[cfg(not(target_endian = "little"))]
+    for b in blocks.iter_mut() {
+        let mut a = AesBlock::from(b.to_bytes());
+        c.encrypt_block(&mut a);
+        *b = Block::from_bytes(a.into());
+    }
+}
+
+/// The MiTCCR core: group `g` of `per` consecutive blocks of `x` becomes
+/// `E_k(x) ⊕ x` with `k = seed ⊕ tweaks[g]`. Uses the interleaved AES-NI
+/// multi-key kernel when available.
+///
+/// # Panics
+/// If `x.len() != tweaks.len() * per`.
+pub(crate) fn mmo_rekeyed(seed: Block, tweaks: &[Block], per: usize, x: &mut [Block]) {
+    assert_eq!(x.len(), tweaks.len() * per, "MiTccr: length mismatch");
+    if per == 0 {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if ni::Features::detect().aesni {
+        // SAFETY: AES-NI, SSE2 and SSSE3 were detected just above.
+        unsafe { ni::mmo_rekeyed(seed, tweaks, per, x) };
+        return;
+    }
+    mmo_rekeyed_portable(seed, tweaks, per, x);
+}
+
+/// The portable twin of [`mmo_rekeyed`]: one `aes` crate key per tweak.
+pub(crate) fn mmo_rekeyed_portable(seed: Block, tweaks: &[Block], per: usize, x: &mut [Block]) {
+    assert_eq!(x.len(), tweaks.len() * per, "MiTccr: length mismatch");
+    if per == 0 {
+        return;
+    }
+    for (xg, t) in x.chunks_mut(per).zip(tweaks) {
+        let aes = Aes128::new_portable(seed ^ *t);
+        for b in xg.iter_mut() {
+            *b ^= aes.encrypt_block(*b);
         }
     }
 }
@@ -100,12 +192,6 @@ impl Aes128 {
 #[inline]
 fn as_aes_blocks_mut(blocks: &mut [Block]) -> &mut [AesBlock] {
     Array::cast_slice_from_core_mut(bytemuck::cast_slice_mut::<Block, [u8; 16]>(blocks))
-}
-
-#[cfg(target_endian = "little")]
-#[inline]
-fn as_aes_blocks(blocks: &[Block]) -> &[AesBlock] {
-    Array::cast_slice_from_core(bytemuck::cast_slice::<Block, [u8; 16]>(blocks))
 }
 
 /// The fixed key of the public permutation π used by the GKWY hashes:
@@ -121,10 +207,21 @@ pub fn fixed_key() -> &'static Aes128 {
     FIXED.get_or_init(|| Aes128::new(Block::from_bytes(FIXED_KEY_BYTES)))
 }
 
-/// Whether the `aes` crate found AES hardware on this machine (reported in
-/// benchmarks so that a slow number can be explained).
-pub fn hardware_accelerated() -> bool {
-    aes::hardware_accelerated()
+/// Which AES backend [`Aes128::new`] picks on this machine: `"vaes512"`,
+/// `"aesni"`, or `"aes-crate"` (reported by benchmarks so that a slow number
+/// can be explained).
+pub fn backend_name() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let f = ni::Features::detect();
+        if f.vaes512 {
+            return "vaes512";
+        }
+        if f.aesni {
+            return "aesni";
+        }
+    }
+    "aes-crate"
 }
 
 #[cfg(test)]
@@ -154,34 +251,78 @@ mod tests {
         ),
     ];
 
+    /// Every backend this machine can run: the default, the `aes` crate, and
+    /// (if AES-NI is present) the 8-way AES-NI kernel with VAES disabled.
+    fn all_backends(key: Block) -> Vec<Aes128> {
+        let mut v = vec![Aes128::new(key), Aes128::new_portable(key)];
+        #[cfg(target_arch = "x86_64")]
+        if let Imp::Ni { rk, .. } = &v[0].imp {
+            let rk = *rk;
+            v.push(Aes128 {
+                imp: Imp::Ni { rk, vaes512: false },
+            });
+        }
+        v
+    }
+
     #[test]
     fn fips197_known_answers() {
         for (k, p, c) in KATS {
-            let aes = Aes128::new(Block::from_bytes(hex16(k)));
-            let pt = Block::from_bytes(hex16(p));
-            let ct = Block::from_bytes(hex16(c));
-            assert_eq!(aes.encrypt_block(pt), ct);
-            let mut v = vec![pt; 3];
-            aes.encrypt_blocks(&mut v);
-            assert_eq!(v, vec![ct; 3]);
+            for aes in all_backends(Block::from_bytes(hex16(k))) {
+                let pt = Block::from_bytes(hex16(p));
+                let ct = Block::from_bytes(hex16(c));
+                assert_eq!(aes.encrypt_block(pt), ct);
+                let mut v = vec![pt; 3];
+                aes.encrypt_blocks(&mut v);
+                assert_eq!(v, vec![ct; 3]);
+            }
         }
     }
 
     #[test]
     fn batch_matches_single_for_all_tail_lengths() {
-        let aes = Aes128::new(Block(0x0123_4567_89ab_cdef_fedc_ba98_7654_3210));
-        // Cover the 64-block VAES batch, the 8-block AES-NI batch and tails.
-        for n in [0usize, 1, 3, 7, 8, 9, 63, 64, 65, 200] {
-            let input: Vec<Block> = (0..n as u128)
-                .map(|i| Block(i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)))
-                .collect();
-            let expect: Vec<Block> = input.iter().map(|&b| aes.encrypt_block(b)).collect();
-            let mut inplace = input.clone();
-            aes.encrypt_blocks(&mut inplace);
-            assert_eq!(inplace, expect, "in place, n = {n}");
-            let mut out = vec![Block::ZERO; n];
-            aes.encrypt_blocks_to(&input, &mut out);
-            assert_eq!(out, expect, "to, n = {n}");
+        let key = Block(0x0123_4567_89ab_cdef_fedc_ba98_7654_3210);
+        let portable = Aes128::new_portable(key);
+        // Cover the 32-block VAES loop, 4-block steps, 8-block AES-NI, tails.
+        for aes in all_backends(key) {
+            for n in [
+                0usize, 1, 3, 4, 5, 7, 8, 9, 31, 32, 33, 36, 39, 63, 64, 65, 200,
+            ] {
+                let input: Vec<Block> = (0..n as u128)
+                    .map(|i| Block(i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)))
+                    .collect();
+                let expect: Vec<Block> = input.iter().map(|&b| portable.encrypt_block(b)).collect();
+                let mut inplace = input.clone();
+                aes.encrypt_blocks(&mut inplace);
+                assert_eq!(inplace, expect, "in place, n = {n}");
+                let mut out = vec![Block::ZERO; n];
+                aes.encrypt_blocks_to(&input, &mut out);
+                assert_eq!(out, expect, "to, n = {n}");
+                let single: Vec<Block> = input.iter().map(|&b| aes.encrypt_block(b)).collect();
+                assert_eq!(single, expect, "single, n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn rekeyed_kernel_matches_portable() {
+        let seed = Block(0x5eed);
+        for per in [1usize, 2, 3, 5] {
+            for ntweaks in [0usize, 1, 7, 8, 9, 20] {
+                let tweaks: Vec<Block> = (0..ntweaks as u128).map(|i| Block(i * 77 + 1)).collect();
+                let x: Vec<Block> = (0..(ntweaks * per) as u128)
+                    .map(|i| Block(i << 64 | i))
+                    .collect();
+                let mut a = x.clone();
+                let mut b = x.clone();
+                mmo_rekeyed(seed, &tweaks, per, &mut a);
+                mmo_rekeyed_portable(seed, &tweaks, per, &mut b);
+                assert_eq!(a, b, "per {per}, tweaks {ntweaks}");
+                for (j, (got, xb)) in a.iter().zip(&x).enumerate() {
+                    let k = Aes128::new_portable(seed ^ tweaks[j / per]);
+                    assert_eq!(*got, k.encrypt_block(*xb) ^ *xb);
+                }
+            }
         }
     }
 
