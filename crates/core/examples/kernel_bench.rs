@@ -1,6 +1,7 @@
 //! Throughput of the core crypto kernels. Run in release mode:
 //! `cargo run --release -p brickyard-core --example kernel_bench`.
-//! Reports the median of several timed runs, as ns per element.
+//! Reports the median of five timed runs, as ns per element of on-CPU
+//! time (so other processes on a shared machine inflate the numbers less).
 
 use brickyard_core::aes::{backend_name, fixed_key};
 use brickyard_core::gf128::{gf_inner_product, gf_inner_product_portable, gf_mul, gf_mul_portable};
@@ -11,20 +12,35 @@ use brickyard_core::Block;
 use std::hint::black_box;
 use std::time::Instant;
 
+/// On-CPU nanoseconds of this thread (Linux `schedstat`), so time spent
+/// descheduled on a shared machine is not counted; wall time elsewhere.
+fn cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
 /// Median ns per element of `f`, which processes `elems` elements per call.
 fn measure(elems: usize, mut f: impl FnMut()) -> f64 {
-    // Aim for ~20 ms per sample.
+    // Calibrate: count calls in 10 ms of wall time, then aim for ~100 ms
+    // samples (schedstat is only updated at scheduler ticks).
     let t = Instant::now();
-    f();
-    let once = t.elapsed().as_secs_f64().max(1e-9);
-    let reps = ((0.02 / once) as usize).clamp(1, 1_000_000);
-    let mut samples: Vec<f64> = (0..7)
+    let mut calls = 0usize;
+    while t.elapsed().as_secs_f64() < 0.01 {
+        f();
+        calls += 1;
+    }
+    let reps = (calls * 10).max(1);
+    let mut samples: Vec<f64> = (0..5)
         .map(|_| {
-            let t = Instant::now();
+            let (t, c) = (Instant::now(), cpu_ns());
             for _ in 0..reps {
                 f();
             }
-            t.elapsed().as_secs_f64() * 1e9 / (reps * elems) as f64
+            let ns = match (c, cpu_ns()) {
+                (Some(a), Some(b)) => (b - a) as f64,
+                _ => t.elapsed().as_secs_f64() * 1e9,
+            };
+            ns / (reps * elems) as f64
         })
         .collect();
     samples.sort_by(|a, b| a.partial_cmp(b).unwrap());
