@@ -95,15 +95,16 @@ fn run<S: TableSource>(
     src: &mut S,
 ) -> Result<EvalOutput> {
     check_inputs(plan, input_labels)?;
-    let mut w = walk::start(plan, input_labels, Block::ZERO);
+    let layout = plan.layout(keep);
+    let mut w = walk::start(layout, input_labels, Block::ZERO);
     let mut scratch = AndScratch::new();
-    walk::walk(plan, &mut w, |first, a, b, out| {
+    walk::walk(plan, layout, &mut w, |first, a, b, out| {
         let tables = src.take(2 * a.len())?;
         eval_ands(a, b, tables, tweak_offset, first, out, &mut scratch)
     })?;
     Ok(EvalOutput {
-        output_labels: walk::outputs(plan, &w),
-        wire_labels: walk::all_wires(plan, &w, keep),
+        output_labels: walk::outputs(layout, &w),
+        wire_labels: walk::all_wires(layout, &w, keep),
     })
 }
 

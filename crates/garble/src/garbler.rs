@@ -59,17 +59,18 @@ where
             plan.input_wires.len()
         )));
     }
-    let mut w = walk::start(plan, input_zero_labels, delta.block());
+    let layout = plan.layout(keep);
+    let mut w = walk::start(layout, input_zero_labels, delta.block());
     let mut tables = vec![Block::ZERO; 2 * plan.max_batch()];
     let mut scratch = AndScratch::new();
-    walk::walk(plan, &mut w, |first, a, b, out| {
+    walk::walk(plan, layout, &mut w, |first, a, b, out| {
         let t = &mut tables[..2 * a.len()];
         garble_ands(a, b, delta, tweak_offset, first, out, t, &mut scratch)?;
         sink(t)
     })?;
     Ok(GarbleOutput {
-        output_zero_labels: Zeroizing::new(walk::outputs(plan, &w)),
-        wire_zero_labels: walk::all_wires(plan, &w, keep),
+        output_zero_labels: Zeroizing::new(walk::outputs(layout, &w)),
+        wire_zero_labels: walk::all_wires(layout, &w, keep),
     })
 }
 

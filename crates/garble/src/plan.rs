@@ -5,12 +5,13 @@
 //! numbering fixes the hash tweaks), flat arrays of wire indices instead of
 //! `Gate` enums, and how each layer's ANDs are cut into hash batches.
 //!
-//! Wires are renumbered into *slots* in the order they are written: slot 0
-//! is the constant wire, slots `1..=inputs` the input wires, then every
-//! gate output in evaluation order. Gate outputs therefore need no index at
-//! all (each step writes the next slots in turn), an AND batch's outputs are
-//! one contiguous slice, and labels that are used together sit together in
-//! memory.
+//! Wires are mapped to *slots* of the label vector. Two layouts are
+//! compiled: the *compact* one reuses a slot as soon as its wire is dead
+//! (register allocation by liveness, most recently freed first), so the
+//! working set of AES-128 or SHA-256 stays in L1/L2 and wiping the labels
+//! afterwards is cheap; the *dense* one gives every wire its own slot, for
+//! callers that want every wire's label back ([`crate::Keep::AllWires`]).
+//! Slot 0 is the constant wire, slots `1..=inputs` the input wires.
 //!
 //! INV is folded into XOR: the *constant wire* holds Δ for the garbler and
 //! zero for the evaluator, and `¬a` is compiled as `a ⊕ const`. This is the
@@ -30,69 +31,239 @@ pub const MAX_BATCH: usize = 1024;
 /// The slot of the constant wire.
 pub(crate) const CONST_SLOT: u32 = 0;
 
+/// Stand-in for the constant wire among original wire ids.
+const CONST_WIRE: WireId = u32::MAX;
+
 /// One batch of independent AND gates, preceded by the linear gates that
-/// must run before it. Outputs go to consecutive slots from `base`: first
-/// the linear gates', then the ANDs'.
+/// must run before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Step {
-    /// Range into `GarblePlan::linear`.
+    /// Range into the linear-gate arrays.
     pub lin: (u32, u32),
     /// Range into the AND arrays (also the global AND indices).
     pub ands: (u32, u32),
-    /// Slot written by the first linear gate (or first AND if none).
-    pub base: u32,
+}
+
+/// Gate arrays over slots of one label-vector layout.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Layout {
+    pub num_slots: usize,
+    /// `[a, b, out]`: `out = a ⊕ b`; INV has `b = CONST_SLOT`.
+    pub linear: Vec<[u32; 3]>,
+    pub and_a: Vec<u32>,
+    pub and_b: Vec<u32>,
+    pub and_out: Vec<u32>,
+    pub output_slots: Vec<u32>,
+    /// Slot of each original wire (dense layout only; `u32::MAX` if unwritten).
+    pub wire_slots: Vec<u32>,
 }
 
 /// A circuit compiled for garbling and evaluation; reuse it across executions.
 #[derive(Clone, Debug)]
 pub struct GarblePlan {
     pub(crate) num_wires: usize,
-    pub(crate) num_slots: usize,
     pub(crate) input_wires: Vec<WireId>,
     pub(crate) output_wires: Vec<WireId>,
-    pub(crate) output_slots: Vec<u32>,
-    /// Slot of each original wire; `u32::MAX` for wires nothing writes.
-    pub(crate) slot_of: Vec<u32>,
-    /// `[a, b]` slots: next slot `= a ⊕ b`; INV has `b = CONST_SLOT`.
-    pub(crate) linear: Vec<[u32; 2]>,
-    pub(crate) and_a: Vec<u32>,
-    pub(crate) and_b: Vec<u32>,
     pub(crate) steps: Vec<Step>,
+    pub(crate) compact: Layout,
+    pub(crate) dense: Layout,
     max_batch: usize,
 }
 
-/// Assigns slots while checking the IR's invariants, so the hot loops can
-/// trust every index: wires in range, written once, read after written.
-struct Slots {
-    slot_of: Vec<u32>,
-    next: u32,
+/// The gates in plan order over original wire ids, before slot assignment.
+struct Order {
+    linear: Vec<[WireId; 3]>,
+    ands: Vec<[WireId; 3]>,
+    steps: Vec<Step>,
+    max_batch: usize,
 }
 
-impl Slots {
-    fn read(&self, w: WireId) -> Result<u32> {
-        match self.slot_of.get(w as usize) {
-            Some(&s) if s != u32::MAX => Ok(s),
-            Some(_) => Err(Error::config(format!(
+/// Checks the IR's invariants in plan order so the hot loops can trust every
+/// index: wires in range, written once, read only after written.
+struct Written(Vec<bool>);
+
+impl Written {
+    fn read(&self, w: WireId) -> Result<WireId> {
+        match self.0.get(w as usize) {
+            Some(true) => Ok(w),
+            Some(false) => Err(Error::config(format!(
                 "wire {w} is read before it is written"
             ))),
             None => Err(Error::config(format!(
                 "wire {w} out of range (circuit has {} wires)",
-                self.slot_of.len()
+                self.0.len()
             ))),
         }
     }
 
-    fn write(&mut self, w: WireId) -> Result<u32> {
-        match self.slot_of.get_mut(w as usize) {
-            Some(s) if *s == u32::MAX => {
-                *s = self.next;
-                self.next += 1;
-                Ok(*s)
+    fn write(&mut self, w: WireId) -> Result<WireId> {
+        match self.0.get_mut(w as usize) {
+            Some(f) if !*f => {
+                *f = true;
+                Ok(w)
             }
             Some(_) => Err(Error::config(format!("wire {w} is written twice"))),
             None => Err(Error::config(format!("wire {w} out of range"))),
         }
     }
+}
+
+fn order(circuit: &Circuit, inputs: &[WireId]) -> Result<Order> {
+    let mut written = Written(vec![false; circuit.num_wires as usize]);
+    for &w in inputs {
+        written.write(w)?;
+    }
+    let mut o = Order {
+        linear: Vec::new(),
+        ands: Vec::new(),
+        steps: Vec::new(),
+        max_batch: 0,
+    };
+    for layer in circuit.layering().layers {
+        debug_assert_eq!(layer.first_and, o.ands.len() as u64);
+        let lin_start = o.linear.len() as u32;
+        for g in &layer.linear {
+            let [a, b] = match *g {
+                Gate::Xor { a, b, .. } => [written.read(a)?, written.read(b)?],
+                Gate::Inv { a, .. } => [written.read(a)?, CONST_WIRE],
+                Gate::And { .. } => return Err(Error::config("AND gate among linear gates")),
+            };
+            o.linear.push([a, b, written.write(g.output())?]);
+        }
+        let lin = (lin_start, o.linear.len() as u32);
+        let first = o.ands.len() as u32;
+        // Read all inputs before writing any output: the ANDs of a layer are
+        // independent, and this is where a violation would show.
+        for &(a, b, out) in &layer.ands {
+            o.ands.push([written.read(a)?, written.read(b)?, out]);
+        }
+        for &(_, _, out) in &layer.ands {
+            written.write(out)?;
+        }
+        let end = o.ands.len() as u32;
+        // Only the first batch of a layer carries its linear gates; a wide
+        // layer is cut into MAX_BATCH pieces of independent ANDs.
+        let mut step = Step {
+            lin,
+            ands: (first, first),
+        };
+        loop {
+            let stop = end.min(step.ands.0 + MAX_BATCH as u32);
+            step.ands.1 = stop;
+            o.steps.push(step);
+            o.max_batch = o.max_batch.max((stop - step.ands.0) as usize);
+            step = Step {
+                lin: (lin.1, lin.1),
+                ands: (stop, stop),
+            };
+            if stop >= end {
+                break;
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// Liveness sentinels for slot assignment.
+const NEVER_READ: u32 = u32::MAX - 1;
+const OUTPUT: u32 = u32::MAX;
+
+/// Assigns slots to the wires of `o`. With `reuse`, a slot returns to the
+/// free list after the last event (linear gate or AND batch) that reads its
+/// wire; an AND batch gathers its inputs before writing any output, so its
+/// outputs may take the slots its inputs free.
+fn layout(
+    o: &Order,
+    num_wires: usize,
+    inputs: &[WireId],
+    outputs: &[WireId],
+    reuse: bool,
+) -> Layout {
+    // last[w]: index of the last event reading w.
+    let mut last = vec![NEVER_READ; num_wires];
+    let mut ev = 0u32;
+    for st in &o.steps {
+        for g in &o.linear[st.lin.0 as usize..st.lin.1 as usize] {
+            for &w in &g[..2] {
+                if w != CONST_WIRE {
+                    last[w as usize] = ev;
+                }
+            }
+            ev += 1;
+        }
+        for g in &o.ands[st.ands.0 as usize..st.ands.1 as usize] {
+            last[g[0] as usize] = ev;
+            last[g[1] as usize] = ev;
+        }
+        ev += 1;
+    }
+    for &w in outputs {
+        last[w as usize] = OUTPUT;
+    }
+    let mut slot = vec![u32::MAX; num_wires];
+    for (i, &w) in inputs.iter().enumerate() {
+        slot[w as usize] = CONST_SLOT + 1 + i as u32;
+    }
+    let mut next = CONST_SLOT + 1 + inputs.len() as u32;
+    let mut free: Vec<u32> = Vec::new();
+    let mut alloc = |free: &mut Vec<u32>| {
+        free.pop().unwrap_or_else(|| {
+            next += 1;
+            next - 1
+        })
+    };
+    // Frees w's slot if `ev` is its last reader (once, even if read twice).
+    let release = |w: WireId, ev: u32, last: &mut [u32], slot: &[u32], free: &mut Vec<u32>| {
+        if reuse && w != CONST_WIRE && last[w as usize] == ev {
+            last[w as usize] = NEVER_READ - 1;
+            free.push(slot[w as usize]);
+        }
+    };
+    let sl = |w: WireId, slot: &[u32]| {
+        if w == CONST_WIRE {
+            CONST_SLOT
+        } else {
+            slot[w as usize]
+        }
+    };
+    let mut l = Layout::default();
+    let mut ev = 0u32;
+    for st in &o.steps {
+        for &[a, b, out] in &o.linear[st.lin.0 as usize..st.lin.1 as usize] {
+            let (sa, sb) = (sl(a, &slot), sl(b, &slot));
+            release(a, ev, &mut last, &slot, &mut free);
+            release(b, ev, &mut last, &slot, &mut free);
+            let so = alloc(&mut free);
+            slot[out as usize] = so;
+            l.linear.push([sa, sb, so]);
+            release(out, NEVER_READ, &mut last, &slot, &mut free);
+            ev += 1;
+        }
+        let ands = &o.ands[st.ands.0 as usize..st.ands.1 as usize];
+        for &[a, b, _] in ands {
+            l.and_a.push(slot[a as usize]);
+            l.and_b.push(slot[b as usize]);
+        }
+        for &[a, b, _] in ands {
+            release(a, ev, &mut last, &slot, &mut free);
+            release(b, ev, &mut last, &slot, &mut free);
+        }
+        for &[_, _, out] in ands {
+            let so = alloc(&mut free);
+            slot[out as usize] = so;
+            l.and_out.push(so);
+        }
+        for &[_, _, out] in ands {
+            release(out, NEVER_READ, &mut last, &slot, &mut free);
+        }
+        ev += 1;
+    }
+    l.num_slots = next as usize;
+    l.output_slots = outputs.iter().map(|&w| slot[w as usize]).collect();
+    if !reuse {
+        l.wire_slots = slot;
+    }
+    l
 }
 
 impl GarblePlan {
@@ -101,93 +272,51 @@ impl GarblePlan {
     /// [`Error::Config`].
     pub fn new(circuit: &Circuit) -> Result<Self> {
         let num_wires = circuit.num_wires as usize;
-        if circuit.num_wires >= u32::MAX - 1 {
+        if circuit.num_wires >= u32::MAX - 2 {
             return Err(Error::config("circuit has too many wires"));
         }
-        let mut slots = Slots {
-            slot_of: vec![u32::MAX; num_wires],
-            next: CONST_SLOT + 1,
-        };
         let input_wires: Vec<WireId> = circuit
             .inputs
             .iter()
             .flat_map(|g| g.wires.iter().copied())
             .collect();
-        for &w in &input_wires {
-            slots.write(w)?;
-        }
-        let and_count = circuit.and_count();
-        let mut plan = GarblePlan {
-            num_wires,
-            num_slots: 0,
-            input_wires,
-            output_wires: circuit
-                .outputs
-                .iter()
-                .flat_map(|g| g.wires.iter().copied())
-                .collect(),
-            output_slots: Vec::new(),
-            slot_of: Vec::new(),
-            linear: Vec::with_capacity(circuit.gates.len() - and_count),
-            and_a: Vec::with_capacity(and_count),
-            and_b: Vec::with_capacity(and_count),
-            steps: Vec::new(),
-            max_batch: 0,
-        };
-        for layer in circuit.layering().layers {
-            debug_assert_eq!(layer.first_and, plan.and_a.len() as u64);
-            let base = slots.next;
-            let lin_start = plan.linear.len() as u32;
-            for g in &layer.linear {
-                let ab = match *g {
-                    Gate::Xor { a, b, .. } => [slots.read(a)?, slots.read(b)?],
-                    Gate::Inv { a, .. } => [slots.read(a)?, CONST_SLOT],
-                    Gate::And { .. } => return Err(Error::config("AND gate among linear gates")),
-                };
-                plan.linear.push(ab);
-                slots.write(g.output())?;
-            }
-            let lin = (lin_start, plan.linear.len() as u32);
-            let first = plan.and_a.len() as u32;
-            // Read all inputs before writing any output: the ANDs of a layer
-            // are independent, and this is where a violation would show.
-            for &(a, b, _) in &layer.ands {
-                plan.and_a.push(slots.read(a)?);
-                plan.and_b.push(slots.read(b)?);
-            }
-            for &(_, _, out) in &layer.ands {
-                slots.write(out)?;
-            }
-            let end = plan.and_a.len() as u32;
-            // Only the first batch of a layer carries its linear gates; a
-            // wide layer is cut into MAX_BATCH pieces of independent ANDs.
-            let mut start = first;
-            let mut step = Step {
-                lin,
-                ands: (first, first),
-                base,
-            };
-            loop {
-                let stop = end.min(start + MAX_BATCH as u32);
-                step.ands = (start, stop);
-                plan.steps.push(step);
-                plan.max_batch = plan.max_batch.max((stop - start) as usize);
-                step.base += (step.lin.1 - step.lin.0) + (stop - start);
-                step.lin = (lin.1, lin.1);
-                start = stop;
-                if start >= end {
-                    break;
-                }
-            }
-        }
-        plan.output_slots = plan
-            .output_wires
+        let output_wires: Vec<WireId> = circuit
+            .outputs
             .iter()
-            .map(|&w| slots.read(w))
-            .collect::<Result<_>>()?;
-        plan.num_slots = slots.next as usize;
-        plan.slot_of = slots.slot_of;
-        Ok(plan)
+            .flat_map(|g| g.wires.iter().copied())
+            .collect();
+        let o = order(circuit, &input_wires)?;
+        let written = {
+            let mut v = vec![false; num_wires];
+            for w in input_wires
+                .iter()
+                .chain(o.linear.iter().map(|g| &g[2]))
+                .chain(o.ands.iter().map(|g| &g[2]))
+            {
+                v[*w as usize] = true;
+            }
+            Written(v)
+        };
+        for &w in &output_wires {
+            written.read(w)?;
+        }
+        Ok(GarblePlan {
+            num_wires,
+            compact: layout(&o, num_wires, &input_wires, &output_wires, true),
+            dense: layout(&o, num_wires, &input_wires, &output_wires, false),
+            input_wires,
+            output_wires,
+            steps: o.steps,
+            max_batch: o.max_batch,
+        })
+    }
+
+    /// The layout to walk: compact unless every wire's label is wanted.
+    pub(crate) fn layout(&self, keep: crate::Keep) -> &Layout {
+        match keep {
+            crate::Keep::Outputs => &self.compact,
+            crate::Keep::AllWires => &self.dense,
+        }
     }
 
     /// Number of wires of the circuit.
@@ -197,7 +326,7 @@ impl GarblePlan {
 
     /// Number of AND gates, i.e. half the number of table blocks.
     pub fn and_count(&self) -> usize {
-        self.and_a.len()
+        self.compact.and_a.len()
     }
 
     /// Number of table blocks a garbling of this circuit produces.
@@ -220,6 +349,11 @@ impl GarblePlan {
     /// Number of hash batches (AND layers, wide layers split).
     pub fn batch_count(&self) -> usize {
         self.steps.iter().filter(|s| s.ands.1 > s.ands.0).count()
+    }
+
+    /// Labels held at once when only outputs are kept (the working set).
+    pub fn live_slots(&self) -> usize {
+        self.compact.num_slots
     }
 
     pub(crate) fn max_batch(&self) -> usize {
@@ -266,17 +400,49 @@ mod tests {
         assert_eq!(p.and_count(), n as usize);
         assert_eq!(p.batch_count(), 3);
         assert_eq!(p.max_batch(), MAX_BATCH);
-        // Slots: constant, 2n inputs, n AND outputs, then the INV.
-        assert_eq!(p.linear, vec![[3 * n, CONST_SLOT]]);
-        assert_eq!(p.output_slots, vec![3 * n + 1]);
-        assert_eq!(p.num_slots, 3 * n as usize + 2);
-        let ands: Vec<_> = p.steps.iter().map(|s| (s.ands, s.base)).collect();
-        assert_eq!(ands[0], ((0, MAX_BATCH as u32), 2 * n + 1));
-        assert_eq!(ands[1].1, 2 * n + 1 + MAX_BATCH as u32);
-        assert_eq!(
-            ands[2],
-            ((2 * MAX_BATCH as u32, n), 2 * n + 1 + 2 * MAX_BATCH as u32)
-        );
+        let ands: Vec<_> = p.steps.iter().map(|s| s.ands).collect();
+        assert_eq!(ands, vec![(0, 1024), (1024, 2048), (2048, n), (n, n)]);
+        // Dense: constant, 2n inputs, n AND outputs, then the INV.
+        assert_eq!(p.dense.linear, vec![[3 * n, CONST_SLOT, 3 * n + 1]]);
+        assert_eq!(p.dense.num_slots, 3 * n as usize + 2);
+        assert_eq!(p.dense.wire_slots[0], 1);
+        // Compact: each batch's outputs reuse the slots its inputs freed,
+        // and the dead AND outputs are reused by the next batch.
+        assert_eq!(p.compact.num_slots, 2 * n as usize + 1);
+        assert_eq!(p.compact.output_slots.len(), 1);
+    }
+
+    #[test]
+    fn compact_slots_never_clobber_live_wires() {
+        // x = a & b; y = a ^ b (a, b dead after); z = x & y; out = [z, x].
+        let c = Circuit {
+            num_wires: 5,
+            inputs: vec![Group {
+                name: "i".into(),
+                wires: vec![0, 1],
+            }],
+            outputs: vec![Group {
+                name: "o".into(),
+                wires: vec![4, 2],
+            }],
+            gates: vec![
+                Gate::And { a: 0, b: 1, out: 2 },
+                Gate::Xor { a: 0, b: 1, out: 3 },
+                Gate::And { a: 2, b: 3, out: 4 },
+            ],
+        };
+        let p = GarblePlan::new(&c).unwrap();
+        let l = &p.compact;
+        // Layer 0: the XOR (depth 0) runs first and gets a fresh slot, since
+        // a and b are still read by the AND batch after it.
+        assert_eq!(l.linear, vec![[1, 2, 3]]);
+        // The first AND batch frees a's and b's slots and writes into one.
+        assert_eq!((l.and_a[0], l.and_b[0], l.and_out[0]), (1, 2, 2));
+        // The last AND reads x and y; it may take y's slot but not x's, an output.
+        assert_eq!((l.and_a[1], l.and_b[1]), (2, 3));
+        assert_ne!(l.and_out[1], 2);
+        assert_eq!(l.output_slots, vec![l.and_out[1], 2]);
+        assert_eq!(l.num_slots, 4);
     }
 
     #[test]
