@@ -16,13 +16,16 @@ fn aes_ref(key: &[u8], pt: &[u8]) -> Vec<u8> {
     block.to_vec()
 }
 
+/// One value per group.
+type Groups = Vec<Vec<bool>>;
+
 /// Evaluates 64 random instances at once; `gen` makes one instance's input
 /// groups from the rng; returns (inputs, outputs) per lane.
 fn run64(
     c: &Circuit,
     rng: &mut Rng,
     mut gen: impl FnMut(&mut Rng) -> Vec<Vec<bool>>,
-) -> Vec<(Vec<Vec<bool>>, Vec<Vec<bool>>)> {
+) -> Vec<(Groups, Groups)> {
     let lanes: Vec<Vec<Vec<bool>>> = (0..64).map(|_| gen(rng)).collect();
     let words: Vec<Vec<u64>> = (0..c.inputs.len())
         .map(|g| pack(&lanes.iter().map(|l| l[g].clone()).collect::<Vec<_>>()))

@@ -179,7 +179,7 @@ impl CircuitBuilder {
                         let w = x.len().max(y.len());
                         let (x, y) = (self.zext(&x, w), self.zext(&y, w));
                         let (s, c) = self.add_carry(&x, &y, Bit::ZERO);
-                        let s = if w + 1 <= width {
+                        let s = if w < width {
                             s.concat(&BitVec(vec![c]))
                         } else {
                             s
