@@ -14,7 +14,7 @@
 
 use crate::delta::Delta;
 use crate::tweak::and_tweak;
-use brickyard_core::hash::tccr_batch;
+use brickyard_core::aes::fixed_key;
 use brickyard_core::{Block, Error, Result};
 use zeroize::Zeroizing;
 
@@ -25,8 +25,10 @@ pub const TABLE_BLOCKS: usize = 2;
 /// nothing. Wiped on drop: the garbler's hash inputs include both labels.
 #[derive(Default)]
 pub struct AndScratch {
-    hashes: Zeroizing<Vec<Block>>,
-    tweaks: Vec<Block>,
+    /// Hash inputs, then π(inputs).
+    u: Zeroizing<Vec<Block>>,
+    /// π(π(inputs) ⊕ tweak).
+    v: Zeroizing<Vec<Block>>,
 }
 
 impl AndScratch {
@@ -36,12 +38,32 @@ impl AndScratch {
     }
 
     fn prepare(&mut self, n: usize) -> (&mut [Block], &mut [Block]) {
-        if self.hashes.len() < n {
-            self.hashes.resize(n, Block::ZERO);
-            self.tweaks.resize(n, Block::ZERO);
+        if self.u.len() < n {
+            self.u.resize(n, Block::ZERO);
+            self.v.resize(n, Block::ZERO);
         }
-        (&mut self.hashes[..n], &mut self.tweaks[..n])
+        (&mut self.u[..n], &mut self.v[..n])
     }
+}
+
+/// TCCR `H(x, t) = π(π(x) ⊕ t) ⊕ π(x)` (`brickyard_core::hash::tccr`) over
+/// groups of `K` consecutive blocks of `x`, group `g` hashed with tweak
+/// `tweak(g) ⊕ 0` for its first `K/2` blocks and `tweak(g) ⊕ 1` for the rest
+/// (the garbler's A- and B-halves). Fused rather than calling
+/// `tccr_batch` so that tweaks are generated on the fly instead of stored,
+/// and the final `⊕ π(x)` is left to the caller's combining loop:
+/// afterwards `H = u[k] ⊕ v[k]`. A test checks it against core's `tccr`.
+#[inline]
+fn tccr_groups<const K: usize>(u: &mut [Block], v: &mut [Block], tweak: impl Fn(usize) -> Block) {
+    let pi = fixed_key();
+    pi.encrypt_blocks(u);
+    for (g, (uc, vc)) in u.chunks_exact(K).zip(v.chunks_exact_mut(K)).enumerate() {
+        let t = tweak(g);
+        for k in 0..K {
+            vc[k] = uc[k] ^ t ^ Block((2 * k / K) as u128);
+        }
+    }
+    pi.encrypt_blocks(v);
 }
 
 fn check_len(what: &str, got: usize, want: usize) -> Result<()> {
@@ -75,29 +97,24 @@ pub fn garble_ands(
     check_len("garble_ands out0", out0.len(), n)?;
     check_len("garble_ands tables", tables.len(), TABLE_BLOCKS * n)?;
     let d = delta.block();
-    let (h, tw) = scratch.prepare(4 * n);
-    for (j, ((hc, tc), (&a, &b))) in h
-        .chunks_exact_mut(4)
-        .zip(tw.chunks_exact_mut(4))
-        .zip(a0.iter().zip(b0))
-        .enumerate()
-    {
-        let t = and_tweak(tweak_offset, first_and + j as u64);
-        let t1 = t ^ Block(1);
-        hc.copy_from_slice(&[a, a ^ d, b, b ^ d]);
-        tc.copy_from_slice(&[t, t, t1, t1]);
+    let (u, v) = scratch.prepare(4 * n);
+    for (uc, (&a, &b)) in u.chunks_exact_mut(4).zip(a0.iter().zip(b0)) {
+        uc.copy_from_slice(&[a, a ^ d, b, b ^ d]);
     }
-    tccr_batch(h, tw);
-    for ((hc, (&a, &b)), (o, tab)) in h
+    tccr_groups::<4>(u, v, |g| and_tweak(tweak_offset, first_and + g as u64));
+    for (((uc, vc), (&a, &b)), (o, tab)) in u
         .chunks_exact(4)
+        .zip(v.chunks_exact(4))
         .zip(a0.iter().zip(b0))
         .zip(out0.iter_mut().zip(tables.chunks_exact_mut(TABLE_BLOCKS)))
     {
         let (pa, pb) = (a.lsb(), b.lsb());
-        let hb = hc[2] ^ hc[3];
-        let tg = hc[0] ^ hc[1] ^ d.and_bit(pb);
-        let wg = hc[0] ^ tg.and_bit(pa);
-        let we = hc[2] ^ hb.and_bit(pb);
+        let (ha0, ha1) = (uc[0] ^ vc[0], uc[1] ^ vc[1]);
+        let (hb0, hb1) = (uc[2] ^ vc[2], uc[3] ^ vc[3]);
+        let hb = hb0 ^ hb1;
+        let tg = ha0 ^ ha1 ^ d.and_bit(pb);
+        let wg = ha0 ^ tg.and_bit(pa);
+        let we = hb0 ^ hb.and_bit(pb);
         *o = wg ^ we;
         tab[0] = tg;
         tab[1] = hb ^ a;
@@ -129,25 +146,19 @@ pub fn eval_ands(
     }
     check_len("eval_ands b", b.len(), n)?;
     check_len("eval_ands out", out.len(), n)?;
-    let (h, tw) = scratch.prepare(2 * n);
-    for (j, ((hc, tc), (&la, &lb))) in h
-        .chunks_exact_mut(2)
-        .zip(tw.chunks_exact_mut(2))
-        .zip(a.iter().zip(b))
-        .enumerate()
-    {
-        let t = and_tweak(tweak_offset, first_and + j as u64);
-        hc.copy_from_slice(&[la, lb]);
-        tc.copy_from_slice(&[t, t ^ Block(1)]);
+    let (u, v) = scratch.prepare(2 * n);
+    for (uc, (&la, &lb)) in u.chunks_exact_mut(2).zip(a.iter().zip(b)) {
+        uc.copy_from_slice(&[la, lb]);
     }
-    tccr_batch(h, tw);
-    for ((hc, (&la, &lb)), (o, tab)) in h
+    tccr_groups::<2>(u, v, |g| and_tweak(tweak_offset, first_and + g as u64));
+    for (((uc, vc), (&la, &lb)), (o, tab)) in u
         .chunks_exact(2)
+        .zip(v.chunks_exact(2))
         .zip(a.iter().zip(b))
         .zip(out.iter_mut().zip(tables.chunks_exact(TABLE_BLOCKS)))
     {
-        let wg = hc[0] ^ tab[0].and_bit(la.lsb());
-        let we = hc[1] ^ (tab[1] ^ la).and_bit(lb.lsb());
+        let wg = uc[0] ^ vc[0] ^ tab[0].and_bit(la.lsb());
+        let we = uc[1] ^ vc[1] ^ (tab[1] ^ la).and_bit(lb.lsb());
         *o = wg ^ we;
     }
     Ok(())
@@ -193,6 +204,19 @@ pub fn eval_and(a: Block, b: Block, table: &[Block; 2], gate_id: u64) -> Block {
 mod tests {
     use super::*;
     use brickyard_core::prg::Prg;
+
+    #[test]
+    fn fused_hash_is_core_tccr_with_the_documented_tweaks() {
+        let mut prg = Prg::from_seed(Block(6));
+        let n = 5;
+        let x: Vec<Block> = (0..4 * n).map(|_| prg.random_block()).collect();
+        let (mut u, mut v) = (x.clone(), vec![Block::ZERO; 4 * n]);
+        tccr_groups::<4>(&mut u, &mut v, |g| and_tweak(9, 40 + g as u64));
+        for (k, &xk) in x.iter().enumerate() {
+            let t = and_tweak(9, 40 + (k / 4) as u64) ^ Block((k % 4 >= 2) as u128);
+            assert_eq!(u[k] ^ v[k], brickyard_core::hash::tccr(xk, t), "block {k}");
+        }
+    }
 
     #[test]
     fn single_gate_truth_table() {

@@ -23,10 +23,10 @@ use brickyard_circuit::{Circuit, Gate, WireId};
 use brickyard_core::{Error, Result};
 
 /// Largest number of AND gates hashed in one batch. A batch's scratch is
-/// 4 blocks per AND for the garbler (64 KiB here) and its tables are 32 KiB:
-/// large enough that AES always sees long runs, small enough to stay in L2
-/// and to bound streaming memory whatever the layer width.
-pub const MAX_BATCH: usize = 1024;
+/// two buffers of 4 blocks per AND for the garbler (2 × 16 KiB here) and
+/// its tables 8 KiB: AES still sees 1 024-block runs, the batch stays in L1,
+/// and streaming memory is bounded whatever the layer width.
+pub const MAX_BATCH: usize = 256;
 
 /// The slot of the constant wire.
 pub(crate) const CONST_SLOT: u32 = 0;
@@ -401,7 +401,8 @@ mod tests {
         assert_eq!(p.batch_count(), 3);
         assert_eq!(p.max_batch(), MAX_BATCH);
         let ands: Vec<_> = p.steps.iter().map(|s| s.ands).collect();
-        assert_eq!(ands, vec![(0, 1024), (1024, 2048), (2048, n), (n, n)]);
+        let m = MAX_BATCH as u32;
+        assert_eq!(ands, vec![(0, m), (m, 2 * m), (2 * m, n), (n, n)]);
         // Dense: constant, 2n inputs, n AND outputs, then the INV.
         assert_eq!(p.dense.linear, vec![[3 * n, CONST_SLOT, 3 * n + 1]]);
         assert_eq!(p.dense.num_slots, 3 * n as usize + 2);
