@@ -314,7 +314,7 @@ impl KindFile {
                 )))
             }
         };
-        if data.len() % rs as usize != 0 {
+        if !data.len().is_multiple_of(rs as usize) {
             return Err(Error::config(format!(
                 "{} bytes is not a whole number of {rs}-byte records of kind `{}`",
                 data.len(),

@@ -142,7 +142,7 @@ impl Store {
     pub fn read_pod<T: bytemuck::Pod>(&mut self, r: &Reservation) -> Result<Vec<T>> {
         let rs = self.record_size(r)? as usize;
         let sz = std::mem::size_of::<T>();
-        if sz == 0 || rs % sz != 0 {
+        if sz == 0 || !rs.is_multiple_of(sz) {
             return Err(Error::config(format!(
                 "record size {rs} of kind `{}` is not a multiple of {sz}",
                 r.kind_name

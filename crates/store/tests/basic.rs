@@ -19,7 +19,8 @@ fn round_trip_fixed_blobs_typed_and_pod_across_many_chunks() {
     let gates: Vec<Block> = (0..400u128).map(|i| Block(i * 0x1234_5678_9abc)).collect();
     s.append_pod("and_gate", &gates).unwrap();
     for i in 0..20u32 {
-        s.append_typed("typed", &(i, format!("circuit {i}"))).unwrap();
+        s.append_typed("typed", &(i, format!("circuit {i}")))
+            .unwrap();
     }
     // Nothing is reservable before the commit makes it durable.
     assert!(matches!(s.reserve("and_gate", 1), Err(Error::Exhausted(_))));
@@ -31,7 +32,10 @@ fn round_trip_fixed_blobs_typed_and_pod_across_many_chunks() {
     let r = s.reserve("ot", 123).unwrap();
     assert_eq!(r.range(), 0..123);
     assert_eq!(s.read(&r).unwrap(), ot_records(Role::Alice, 0..123));
-    assert_eq!(s.read_range(&r, 60, 3).unwrap(), ot_records(Role::Alice, 60..63));
+    assert_eq!(
+        s.read_range(&r, 60, 3).unwrap(),
+        ot_records(Role::Alice, 60..63)
+    );
     let r2 = s.reserve("ot", 300).unwrap();
     assert_eq!(s.read(&r2).unwrap(), ot_records(Role::Alice, 123..423));
     let g = s.reserve("gc", 500).unwrap();
@@ -61,7 +65,10 @@ fn reservation_survives_reopen_and_accounting_adds_up() {
     let r2 = s.reserve("ot", 5).unwrap();
     s.finish(r1).unwrap();
     let i = s.info();
-    assert_eq!((i.kinds[0].consumed, i.kinds[0].in_use, i.kinds[0].burned), (10, 5, 0));
+    assert_eq!(
+        (i.kinds[0].consumed, i.kinds[0].in_use, i.kinds[0].burned),
+        (10, 5, 0)
+    );
     drop(r2);
     drop(s); // "crash" with r2 outstanding
 
@@ -74,7 +81,11 @@ fn reservation_survives_reopen_and_accounting_adds_up() {
     );
     let mut s = Store::open(&dir, &expected(&key, Role::Alice)).unwrap();
     let r = s.reserve("ot", 85).unwrap();
-    assert_eq!(r.start(), 15, "indices reserved before the crash are never reused");
+    assert_eq!(
+        r.start(),
+        15,
+        "indices reserved before the crash are never reused"
+    );
     assert_eq!(s.read(&r).unwrap(), ot_records(Role::Alice, 15..100));
     match s.reserve("ot", 1) {
         Err(Error::Exhausted(m)) => assert!(m.contains("`ot`"), "{m}"),
@@ -106,19 +117,31 @@ fn mismatched_expectations_and_versions_are_refused() {
     let mut e = expected(&key, Role::Alice);
     e.parameters.insert("k".into(), "80".into());
     assert!(matches!(Store::open(&dir, &e), Err(Error::Config(m)) if m.contains("parameters")));
-    assert!(matches!(Store::open(&dir, &expected(&key, Role::Bob)), Err(Error::Config(_))));
+    assert!(matches!(
+        Store::open(&dir, &expected(&key, Role::Bob)),
+        Err(Error::Config(_))
+    ));
     let mut e = expected(&key, Role::Alice);
     e.session_id = Some(SessionId([8; 16]));
     assert!(matches!(Store::open(&dir, &e), Err(Error::Config(m)) if m.contains("session")));
     // Wrong key: the manifest does not verify.
     let other = fx.key("other");
     drop(Store::create(&fx.dir("b"), config(&other, Role::Alice, SID, 4096)).unwrap());
-    assert!(matches!(Store::open(&dir, &expected(&other, Role::Alice)), Err(Error::Storage(_))));
+    assert!(matches!(
+        Store::open(&dir, &expected(&other, Role::Alice)),
+        Err(Error::Storage(_))
+    ));
     // A future format version is refused by name.
     let m = dir.join("manifest.json");
     let text = std::fs::read_to_string(&m).unwrap();
-    std::fs::write(&m, text.replace("\"format_version\": 1", "\"format_version\": 2")).unwrap();
-    assert!(matches!(Store::open(&dir, &expected(&key, Role::Alice)), Err(Error::Storage(m)) if m.contains("format version 2")));
+    std::fs::write(
+        &m,
+        text.replace("\"format_version\": 1", "\"format_version\": 2"),
+    )
+    .unwrap();
+    assert!(
+        matches!(Store::open(&dir, &expected(&key, Role::Alice)), Err(Error::Storage(m)) if m.contains("format version 2"))
+    );
 }
 
 #[test]
@@ -129,7 +152,10 @@ fn create_refuses_non_empty_dirs_and_existing_keys() {
     assert!(Store::create(&fx.dir("b"), config(&fx.key("a"), Role::Alice, SID, 4096)).is_err());
     let mut bad = config(&fx.key("c"), Role::Alice, SID, 4096);
     bad.kinds.push(KindSpec::fixed("ot", 8));
-    assert!(matches!(Store::create(&fx.dir("c"), bad), Err(Error::Config(_))));
+    assert!(matches!(
+        Store::create(&fx.dir("c"), bad),
+        Err(Error::Config(_))
+    ));
 }
 
 #[test]

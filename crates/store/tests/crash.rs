@@ -56,7 +56,11 @@ fn env_u64(name: &str) -> u64 {
 struct Log(File);
 impl Log {
     fn open(p: &Path) -> Log {
-        Log(OpenOptions::new().create(true).append(true).open(p).unwrap())
+        Log(OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .unwrap())
     }
     fn line(&mut self, s: String) {
         self.0.write_all(format!("{s}\n").as_bytes()).unwrap();
@@ -131,16 +135,30 @@ fn check_store_against_log(dir: &Path, key: &Path, role: Role, logged: &Logged, 
             .get(&k.name)
             .map(|v| v.iter().map(|r| r.0 + r.1).max().unwrap_or(0))
             .unwrap_or(0);
-        assert!(k.next_index >= r, "{who}: kind {}: reservation up to {r} was forgotten (next {})", k.name, k.next_index);
+        assert!(
+            k.next_index >= r,
+            "{who}: kind {}: reservation up to {r} was forgotten (next {})",
+            k.name,
+            k.next_index
+        );
         if k.produced >= k.next_index {
-            assert_eq!(k.consumed + k.burned + k.in_use + k.remaining, k.produced, "{who}: accounting");
+            assert_eq!(
+                k.consumed + k.burned + k.in_use + k.remaining,
+                k.produced,
+                "{who}: accounting"
+            );
         }
     }
 }
 
 fn spawn_child(mode: &str, envs: &[(&str, String)], stderr: &Path) -> Child {
     Command::new(std::env::current_exe().unwrap())
-        .args(["crash_child_entry", "--exact", "--nocapture", "--test-threads=1"])
+        .args([
+            "crash_child_entry",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_ENV, mode)
         .envs(envs.iter().map(|(k, v)| (*k, v.clone())))
         .stdout(Stdio::null())
@@ -278,7 +296,9 @@ fn connect(role: Role, port: u64) -> Option<Channel> {
             loop {
                 match l.accept() {
                     Ok((s, _)) => break s,
-                    Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(1)),
+                    Err(_) if Instant::now() < deadline => {
+                        std::thread::sleep(Duration::from_millis(1))
+                    }
                     Err(_) => return None,
                 }
             }
@@ -293,7 +313,9 @@ fn connect(role: Role, port: u64) -> Option<Channel> {
     };
     stream.set_nonblocking(false).ok()?;
     stream.set_nodelay(true).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .ok()?;
     Some(Channel::new(Tcp(stream)))
 }
 
@@ -390,13 +412,19 @@ fn single_party(budget: Duration) {
     check_store_against_log(&dir, &key, Role::Alice, &parse_log(&log), "single");
     let logged = parse_log(&log);
     let used = assert_no_index_twice(&logged, "single");
-    eprintln!("single-party crash test: {runs} runs, {kills} kills, {used} records handed out once each");
+    eprintln!(
+        "single-party crash test: {runs} runs, {kills} kills, {used} records handed out once each"
+    );
     assert!(kills >= 10, "too few kills ({kills}) to mean anything");
     assert!(used > 1000, "too little material used ({used})");
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn two_party(budget: Duration) {
@@ -459,7 +487,10 @@ fn two_party(budget: Duration) {
     eprintln!(
         "two-party crash test: {runs} runs, {kills} kills, {clean_exits} survivors saw the peer die, {used} records handed out once each"
     );
-    assert!(clean_exits >= 5, "survivors should notice a dead peer ({clean_exits})");
+    assert!(
+        clean_exits >= 5,
+        "survivors should notice a dead peer ({clean_exits})"
+    );
     assert!(kills >= 10, "too few kills ({kills}) to mean anything");
     assert!(used > 1000, "too little material used ({used})");
 }

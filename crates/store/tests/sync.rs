@@ -52,7 +52,8 @@ fn stores_of_different_sessions_or_same_role_are_refused_at_the_handshake() {
         config(&fx.key("b"), Role::Bob, SessionId([8; 16]), 1024),
     )
     .unwrap();
-    let mut a2 = Store::create(&fx.dir("a2"), config(&fx.key("a2"), Role::Alice, SID, 1024)).unwrap();
+    let mut a2 =
+        Store::create(&fx.dir("a2"), config(&fx.key("a2"), Role::Alice, SID, 1024)).unwrap();
     let (mut ca, mut cb) = memory_pair();
     let (x, y) = both(
         || a.sync_next_index(&mut ca, &["ot"]),
@@ -92,13 +93,26 @@ fn handshake_takes_max_of_next_and_min_of_produced_and_reports_drops() {
     let _ = b.reserve("ot", 20).unwrap();
     let (ra, rb) = sync_pair(&mut a, &mut b, &["ot", "gc"]);
     let (oa, ob) = (&ra.kinds[0], &rb.kinds[0]);
-    assert_eq!((oa.next_index, oa.available, oa.skipped, oa.dropped), (20, 60, 10, 20));
-    assert_eq!((ob.next_index, ob.available, ob.skipped, ob.dropped), (20, 60, 0, 0));
+    assert_eq!(
+        (oa.next_index, oa.available, oa.skipped, oa.dropped),
+        (20, 60, 10, 20)
+    );
+    assert_eq!(
+        (ob.next_index, ob.available, ob.skipped, ob.dropped),
+        (20, 60, 0, 0)
+    );
     assert_eq!((ra.kinds[1].dropped, ra.kinds[1].available), (20, 80));
     drop(a);
 
     let info = info_with_key(&da, Some(&ka)).unwrap();
-    assert_eq!((info.kinds[0].produced, info.kinds[0].dropped, info.kinds[0].burned), (80, 20, 20));
+    assert_eq!(
+        (
+            info.kinds[0].produced,
+            info.kinds[0].dropped,
+            info.kinds[0].burned
+        ),
+        (80, 20, 20)
+    );
     let mut a = Store::open(&da, &expected(&ka, Role::Alice)).unwrap();
     // Both resume preprocessing in step, so indices stay aligned.
     produce(&mut a, Role::Alice, 30);

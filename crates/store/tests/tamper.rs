@@ -28,7 +28,11 @@ fn flipped_payload_byte_is_detected_naming_file_and_chunk() {
     let mut s = Store::create(&dir, config(&key, Role::Alice, SID, CHUNK)).unwrap();
     produce(&mut s, Role::Alice, 256);
     drop(s);
-    let f = OpenOptions::new().read(true).write(true).open(dir.join("ot.dat")).unwrap();
+    let f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(dir.join("ot.dat"))
+        .unwrap();
     let off = 2 * CHUNK_FILE_LEN + HDR + 100; // inside chunk 2's payload
     let mut b = [0u8; 1];
     f.read_exact_at(&mut b, off).unwrap();
@@ -36,10 +40,16 @@ fn flipped_payload_byte_is_detected_naming_file_and_chunk() {
     let mut s = Store::open(&dir, &expected(&key, Role::Alice)).unwrap();
     let r = s.reserve("ot", 128).unwrap();
     // Chunks 0 and 1 are intact; chunk 2 is not.
-    assert_eq!(s.read_range(&r, 0, 128).unwrap(), ot_records(Role::Alice, 0..128));
+    assert_eq!(
+        s.read_range(&r, 0, 128).unwrap(),
+        ot_records(Role::Alice, 0..128)
+    );
     let r2 = s.reserve("ot", 10).unwrap();
     let m = storage_msg(s.read(&r2));
-    assert!(m.contains("ot.dat") && m.contains("chunk 2") && m.contains("MAC"), "{m}");
+    assert!(
+        m.contains("ot.dat") && m.contains("chunk 2") && m.contains("MAC"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -50,7 +60,11 @@ fn reordered_chunks_are_detected() {
     produce(&mut s, Role::Alice, 128);
     drop(s);
     // Swap the payloads of chunks 0 and 1, keeping each header in place.
-    let f = OpenOptions::new().read(true).write(true).open(dir.join("ot.dat")).unwrap();
+    let f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(dir.join("ot.dat"))
+        .unwrap();
     let mut c0 = vec![0u8; CHUNK];
     let mut c1 = vec![0u8; CHUNK];
     f.read_exact_at(&mut c0, HDR).unwrap();
@@ -77,11 +91,18 @@ fn chunks_copied_from_another_session_or_store_are_refused() {
     produce(&mut b, Role::Alice, 128);
     drop((a, b));
     let other = std::fs::read(fx.dir("b").join("ot.dat")).unwrap();
-    let f = OpenOptions::new().write(true).open(fx.dir("a").join("ot.dat")).unwrap();
-    f.write_all_at(&other[CHUNK_FILE_LEN as usize..], CHUNK_FILE_LEN).unwrap();
+    let f = OpenOptions::new()
+        .write(true)
+        .open(fx.dir("a").join("ot.dat"))
+        .unwrap();
+    f.write_all_at(&other[CHUNK_FILE_LEN as usize..], CHUNK_FILE_LEN)
+        .unwrap();
     let mut s = Store::open(&fx.dir("a"), &expected(&fx.key("a"), Role::Alice)).unwrap();
     let r = s.reserve("ot", 128).unwrap();
-    assert_eq!(s.read_range(&r, 0, 64).unwrap(), ot_records(Role::Alice, 0..64));
+    assert_eq!(
+        s.read_range(&r, 0, 64).unwrap(),
+        ot_records(Role::Alice, 0..64)
+    );
     assert!(storage_msg(s.read_range(&r, 64, 1)).contains("chunk 1"));
 }
 
@@ -92,7 +113,10 @@ fn data_file_truncated_below_the_manifest_is_refused() {
     let mut s = Store::create(&dir, config(&key, Role::Alice, SID, CHUNK)).unwrap();
     produce(&mut s, Role::Alice, 128);
     drop(s);
-    let f = OpenOptions::new().write(true).open(dir.join("ot.dat")).unwrap();
+    let f = OpenOptions::new()
+        .write(true)
+        .open(dir.join("ot.dat"))
+        .unwrap();
     f.set_len(CHUNK_FILE_LEN + 10).unwrap();
     let m = storage_msg(Store::open(&dir, &expected(&key, Role::Alice)));
     assert!(m.contains("ot.dat") && m.contains("manifest"), "{m}");
@@ -119,15 +143,22 @@ fn torn_tail_is_truncated_and_complete_uncommitted_chunks_are_adopted() {
     produce(&mut s, Role::Alice, 64);
     // Three more full chunks are written to the file but never committed,
     // as if the process died before its end-of-batch commit.
-    s.append("ot", &ot_records(Role::Alice, 64..64 + 3 * 64 + 5)).unwrap();
+    s.append("ot", &ot_records(Role::Alice, 64..64 + 3 * 64 + 5))
+        .unwrap();
     drop(s);
     // ...and a torn chunk follows them.
-    let mut f = OpenOptions::new().append(true).open(dir.join("ot.dat")).unwrap();
+    let mut f = OpenOptions::new()
+        .append(true)
+        .open(dir.join("ot.dat"))
+        .unwrap();
     f.write_all(b"BYSTCHK1 torn").unwrap();
     drop(f);
     let mut s = Store::open(&dir, &expected(&key, Role::Alice)).unwrap();
     let rec = s.open_report().recovery["ot"];
-    assert_eq!((rec.adopted_chunks, rec.adopted_records, rec.truncated_bytes), (3, 192, 13));
+    assert_eq!(
+        (rec.adopted_chunks, rec.adopted_records, rec.truncated_bytes),
+        (3, 192, 13)
+    );
     assert_eq!(s.produced("ot").unwrap(), 256);
     let r = s.reserve("ot", 256).unwrap();
     assert_eq!(s.read(&r).unwrap(), ot_records(Role::Alice, 0..256));
@@ -146,10 +177,19 @@ fn garbage_tail_that_does_not_verify_is_dropped_not_adopted() {
     s.append("ot", &ot_records(Role::Alice, 64..128)).unwrap(); // one full chunk, uncommitted
     drop(s);
     // Corrupt the uncommitted chunk: it must be cut, not adopted.
-    let f = OpenOptions::new().write(true).open(dir.join("ot.dat")).unwrap();
+    let f = OpenOptions::new()
+        .write(true)
+        .open(dir.join("ot.dat"))
+        .unwrap();
     f.write_all_at(&[0xff], CHUNK_FILE_LEN + HDR + 3).unwrap();
     let s = Store::open(&dir, &expected(&key, Role::Alice)).unwrap();
     assert_eq!(s.produced("ot").unwrap(), 64);
-    assert_eq!(s.open_report().recovery["ot"].truncated_bytes, CHUNK_FILE_LEN);
-    assert_eq!(std::fs::metadata(dir.join("ot.dat")).unwrap().len(), CHUNK_FILE_LEN);
+    assert_eq!(
+        s.open_report().recovery["ot"].truncated_bytes,
+        CHUNK_FILE_LEN
+    );
+    assert_eq!(
+        std::fs::metadata(dir.join("ot.dat")).unwrap().len(),
+        CHUNK_FILE_LEN
+    );
 }
