@@ -63,6 +63,32 @@ fn every_wire_label_encodes_its_value() {
     for w in 0..c.num_wires as usize {
         assert_eq!(held[w], zeros[w] ^ d.and_bit(values[w]), "wire {w}");
     }
+    // The compact layout (slot reuse) computes the same labels as the dense one.
+    let labels = g.encode(&zero, &bits).unwrap();
+    let compact = evaluate(&plan, &gc, &labels, Keep::Outputs).unwrap();
+    assert!(compact.wire_labels.is_none());
+    assert_eq!(compact.output_labels, res.output_labels);
+    let (gc2, out2) = garble(&plan, g.delta(), &zero, 9, Keep::Outputs).unwrap();
+    assert_eq!(gc2.tables, gc.tables);
+    assert_eq!(*out2.output_zero_labels, *out.output_zero_labels);
+    assert!(plan.live_slots() < c.num_wires as usize);
+}
+
+#[test]
+fn sink_errors_stop_garbling() {
+    let mut p = prg(7);
+    let c = random_circuit(&mut p, 2, 400);
+    let plan = GarblePlan::new(&c).unwrap();
+    let delta = Delta::random(&mut p);
+    let zero = vec![Block(5); plan.input_wires().len()];
+    let mut calls = 0;
+    let r = garble_streaming(&plan, &delta, &zero, 0, Keep::Outputs, &mut |_| {
+        calls += 1;
+        Err(brickyard_core::Error::Disconnected("test".into()))
+    });
+    assert!(matches!(r, Err(brickyard_core::Error::Disconnected(_))));
+    assert_eq!(calls, 1);
+    assert!(garble(&plan, &delta, &zero[1..], 0, Keep::Outputs).is_err());
 }
 
 #[test]
