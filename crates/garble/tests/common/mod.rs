@@ -94,75 +94,22 @@ pub fn shared_circuit(name: &str) -> PathBuf {
     root.join("shared/circuits/bristol_fashion").join(name)
 }
 
-/// A minimal Bristol Fashion reader (XOR/AND/INV only) so these tests do
-/// not depend on the circuit crate's parser being finished.
+/// A shared Bristol Fashion circuit, through the circuit crate's loader
+/// (which also normalises `EQ`/`EQW`).
 pub fn load_bristol(name: &str) -> Circuit {
-    let text = std::fs::read_to_string(shared_circuit(name)).expect("shared circuit file");
-    let mut tok = text.split_whitespace().map(|t| t.to_string());
-    let mut num = || -> u32 { tok.next().unwrap().parse().unwrap() };
-    let (ng, nw) = (num(), num());
-    let niv = num();
-    let in_sizes: Vec<u32> = (0..niv).map(|_| num()).collect();
-    let nov = num();
-    let out_sizes: Vec<u32> = (0..nov).map(|_| num()).collect();
-    let mut next = 0;
-    let inputs = in_sizes
-        .iter()
-        .enumerate()
-        .map(|(i, &s)| {
-            next += s;
-            Group {
-                name: format!("in{i}"),
-                wires: (next - s..next).collect(),
-            }
-        })
-        .collect();
-    let mut first_out = nw - out_sizes.iter().sum::<u32>();
-    let outputs = out_sizes
-        .iter()
-        .enumerate()
-        .map(|(i, &s)| {
-            first_out += s;
-            Group {
-                name: format!("out{i}"),
-                wires: (first_out - s..first_out).collect(),
-            }
-        })
-        .collect();
-    let mut tok = text
-        .split_whitespace()
-        .skip(4 + in_sizes.len() + out_sizes.len());
-    let mut gates = Vec::with_capacity(ng as usize);
-    for _ in 0..ng {
-        let nin: usize = tok.next().unwrap().parse().unwrap();
-        let nout: usize = tok.next().unwrap().parse().unwrap();
-        let ws: Vec<u32> = (0..nin + nout)
-            .map(|_| tok.next().unwrap().parse().unwrap())
-            .collect();
-        gates.push(match tok.next().unwrap() {
-            "XOR" => Gate::Xor {
-                a: ws[0],
-                b: ws[1],
-                out: ws[2],
-            },
-            "AND" => Gate::And {
-                a: ws[0],
-                b: ws[1],
-                out: ws[2],
-            },
-            "INV" => Gate::Inv {
-                a: ws[0],
-                out: ws[1],
-            },
-            op => panic!("test reader does not support {op}"),
-        });
+    brickyard_circuit::load(shared_circuit(name)).expect("shared circuit file")
+}
+
+/// The circuit crate's plaintext evaluator, on bits in group order.
+pub fn eval_reference(c: &Circuit, input_bits: &[bool]) -> Vec<bool> {
+    let mut groups = Vec::new();
+    let mut rest = input_bits;
+    for g in &c.inputs {
+        let (now, later) = rest.split_at(g.width());
+        groups.push(now.to_vec());
+        rest = later;
     }
-    Circuit {
-        num_wires: nw,
-        inputs,
-        outputs,
-        gates,
-    }
+    c.eval(&groups).expect("plaintext evaluation").concat()
 }
 
 /// Bits of a byte string in the REVERSED order of the shared AES/SHA files:
