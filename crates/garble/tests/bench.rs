@@ -11,6 +11,12 @@ fn bench_aes_and_sha256() {
     for name in ["aes_128.txt", "sha256.txt"] {
         let c = common::load_bristol(name);
         let r = bench_garble(&c, 30).unwrap();
+        let plan = brickyard_garble::GarblePlan::new(&c).unwrap();
+        println!(
+            "{name}: {} wires, {} live slots",
+            c.num_wires,
+            plan.live_slots()
+        );
         println!(
             "{name}: garble {:.2} ns/AND (min {:.2}), eval {:.2} ns/AND (min {:.2}) \
              ({} ANDs, {} batches, median of {})",
