@@ -14,6 +14,9 @@ pub enum CliError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// A protocol run, the network or the store failed.
+    #[error(transparent)]
+    Protocol(#[from] brickyard_core::Error),
     /// The arguments are inconsistent with the circuit.
     #[error("{0}")]
     Usage(String),

@@ -7,7 +7,11 @@
 
 mod bench;
 mod circuit;
+mod demo;
 mod error;
+mod localnet;
+mod run;
+mod twoparty;
 
 use std::process::ExitCode;
 
@@ -22,6 +26,10 @@ pub use error::CliError;
     version,
     about,
     after_help = "Examples:\n  \
+    brickyard demo\n  \
+    brickyard demo --circuit builtin:add32 --alice 5 --bob 7 --format int\n  \
+    brickyard run --role alice --listen 0.0.0.0:7766 --circuit builtin:aes128 --input 0x0001…0f\n  \
+    brickyard bench --protocol yao --circuit builtin:aes128 --net lan\n  \
     brickyard circuit list\n  \
     brickyard circuit stats builtin:aes128\n  \
     brickyard circuit eval builtin:add32 --input 5 --input 7 --format int\n  \
@@ -38,16 +46,21 @@ enum Command {
     /// Inspect, evaluate and convert Boolean circuits.
     #[command(subcommand)]
     Circuit(circuit::CircuitCmd),
-    /// Micro-benchmarks.
-    #[command(subcommand)]
-    Bench(bench::BenchCmd),
+    /// Run 2PC with both parties in this process over loopback TCP.
+    Demo(demo::DemoArgs),
+    /// Run one party of a 2PC protocol, talking to the other over TCP.
+    Run(run::RunCmdArgs),
+    /// Benchmarks: a protocol's phase table, or garbling / OT / parsing.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Circuit(cmd) => circuit::run(cmd),
-        Command::Bench(cmd) => bench::run(cmd),
+        Command::Demo(args) => demo::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,14 +1,36 @@
-//! `brickyard bench …`: micro-benchmarks reporting medians. Each benchmark
-//! is its own module here; `--json` output is a documented interface
-//! (`docs/circuits.md` for `bench parse`).
+//! `brickyard bench …`: benchmarks reporting medians. Each benchmark is its
+//! own module here; `--json` output is a documented interface
+//! (`docs/bench-json.md`).
 
+mod garble;
+mod ot;
 mod parse;
+pub mod protocol;
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 
 use crate::error::CliResult;
 
-/// Benchmark subcommands.
+/// `brickyard bench`: a protocol's phase table (flags below) or a
+/// micro-benchmark (subcommands).
+#[derive(Args, Debug)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  \
+    brickyard bench --protocol yao --circuit builtin:aes128 --executions 10\n  \
+    brickyard bench --protocol yao --circuit builtin:aes128 --net wan --json\n  \
+    brickyard bench garble --circuit ../shared/circuits/bristol_fashion/aes_128.txt\n  \
+    brickyard bench ot --kind correlated --count 10000000\n  \
+    brickyard bench parse ../shared/circuits/bristol_fashion/sha256.txt"
+)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    cmd: Option<BenchCmd>,
+    #[command(flatten)]
+    protocol: protocol::ProtocolBenchArgs,
+}
+
+/// Micro-benchmarks.
 #[derive(Subcommand, Debug)]
 pub enum BenchCmd {
     /// Median time to parse a Bristol file (the file is read once, parsed
@@ -26,16 +48,51 @@ pub enum BenchCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Half-gates garbling and evaluation, ns per AND gate, one core.
+    #[command(
+        after_help = "Example:\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/sha256.txt --json"
+    )]
+    Garble {
+        /// A Bristol file or builtin:NAME.
+        #[arg(long, default_value = "builtin:aes128")]
+        circuit: String,
+        /// Timed garblings (and evaluations).
+        #[arg(long, default_value_t = 50)]
+        iterations: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// IKNP OT extension over loopback TCP, both parties in this process.
+    #[command(after_help = "Example:\n  brickyard bench ot --kind chosen --count 1000000 --json")]
+    Ot {
+        /// random, correlated or chosen.
+        #[arg(long, default_value = "correlated", value_parser = ["random", "correlated", "chosen"])]
+        kind: String,
+        /// Number of OTs.
+        #[arg(long, default_value_t = 10_000_000)]
+        count: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs one benchmark.
-pub fn run(cmd: BenchCmd) -> CliResult {
-    match cmd {
-        BenchCmd::Parse {
+pub fn run(args: BenchArgs) -> CliResult {
+    match args.cmd {
+        Some(BenchCmd::Parse {
             circuit,
             runs,
             json,
-        } => parse::run(&circuit, runs, json),
+        }) => parse::run(&circuit, runs, json),
+        Some(BenchCmd::Garble {
+            circuit,
+            iterations,
+            json,
+        }) => garble::run(&circuit, iterations, json),
+        Some(BenchCmd::Ot { kind, count, json }) => ot::run(&kind, count, json),
+        None => protocol::run(args.protocol),
     }
 }
 

@@ -1,0 +1,33 @@
+//! `brickyard bench ot`: OT extension rate over loopback TCP.
+
+use crate::error::{CliError, CliResult};
+use brickyard_ot::bench::{bench_ot, OtKind};
+use serde_json::json;
+
+/// Runs the benchmark with both parties in two threads.
+pub fn run(kind: &str, count: usize, as_json: bool) -> CliResult {
+    let k = match kind {
+        "random" => OtKind::Random,
+        "correlated" => OtKind::Correlated,
+        "chosen" => OtKind::Chosen,
+        other => return Err(CliError::Usage(format!("unknown OT kind `{other}`"))),
+    };
+    let r = bench_ot(k, count)?;
+    if as_json {
+        println!(
+            "{}",
+            json!({"kind": kind, "count": r.count, "ots_per_second": r.ots_per_second,
+                   "bytes_per_ot": r.bytes_per_ot, "extend_ms": r.extend_ms, "setup_ms": r.setup_ms})
+        );
+    } else {
+        println!(
+            "{kind} OT: {} OTs in {:.1} ms: {:.2} M OTs/s, {:.2} bytes/OT (base OTs {:.1} ms, not counted)",
+            r.count,
+            r.extend_ms,
+            r.ots_per_second / 1e6,
+            r.bytes_per_ot,
+            r.setup_ms
+        );
+    }
+    Ok(())
+}
