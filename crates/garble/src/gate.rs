@@ -166,7 +166,8 @@ pub fn eval_ands(
 
 /// Garbles one AND gate (LEGO's independent gates). `gate_id` plays the role
 /// of the global AND index under tweak offset 0: the caller keeps it unique
-/// per Δ and below [`crate::tweak::MAX_AND_INDEX`].
+/// per Δ and below [`crate::tweak::MAX_AND_INDEX`]. One gate cannot fill
+/// the AES pipeline; for many gates call [`garble_ands`] with a batch.
 pub fn garble_and(a0: Block, b0: Block, delta: &Delta, gate_id: u64) -> (Block, [Block; 2]) {
     let mut out = [Block::ZERO];
     let mut table = [Block::ZERO; 2];
