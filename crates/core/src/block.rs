@@ -7,7 +7,18 @@ use std::ops::{BitAnd, BitAndAssign, BitXor, BitXorAssign, Not};
 /// A 128-bit value, 16-byte aligned so slices of blocks can be handed to SIMD
 /// kernels without copying. Byte order is little-endian: byte 0 holds bits 0..8.
 #[derive(
-    Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Pod, Zeroable, Serialize, Deserialize,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Pod,
+    Zeroable,
+    Serialize,
+    Deserialize,
 )]
 #[repr(transparent)]
 pub struct Block(pub u128);
@@ -52,7 +63,7 @@ impl Block {
     /// hashes of Guo–Katz–Wang–Yu, where σ must be linear orthomorphism-like).
     #[inline]
     pub fn double(self) -> Self {
-        let carry = (self.0 >> 127) as u128;
+        let carry = self.0 >> 127;
         Block((self.0 << 1) ^ (carry * 0x87))
     }
     /// Low and high 64-bit halves.

@@ -193,7 +193,7 @@ mod sse2 {
         let d = |q: usize, h: usize| -> __m128i {
             let half = h / 2; // cols 0..4 or 4..8
             let (x, y) = (c[4 * q + half], c[4 * q + 2 + half]);
-            if h % 2 == 0 {
+            if h.is_multiple_of(2) {
                 _mm_unpacklo_epi32(x, y)
             } else {
                 _mm_unpackhi_epi32(x, y)

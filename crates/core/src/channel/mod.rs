@@ -179,7 +179,7 @@ impl Channel {
     pub fn recv_bits(&mut self, n: usize) -> Result<Vec<bool>> {
         let mut bytes = vec![0u8; n.div_ceil(8)];
         self.recv_bytes(&mut bytes)?;
-        if n % 8 != 0 {
+        if !n.is_multiple_of(8) {
             if let Some(last) = bytes.last() {
                 if last >> (n % 8) != 0 {
                     return Err(Error::malformed("non-zero padding in bit vector"));
@@ -194,7 +194,10 @@ impl Channel {
         let bytes = postcard::to_stdvec(msg)
             .map_err(|e| Error::Config(format!("cannot encode message: {e}")))?;
         if bytes.len() > MAX_MESSAGE_LEN {
-            return Err(Error::Config(format!("message of {} bytes too long", bytes.len())));
+            return Err(Error::Config(format!(
+                "message of {} bytes too long",
+                bytes.len()
+            )));
         }
         self.send_bytes(&(bytes.len() as u32).to_le_bytes())?;
         self.send_bytes(&bytes)
@@ -207,7 +210,9 @@ impl Channel {
         self.recv_bytes(&mut len)?;
         let len = u32::from_le_bytes(len) as usize;
         if len > MAX_MESSAGE_LEN {
-            return Err(Error::malformed(format!("message length {len} exceeds limit")));
+            return Err(Error::malformed(format!(
+                "message length {len} exceeds limit"
+            )));
         }
         let mut buf = vec![0u8; len];
         self.recv_bytes(&mut buf)?;
@@ -231,7 +236,8 @@ mod tests {
             let m: Vec<u32> = b.recv_msg().unwrap();
             let blocks = b.recv_block_vec(3).unwrap();
             let bits = b.recv_bits(11).unwrap();
-            b.send_msg(&(m.iter().sum::<u32>(), blocks[2], bits)).unwrap();
+            b.send_msg(&(m.iter().sum::<u32>(), blocks[2], bits))
+                .unwrap();
             b.flush().unwrap();
             b.stats()
         });
