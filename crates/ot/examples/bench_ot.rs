@@ -6,7 +6,11 @@ use brickyard_ot::bench::{bench_ot, OtKind};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let kind = args.next().unwrap_or_else(|| "all".into());
-    let count: usize = args.next().map(|c| c.parse()).transpose()?.unwrap_or(10_000_000);
+    let count: usize = args
+        .next()
+        .map(|c| c.parse())
+        .transpose()?
+        .unwrap_or(10_000_000);
     let kinds = if kind == "all" {
         vec![OtKind::Correlated, OtKind::Random, OtKind::Chosen]
     } else {

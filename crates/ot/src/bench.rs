@@ -66,6 +66,22 @@ pub struct BenchResult {
     pub extend_ms: f64,
     /// Wall time of the session setup (128 base OTs) in milliseconds.
     pub setup_ms: f64,
+    /// CPU time of the sender's thread per OT in ns (Linux; `None`
+    /// elsewhere): unlike wall time, barely affected by other processes.
+    pub sender_cpu_ns_per_ot: Option<f64>,
+    /// CPU time of the receiver's thread per OT in ns (Linux).
+    pub receiver_cpu_ns_per_ot: Option<f64>,
+}
+
+/// CPU time consumed by the calling thread, from the scheduler's own
+/// accounting (`/proc/thread-self/schedstat`, first field, in ns).
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+fn per_ot(start: Option<u64>, end: Option<u64>, count: usize) -> Option<f64> {
+    Some(end?.checked_sub(start?)? as f64 / count.max(1) as f64)
 }
 
 /// Runs `count` OTs of `kind` between two threads over loopback TCP.
@@ -75,7 +91,7 @@ pub fn bench_ot(kind: OtKind, count: usize) -> Result<BenchResult> {
     let opts = NetOptions::default();
     let ropts = opts.clone();
     let t0 = Instant::now();
-    let receiver = std::thread::spawn(move || -> Result<(Instant, u64)> {
+    let receiver = std::thread::spawn(move || -> Result<(Instant, u64, Option<f64>)> {
         let mut ch = channel::connect(&addr, &ropts)?;
         run_receiver(&mut ch, kind, count)
     });
@@ -88,25 +104,29 @@ pub fn bench_ot(kind: OtKind, count: usize) -> Result<BenchResult> {
     ch.flush()?;
     let before = ch.stats();
     let start = Instant::now();
-    let mut msgs = Vec::new();
+    let cpu0 = thread_cpu_ns();
+    let step = count.min(STEP);
+    let mut msgs = vec![(Block::ZERO, Block::ZERO); step];
+    let mut q = vec![Block::ZERO; if kind == OtKind::Correlated { step } else { 0 }];
     if kind == OtKind::Chosen {
-        msgs = (0..count.min(STEP) as u128)
-            .map(|i| (Block(i), Block(!i)))
-            .collect();
+        for (i, m) in msgs.iter_mut().enumerate() {
+            *m = (Block(i as u128), Block(!(i as u128)));
+        }
     }
     let mut left = count;
     while left > 0 {
         let m = left.min(STEP);
         match kind {
-            OtKind::Random => drop(sender.random(&mut ch, m)?),
-            OtKind::Correlated => drop(sender.correlated(&mut ch, m)?),
+            OtKind::Random => sender.random_into(&mut ch, &mut msgs[..m])?,
+            OtKind::Correlated => sender.correlated_into(&mut ch, &mut q[..m])?,
             OtKind::Chosen => sender.chosen(&mut ch, &msgs[..m])?,
         }
         left -= m;
     }
     let sender_end = Instant::now();
+    let sender_cpu = per_ot(cpu0, thread_cpu_ns(), count);
     let sent = ch.stats().since(&before).bytes_sent;
-    let (receiver_end, receiver_sent) = receiver
+    let (receiver_end, receiver_sent, receiver_cpu) = receiver
         .join()
         .map_err(|_| Error::config("benchmark receiver thread panicked"))??;
     let secs = sender_end
@@ -120,29 +140,38 @@ pub fn bench_ot(kind: OtKind, count: usize) -> Result<BenchResult> {
         bytes_per_ot: (sent + receiver_sent) as f64 / count.max(1) as f64,
         extend_ms: secs * 1e3,
         setup_ms,
+        sender_cpu_ns_per_ot: sender_cpu,
+        receiver_cpu_ns_per_ot: receiver_cpu,
     })
 }
 
-fn run_receiver(ch: &mut Channel, kind: OtKind, count: usize) -> Result<(Instant, u64)> {
+fn run_receiver(
+    ch: &mut Channel,
+    kind: OtKind,
+    count: usize,
+) -> Result<(Instant, u64, Option<f64>)> {
     let mut prg = Prg::new();
     let mut receiver = IknpReceiver::setup(ch, &mut prg)?;
     let choices = prg.random_bits(count.min(STEP));
+    let mut out = vec![Block::ZERO; choices.len()];
     let mut go = [0u8; 1];
     ch.recv_bytes(&mut go)?;
     let before = ch.stats();
+    let cpu0 = thread_cpu_ns();
     let mut left = count;
     while left > 0 {
         let m = left.min(STEP);
-        let c = &choices[..m];
+        let (c, o) = (&choices[..m], &mut out[..m]);
         match kind {
-            OtKind::Random => drop(receiver.random(ch, c)?),
-            OtKind::Correlated => drop(receiver.correlated(ch, c)?),
-            OtKind::Chosen => drop(receiver.chosen(ch, c)?),
+            OtKind::Random => receiver.random_into(ch, c, o)?,
+            OtKind::Correlated => receiver.correlated_into(ch, c, o)?,
+            OtKind::Chosen => receiver.chosen_into(ch, c, o)?,
         }
         left -= m;
     }
     ch.flush()?;
-    Ok((Instant::now(), ch.stats().since(&before).bytes_sent))
+    let cpu = per_ot(cpu0, thread_cpu_ns(), count);
+    Ok((Instant::now(), ch.stats().since(&before).bytes_sent, cpu))
 }
 
 #[cfg(test)]

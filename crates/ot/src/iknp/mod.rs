@@ -15,6 +15,7 @@
 
 mod receiver;
 mod sender;
+pub mod transpose;
 
 pub use receiver::IknpReceiver;
 pub use sender::IknpSender;
@@ -33,27 +34,18 @@ pub const CHUNK_OTS: usize = 1 << 14;
 /// two parties never both write unboundedly at once (no TCP deadlock).
 pub const CHOSEN_BATCH_OTS: usize = 1 << 20;
 
-/// Transposes a chunk's 128 columns (each `col_blocks(m)` blocks) and
-/// appends the first `m` rows to `out`, writing straight into `out`.
-pub(crate) fn transpose_append(cols: &[Block], m: usize, out: &mut Vec<Block>) {
-    let rows = cols.len() / KAPPA * KAPPA;
-    let old = out.len();
-    #[cfg(target_endian = "little")]
-    {
-        out.resize(old + rows, Block::ZERO);
-        brickyard_core::transpose::transpose_into(
-            bytemuck::cast_slice(cols),
-            KAPPA,
-            rows,
-            bytemuck::cast_slice_mut(&mut out[old..]),
-        );
+/// Transposes a chunk's 128 columns (each `col_blocks(out.len())` blocks)
+/// into `out`: straight into place when the chunk is a whole number of
+/// 128-row tiles, else through `scratch` (only a session's last chunk).
+pub(crate) fn transpose_to(cols: &[Block], scratch: &mut Vec<Block>, out: &mut [Block]) {
+    let nb = cols.len() / KAPPA;
+    if out.len() == nb * KAPPA {
+        transpose::transpose_columns(cols, nb, out);
+    } else {
+        scratch.resize(nb * KAPPA, Block::ZERO);
+        transpose::transpose_columns(cols, nb, scratch);
+        out.copy_from_slice(&scratch[..out.len()]);
     }
-    #[cfg(not(target_endian = "little"))]
-    out.extend(brickyard_core::transpose::transpose_128_rows_to_blocks(
-        bytemuck::cast_slice(cols),
-        rows,
-    ));
-    out.truncate(old + m);
 }
 
 /// Blocks per column for `m` OTs (rows padded to a multiple of 128).

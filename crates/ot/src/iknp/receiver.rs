@@ -1,7 +1,7 @@
 //! The IKNP extension receiver (base-OT sender; holds both column seeds).
 
 use super::{
-    col_blocks, fill_tweaks, pack_bits, transpose_append, unpack_bits, CHOSEN_BATCH_OTS, CHUNK_OTS,
+    col_blocks, fill_tweaks, pack_bits, transpose_to, unpack_bits, CHOSEN_BATCH_OTS, CHUNK_OTS,
     KAPPA,
 };
 use crate::base;
@@ -21,7 +21,8 @@ enum Choices<'a> {
 }
 
 /// Receiver side of an IKNP session: two PRGs per column, seeded by the
-/// base-OT sender's key pairs, wiped on drop.
+/// base-OT sender's key pairs; the PRGs and scratch buffers are wiped on
+/// drop.
 pub struct IknpReceiver {
     prgs: Vec<(Prg, Prg)>,
     /// Index of the next OT of this session: the hash tweak.
@@ -32,6 +33,11 @@ pub struct IknpReceiver {
     u_cols: Vec<Block>,
     /// Packed choice bits of the current chunk.
     r: Vec<Block>,
+    /// Transposed rows when a chunk is not a whole number of tiles.
+    rows: Vec<Block>,
+    tweaks: Vec<Block>,
+    /// The sender's padded pairs of one chosen-message super-batch.
+    ys: Vec<Block>,
 }
 
 impl std::fmt::Debug for IknpReceiver {
@@ -45,6 +51,8 @@ impl Drop for IknpReceiver {
         self.t_cols.zeroize();
         self.u_cols.zeroize();
         self.r.zeroize();
+        self.rows.zeroize();
+        self.ys.zeroize();
     }
 }
 
@@ -63,6 +71,9 @@ impl IknpReceiver {
             t_cols: Vec::new(),
             u_cols: Vec::new(),
             r: Vec::new(),
+            rows: Vec::new(),
+            tweaks: Vec::new(),
+            ys: Vec::new(),
         })
     }
 
@@ -71,14 +82,16 @@ impl IknpReceiver {
         self.index
     }
 
-    /// Sends one chunk's `u` columns for `m` OTs and appends the rows `t_i`.
+    /// Sends one chunk's `u` columns for `out.len() ≤ CHUNK_OTS` OTs and
+    /// writes the rows `t_i` (hashed if `hash`) to `out`.
     fn extend_chunk(
         &mut self,
         ch: &mut Channel,
-        m: usize,
         choices: &mut Choices<'_>,
-        out: &mut Vec<Block>,
+        hash: bool,
+        out: &mut [Block],
     ) -> Result<()> {
+        let m = out.len();
         let nb = col_blocks(m);
         self.r.resize(nb, Block::ZERO);
         match choices {
@@ -106,39 +119,70 @@ impl IknpReceiver {
             }
         }
         ch.send_blocks(&self.u_cols)?;
-        transpose_append(&self.t_cols, m, out);
+        transpose_to(&self.t_cols, &mut self.rows, out);
+        if hash {
+            self.tweaks.resize(m, Block::ZERO);
+            fill_tweaks(self.index, &mut self.tweaks);
+            tccr_batch(out, &self.tweaks);
+        }
         self.index += m as u64;
         Ok(())
     }
 
-    fn extend(
+    fn extend_into(
         &mut self,
         ch: &mut Channel,
-        n: usize,
         mut choices: Choices<'_>,
-    ) -> Result<Vec<Block>> {
-        let mut out = Vec::with_capacity(n);
-        let mut left = n;
-        while left > 0 {
-            let m = left.min(CHUNK_OTS);
-            self.extend_chunk(ch, m, &mut choices, &mut out)?;
-            left -= m;
+        hash: bool,
+        out: &mut [Block],
+    ) -> Result<()> {
+        for chunk in out.chunks_mut(CHUNK_OTS) {
+            self.extend_chunk(ch, &mut choices, hash, chunk)?;
         }
-        ch.flush()?;
-        Ok(out)
+        ch.flush()
+    }
+
+    /// Correlated OTs into `out` (`out.len() == choices.len()`):
+    /// `out[i] = t_i = q_i ⊕ c_i·Δ`.
+    ///
+    /// # Panics
+    /// If the lengths differ (caller bug).
+    pub fn correlated_into(
+        &mut self,
+        ch: &mut Channel,
+        choices: &[bool],
+        out: &mut [Block],
+    ) -> Result<()> {
+        assert_eq!(choices.len(), out.len(), "correlated_into: length mismatch");
+        self.extend_into(ch, Choices::Given(choices), false, out)
     }
 
     /// Correlated OTs: returns `t_i = q_i ⊕ c_i·Δ`.
     pub fn correlated(&mut self, ch: &mut Channel, choices: &[bool]) -> Result<Vec<Block>> {
-        self.extend(ch, choices.len(), Choices::Given(choices))
+        let mut out = vec![Block::ZERO; choices.len()];
+        self.correlated_into(ch, choices, &mut out)?;
+        Ok(out)
+    }
+
+    /// Random OTs with chosen choice bits into `out`: `m_{c_i}`.
+    ///
+    /// # Panics
+    /// If the lengths differ (caller bug).
+    pub fn random_into(
+        &mut self,
+        ch: &mut Channel,
+        choices: &[bool],
+        out: &mut [Block],
+    ) -> Result<()> {
+        assert_eq!(choices.len(), out.len(), "random_into: length mismatch");
+        self.extend_into(ch, Choices::Given(choices), true, out)
     }
 
     /// Random OTs with chosen choice bits: returns `m_{c_i}`.
     pub fn random(&mut self, ch: &mut Channel, choices: &[bool]) -> Result<Vec<Block>> {
-        let start = self.index;
-        let mut t = self.correlated(ch, choices)?;
-        hash_rows(start, &mut t);
-        Ok(t)
+        let mut out = vec![Block::ZERO; choices.len()];
+        self.random_into(ch, choices, &mut out)?;
+        Ok(out)
     }
 
     /// Random OTs with random choice bits, stored for later use (see
@@ -151,8 +195,8 @@ impl IknpReceiver {
     ) -> Result<RotReceiverBatch> {
         let start = self.index;
         let mut bits = Vec::with_capacity(n);
-        let mut t = self.extend(ch, n, Choices::Random(prg, &mut bits))?;
-        hash_rows(start, &mut t);
+        let mut t = vec![Block::ZERO; n];
+        self.extend_into(ch, Choices::Random(prg, &mut bits), true, &mut t)?;
         Ok(RotReceiverBatch::new(start, bits, t))
     }
 
@@ -165,40 +209,55 @@ impl IknpReceiver {
     ) -> Result<CotReceiverBatch> {
         let start = self.index;
         let mut bits = Vec::with_capacity(n);
-        let t = self.extend(ch, n, Choices::Random(prg, &mut bits))?;
+        let mut t = vec![Block::ZERO; n];
+        self.extend_into(ch, Choices::Random(prg, &mut bits), false, &mut t)?;
         Ok(CotReceiverBatch::new(start, bits, t))
+    }
+
+    /// Chosen-message OT into `out`: `out[i] = x_{c_i}` of the sender's pairs.
+    ///
+    /// # Panics
+    /// If the lengths differ (caller bug).
+    pub fn chosen_into(
+        &mut self,
+        ch: &mut Channel,
+        choices: &[bool],
+        out: &mut [Block],
+    ) -> Result<()> {
+        assert_eq!(choices.len(), out.len(), "chosen_into: length mismatch");
+        let mut ys = std::mem::take(&mut self.ys);
+        ys.resize(2 * choices.len().min(CHOSEN_BATCH_OTS), Block::ZERO);
+        let r = self.chosen_with(ch, choices, out, &mut ys);
+        self.ys = ys;
+        r
+    }
+
+    fn chosen_with(
+        &mut self,
+        ch: &mut Channel,
+        choices: &[bool],
+        out: &mut [Block],
+        ys: &mut [Block],
+    ) -> Result<()> {
+        let batches = choices
+            .chunks(CHOSEN_BATCH_OTS)
+            .zip(out.chunks_mut(CHOSEN_BATCH_OTS));
+        for (batch, h) in batches {
+            self.extend_into(ch, Choices::Given(batch), true, h)?;
+            let ys = &mut ys[..2 * batch.len()];
+            ch.recv_blocks(ys)?;
+            for ((&c, h), y) in batch.iter().zip(h.iter_mut()).zip(ys.chunks_exact(2)) {
+                *h ^= y[c as usize];
+            }
+            ys.zeroize();
+        }
+        Ok(())
     }
 
     /// Chosen-message OT: returns `x_{c_i}` of the sender's pairs.
     pub fn chosen(&mut self, ch: &mut Channel, choices: &[bool]) -> Result<Vec<Block>> {
-        let mut out = Vec::with_capacity(choices.len());
-        let mut ys = Vec::new();
-        for batch in choices.chunks(CHOSEN_BATCH_OTS) {
-            let start = self.index;
-            let mut h = self.extend(ch, batch.len(), Choices::Given(batch))?;
-            hash_rows(start, &mut h);
-            ys.resize(2 * batch.len(), Block::ZERO);
-            ch.recv_blocks(&mut ys)?;
-            out.extend(
-                batch
-                    .iter()
-                    .zip(&h)
-                    .zip(ys.chunks_exact(2))
-                    .map(|((&c, &h), y)| y[c as usize] ^ h),
-            );
-            h.zeroize();
-        }
-        ys.zeroize();
+        let mut out = vec![Block::ZERO; choices.len()];
+        self.chosen_into(ch, choices, &mut out)?;
         Ok(out)
-    }
-}
-
-/// `t_i ← TCCR(t_i, start + i)`, in chunks that stay in cache.
-fn hash_rows(start: u64, t: &mut [Block]) {
-    let mut tweaks = vec![Block::ZERO; t.len().min(CHUNK_OTS)];
-    for (k, chunk) in t.chunks_mut(CHUNK_OTS).enumerate() {
-        let tw = &mut tweaks[..chunk.len()];
-        fill_tweaks(start + (k * CHUNK_OTS) as u64, tw);
-        tccr_batch(chunk, tw);
     }
 }

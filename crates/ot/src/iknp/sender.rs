@@ -1,6 +1,6 @@
 //! The IKNP extension sender (base-OT receiver; holds Δ).
 
-use super::{col_blocks, fill_tweaks, transpose_append, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
+use super::{col_blocks, fill_tweaks, transpose_to, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
 use crate::base;
 use crate::rot::{CotSenderBatch, RotSenderBatch};
 use brickyard_core::hash::tccr_batch;
@@ -9,7 +9,8 @@ use brickyard_core::{Block, Channel, Result};
 use zeroize::Zeroize;
 
 /// Sender side of an IKNP session. Its secret is Δ (the base-OT choice
-/// bits) and the 128 column PRGs; both are wiped on drop.
+/// bits) and the 128 column PRGs; both are wiped on drop, as are the
+/// scratch buffers.
 pub struct IknpSender {
     delta: Block,
     prgs: Vec<Prg>,
@@ -17,6 +18,14 @@ pub struct IknpSender {
     index: u64,
     /// Column matrix of the current chunk (128 columns, column-major).
     cols: Vec<Block>,
+    /// Transposed rows when a chunk is not a whole number of tiles.
+    rows: Vec<Block>,
+    /// Hash buffers of one chunk: `q_i` and `q_i ⊕ Δ`, then tweaks.
+    h0: Vec<Block>,
+    h1: Vec<Block>,
+    tweaks: Vec<Block>,
+    /// Padded replies of one chosen-message super-batch.
+    ys: Vec<Block>,
 }
 
 impl std::fmt::Debug for IknpSender {
@@ -29,6 +38,10 @@ impl Drop for IknpSender {
     fn drop(&mut self) {
         self.delta.zeroize();
         self.cols.zeroize();
+        self.rows.zeroize();
+        self.h0.zeroize();
+        self.h1.zeroize();
+        self.ys.zeroize();
     }
 }
 
@@ -53,6 +66,11 @@ impl IknpSender {
             prgs,
             index: 0,
             cols: Vec::new(),
+            rows: Vec::new(),
+            h0: Vec::new(),
+            h1: Vec::new(),
+            tweaks: Vec::new(),
+            ys: Vec::new(),
         })
     }
 
@@ -66,9 +84,10 @@ impl IknpSender {
         self.index
     }
 
-    /// Receives one chunk's `u` columns and appends the `m` rows `q_i`.
-    fn extend_chunk(&mut self, ch: &mut Channel, m: usize, out: &mut Vec<Block>) -> Result<()> {
-        let nb = col_blocks(m);
+    /// Receives one chunk's `u` columns and writes the rows `q_i` to `out`
+    /// (at most [`CHUNK_OTS`] of them).
+    fn extend_chunk(&mut self, ch: &mut Channel, out: &mut [Block]) -> Result<()> {
+        let nb = col_blocks(out.len());
         self.cols.resize(KAPPA * nb, Block::ZERO);
         // u arrives straight into the matrix; then q_j = G_j ⊕ Δ_j·u_j.
         ch.recv_blocks(&mut self.cols)?;
@@ -82,33 +101,45 @@ impl IknpSender {
             }
         }
         pad.zeroize();
-        transpose_append(&self.cols, m, out);
-        self.index += m as u64;
+        transpose_to(&self.cols, &mut self.rows, out);
+        self.index += out.len() as u64;
         Ok(())
     }
 
-    /// `n` correlated OTs: returns `q_i`; the receiver with choice `c_i`
-    /// gets `q_i ⊕ c_i·Δ`. No hashing: the output is only safe to use where
-    /// a Δ-correlation is intended (free-XOR labels), never as two
+    /// Correlated OTs into `out`: `out[i] = q_i`; the receiver with choice
+    /// `c_i` gets `q_i ⊕ c_i·Δ`. No hashing: the output is only safe to use
+    /// where a Δ-correlation is intended (free-XOR labels), never as two
     /// independent keys.
-    pub fn correlated(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<Block>> {
-        let mut out = Vec::with_capacity(n);
-        let mut left = n;
-        while left > 0 {
-            let m = left.min(CHUNK_OTS);
-            self.extend_chunk(ch, m, &mut out)?;
-            left -= m;
+    pub fn correlated_into(&mut self, ch: &mut Channel, out: &mut [Block]) -> Result<()> {
+        for chunk in out.chunks_mut(CHUNK_OTS) {
+            self.extend_chunk(ch, chunk)?;
         }
+        Ok(())
+    }
+
+    /// `n` correlated OTs (see [`IknpSender::correlated_into`]).
+    pub fn correlated(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<Block>> {
+        let mut out = vec![Block::ZERO; n];
+        self.correlated_into(ch, &mut out)?;
         Ok(out)
     }
 
-    /// `n` random OTs: returns `(m0_i, m1_i)` with
+    /// Random OTs into `out`: `(m0_i, m1_i)` with
     /// `m_b = TCCR(q_i ⊕ b·Δ, index_i)`; the receiver learns `m_{c_i}`.
+    pub fn random_into(&mut self, ch: &mut Channel, out: &mut [(Block, Block)]) -> Result<()> {
+        for chunk in out.chunks_mut(CHUNK_OTS) {
+            self.hashed_chunk(ch, chunk.len())?;
+            for ((o, &a), &b) in chunk.iter_mut().zip(&self.h0).zip(&self.h1) {
+                *o = (a, b);
+            }
+        }
+        Ok(())
+    }
+
+    /// `n` random OTs (see [`IknpSender::random_into`]).
     pub fn random(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<(Block, Block)>> {
-        let mut out = Vec::with_capacity(n);
-        self.hashed_chunks(ch, n, |h0, h1| {
-            out.extend(h0.iter().copied().zip(h1.iter().copied()));
-        })?;
+        let mut out = vec![(Block::ZERO, Block::ZERO); n];
+        self.random_into(ch, &mut out)?;
         Ok(out)
     }
 
@@ -117,10 +148,14 @@ impl IknpSender {
         let start = self.index;
         let mut m0 = Vec::with_capacity(n);
         let mut m1 = Vec::with_capacity(n);
-        self.hashed_chunks(ch, n, |h0, h1| {
-            m0.extend_from_slice(h0);
-            m1.extend_from_slice(h1);
-        })?;
+        let mut left = n;
+        while left > 0 {
+            let m = left.min(CHUNK_OTS);
+            self.hashed_chunk(ch, m)?;
+            m0.extend_from_slice(&self.h0);
+            m1.extend_from_slice(&self.h1);
+            left -= m;
+        }
         Ok(RotSenderBatch::new(start, m0, m1))
     }
 
@@ -134,52 +169,53 @@ impl IknpSender {
     /// Chosen-message OT: the receiver learns `msgs[i].c_i`. One message
     /// from each party per [`CHOSEN_BATCH_OTS`] OTs.
     pub fn chosen(&mut self, ch: &mut Channel, msgs: &[(Block, Block)]) -> Result<()> {
-        let mut ys: Vec<Block> = Vec::with_capacity(2 * msgs.len().min(CHOSEN_BATCH_OTS));
+        let mut ys = std::mem::take(&mut self.ys);
+        ys.resize(2 * msgs.len().min(CHOSEN_BATCH_OTS), Block::ZERO);
+        let r = self.chosen_with(ch, msgs, &mut ys);
+        self.ys = ys;
+        r
+    }
+
+    fn chosen_with(
+        &mut self,
+        ch: &mut Channel,
+        msgs: &[(Block, Block)],
+        ys: &mut [Block],
+    ) -> Result<()> {
         for batch in msgs.chunks(CHOSEN_BATCH_OTS) {
-            ys.clear();
-            let mut pos = 0;
-            self.hashed_chunks(ch, batch.len(), |h0, h1| {
-                for ((&(x0, x1), &a), &b) in batch[pos..].iter().zip(h0).zip(h1) {
-                    ys.push(x0 ^ a);
-                    ys.push(x1 ^ b);
+            let ys = &mut ys[..2 * batch.len()];
+            for (pairs, y) in batch.chunks(CHUNK_OTS).zip(ys.chunks_mut(2 * CHUNK_OTS)) {
+                self.hashed_chunk(ch, pairs.len())?;
+                let hashes = self.h0.iter().zip(&self.h1);
+                for ((&(x0, x1), (&a, &b)), y) in
+                    pairs.iter().zip(hashes).zip(y.chunks_exact_mut(2))
+                {
+                    y[0] = x0 ^ a;
+                    y[1] = x1 ^ b;
                 }
-                pos += h0.len();
-            })?;
-            ch.send_blocks(&ys)?;
+            }
+            ch.send_blocks(ys)?;
             ch.flush()?;
+            ys.zeroize();
         }
-        ys.zeroize();
         Ok(())
     }
 
-    /// Extends `n` OTs chunk by chunk and hands each chunk's hashed pairs
-    /// `(H(q_i), H(q_i ⊕ Δ))` to `sink`.
-    fn hashed_chunks(
-        &mut self,
-        ch: &mut Channel,
-        n: usize,
-        mut sink: impl FnMut(&[Block], &[Block]),
-    ) -> Result<()> {
-        let mut q = Vec::with_capacity(n.min(CHUNK_OTS));
-        let mut h1 = Vec::with_capacity(n.min(CHUNK_OTS));
-        let mut tweaks = vec![Block::ZERO; n.min(CHUNK_OTS)];
-        let mut left = n;
-        while left > 0 {
-            let m = left.min(CHUNK_OTS);
-            let start = self.index;
-            q.clear();
-            self.extend_chunk(ch, m, &mut q)?;
-            h1.clear();
-            h1.extend(q.iter().map(|&x| x ^ self.delta));
-            let tw = &mut tweaks[..m];
-            fill_tweaks(start, tw);
-            tccr_batch(&mut q, tw);
-            tccr_batch(&mut h1, tw);
-            sink(&q, &h1);
-            left -= m;
-        }
-        q.zeroize();
-        h1.zeroize();
+    /// Extends `m ≤ CHUNK_OTS` OTs and leaves `H(q_i)` in `h0` and
+    /// `H(q_i ⊕ Δ)` in `h1`.
+    fn hashed_chunk(&mut self, ch: &mut Channel, m: usize) -> Result<()> {
+        let start = self.index;
+        let mut h0 = std::mem::take(&mut self.h0);
+        h0.resize(m, Block::ZERO);
+        let r = self.extend_chunk(ch, &mut h0);
+        self.h0 = h0;
+        r?;
+        self.h1.clear();
+        self.h1.extend(self.h0.iter().map(|&x| x ^ self.delta));
+        self.tweaks.resize(m, Block::ZERO);
+        fill_tweaks(start, &mut self.tweaks);
+        tccr_batch(&mut self.h0, &self.tweaks);
+        tccr_batch(&mut self.h1, &self.tweaks);
         Ok(())
     }
 }
