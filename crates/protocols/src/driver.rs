@@ -133,7 +133,8 @@ pub fn run_party(
         run.phases[2] = timed(ch, |c| party.dependent(c))?.1;
     }
     if phases.online {
-        let mut total = LocalPhase::default();
+        barrier(ch, role, 250)?;
+        let (_, mut total) = timed(ch, |c| party.begin_online(c))?;
         for (e, inp) in inputs.iter().enumerate() {
             barrier(ch, role, 3 + (e % 200) as u8)?;
             let (out, p) = timed(ch, |c| party.online(c, inp))?;

@@ -1,6 +1,7 @@
 //! The interface a protocol implements, once for each role.
 
-use brickyard_core::{Channel, Result};
+use brickyard_core::{Channel, Error, Result};
+use brickyard_store::Store;
 use serde::{Deserialize, Serialize};
 
 /// Which side of the protocol a party plays. Alice is the garbler /
@@ -20,6 +21,13 @@ impl Role {
         match self {
             Role::Alice => Role::Bob,
             Role::Bob => Role::Alice,
+        }
+    }
+    /// The store's name for this role.
+    pub fn store_role(self) -> brickyard_store::Role {
+        match self {
+            Role::Alice => brickyard_store::Role::Alice,
+            Role::Bob => brickyard_store::Role::Bob,
         }
     }
     /// Lower-case name, as used on the command line and in stores.
@@ -54,6 +62,23 @@ pub type Outputs = Vec<Vec<bool>>;
 /// nothing to do for a protocol simply returns `Ok(())`; the driver still
 /// records it so all protocols report the same table.
 pub trait Party: Send {
+    /// Keeps this party's preprocessing in `store` instead of memory: the
+    /// preprocessing phases append to it (streaming, so it may exceed RAM)
+    /// and online executions reserve from it, durably, before use. Called
+    /// before any phase. Protocols without store support refuse.
+    fn attach_store(&mut self, store: Store) -> Result<()> {
+        drop(store);
+        Err(Error::config(
+            "this protocol does not keep its preprocessing in a store yet",
+        ))
+    }
+    /// Called once before the first online execution of a run, inside the
+    /// timed online phase: e.g. agree with the peer on the next unused store
+    /// index, so material either side reserved before is never used.
+    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+        let _ = ch;
+        Ok(())
+    }
     /// Function- and input-independent setup (base OTs, commitment keys, Δ).
     fn setup(&mut self, ch: &mut Channel) -> Result<()>;
     /// Preprocessing that needs neither the function nor the inputs (OTs,

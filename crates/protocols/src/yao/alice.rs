@@ -1,26 +1,28 @@
 //! Alice, the garbler.
 
 use super::input_positions;
+use super::material::{self, Pool, CHUNK, ROT_KIND};
 use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_garble::{decode_checked, garble_to_channel, Delta, GarblePlan, Garbler, Keep};
-use brickyard_ot::{beaver, CotSenderBatch, IknpSender};
+use brickyard_garble::{decode_checked, garble_to_channel, Delta, GarblePlan, Keep};
+use brickyard_ot::{beaver, IknpSender, RotSenderBatch};
+use brickyard_store::Store;
+use zeroize::Zeroizing;
 
 /// Alice's state across the phases.
 pub struct YaoAlice {
     cfg: RunConfig,
     plan: GarblePlan,
-    garbler: Garbler,
+    prg: Prg,
     mine: Vec<usize>,
     theirs: Vec<usize>,
     ot: Option<IknpSender>,
-    cots: Option<CotSenderBatch>,
-    execution: u64,
+    pool: Pool<RotSenderBatch>,
 }
 
 impl YaoAlice {
-    /// Compiles the circuit and draws Δ from OS randomness.
+    /// Compiles the circuit.
     pub fn new(cfg: RunConfig) -> Result<Self> {
         Self::with_prg(cfg, Prg::new())
     }
@@ -34,45 +36,24 @@ impl YaoAlice {
         Ok(YaoAlice {
             cfg,
             plan,
-            garbler: Garbler::from_prg(prg),
+            prg,
             mine,
             theirs,
             ot: None,
-            cots: None,
-            execution: 0,
+            pool: Pool::Empty,
         })
-    }
-
-    /// Correlated OTs left for future executions.
-    pub fn ots_left(&self) -> usize {
-        self.cots.as_ref().map_or(0, |c| c.len())
-    }
-
-    /// Installs preprocessed OTs (e.g. loaded from a store) and the Δ they
-    /// were made with, and the number of the next execution (tweaks of
-    /// different executions under one Δ must differ).
-    pub fn install(&mut self, cots: CotSenderBatch, next_execution: u64) -> Result<()> {
-        let delta = Delta::new(cots.delta());
-        self.garbler = Garbler::with_delta(delta, Prg::new());
-        self.cots = Some(cots);
-        self.execution = next_execution;
-        Ok(())
-    }
-
-    /// Takes the remaining preprocessed OTs out (to store them).
-    pub fn take_preprocessing(&mut self) -> Option<CotSenderBatch> {
-        self.cots.take()
     }
 }
 
 impl Party for YaoAlice {
+    fn attach_store(&mut self, mut store: Store) -> Result<()> {
+        material::prepare_store(&mut store, 32)?;
+        self.pool = Pool::Store(Box::new(store));
+        Ok(())
+    }
+
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
-        let mut prg = Prg::new();
-        self.ot = Some(IknpSender::setup_with_delta(
-            ch,
-            &mut prg,
-            self.garbler.delta().block(),
-        )?);
+        self.ot = Some(IknpSender::setup(ch, &mut self.prg)?);
         Ok(())
     }
 
@@ -82,42 +63,65 @@ impl Party for YaoAlice {
             .ot
             .as_mut()
             .ok_or_else(|| Error::config("yao: setup did not run"))?;
-        self.cots = Some(ot.correlated_batch(ch, n)?);
-        Ok(())
+        match &mut self.pool {
+            Pool::Store(s) => {
+                let mut left = n;
+                while left > 0 {
+                    let m = left.min(CHUNK);
+                    let b = ot.random_batch(ch, m)?;
+                    let recs: Zeroizing<Vec<Block>> =
+                        Zeroizing::new(b.pairs().flat_map(|(x, y)| [x, y]).collect());
+                    s.append_pod(ROT_KIND, &recs)?;
+                    left -= m;
+                }
+                s.commit()
+            }
+            pool => {
+                *pool = Pool::Memory(ot.random_batch(ch, n)?);
+                Ok(())
+            }
+        }
     }
 
     fn dependent(&mut self, _ch: &mut Channel) -> Result<()> {
         Ok(())
     }
 
+    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+        material::sync(&mut self.pool, ch)
+    }
+
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
         let bits = super::flatten(inputs);
-        let cots = self
-            .cots
-            .as_mut()
-            .ok_or_else(|| Error::Exhausted("yao: no preprocessed OTs".into()))?;
-        let tweak = self.execution;
-        self.execution += 1;
-        let zero = self.garbler.input_zero_labels(&self.plan);
-        let bob_zero: Vec<Block> = self.theirs.iter().map(|&p| zero[p]).collect();
-        beaver::send_correlated(ch, cots, &bob_zero)?;
-        let my_zero: Vec<Block> = self.mine.iter().map(|&p| zero[p]).collect();
-        let my_labels = self.garbler.encode(&my_zero, &bits)?;
+        let mut rots = material::take_sender(&mut self.pool, self.theirs.len())?;
+        // A fresh Δ and fresh labels per execution: no tweak or label is
+        // ever shared between two garblings.
+        let delta = Delta::random(&mut self.prg);
+        let d = delta.block();
+        let mut zero = Zeroizing::new(vec![Block::ZERO; self.plan.input_wires().len()]);
+        self.prg.fill_blocks(&mut zero);
+        let bob_pairs: Zeroizing<Vec<(Block, Block)>> = Zeroizing::new(
+            self.theirs
+                .iter()
+                .map(|&p| (zero[p], zero[p] ^ d))
+                .collect(),
+        );
+        beaver::send(ch, &mut rots, &bob_pairs)?;
+        let my_labels: Zeroizing<Vec<Block>> = Zeroizing::new(
+            self.mine
+                .iter()
+                .zip(&bits)
+                .map(|(&p, &b)| zero[p] ^ d.and_bit(b))
+                .collect(),
+        );
         ch.send_blocks(&my_labels)?;
-        let out = garble_to_channel(
-            &self.plan,
-            self.garbler.delta(),
-            &zero,
-            tweak,
-            Keep::Outputs,
-            ch,
-        )?;
+        let out = garble_to_channel(&self.plan, &delta, &zero, 0, Keep::Outputs, ch)?;
         ch.send_bits(&out.decoding().bits)?;
         match self.cfg.output {
             OutputMode::Bob => Ok(None),
             OutputMode::Both => {
                 let labels = ch.recv_block_vec(self.plan.output_wires().len())?;
-                let bits = decode_checked(&labels, &out.output_zero_labels, self.garbler.delta())?;
+                let bits = decode_checked(&labels, &out.output_zero_labels, &delta)?;
                 Ok(Some(super::split_outputs(&self.cfg, &bits)))
             }
         }

@@ -1,11 +1,14 @@
 //! Bob, the evaluator.
 
 use super::input_positions;
+use super::material::{self, Pool, CHUNK, ROT_KIND};
 use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_garble::{decode, evaluate_streaming, Decoding, GarblePlan, Keep};
-use brickyard_ot::{beaver, CotReceiverBatch, IknpReceiver};
+use brickyard_ot::{beaver, IknpReceiver, RotReceiverBatch};
+use brickyard_store::Store;
+use zeroize::Zeroizing;
 
 /// Bob's state across the phases.
 pub struct YaoBob {
@@ -15,8 +18,7 @@ pub struct YaoBob {
     theirs: Vec<usize>,
     prg: Prg,
     ot: Option<IknpReceiver>,
-    cots: Option<CotReceiverBatch>,
-    execution: u64,
+    pool: Pool<RotReceiverBatch>,
 }
 
 impl YaoBob {
@@ -38,25 +40,18 @@ impl YaoBob {
             theirs,
             prg,
             ot: None,
-            cots: None,
-            execution: 0,
+            pool: Pool::Empty,
         })
-    }
-
-    /// Installs preprocessed OTs (e.g. loaded from a store) and the number
-    /// of the next execution.
-    pub fn install(&mut self, cots: CotReceiverBatch, next_execution: u64) {
-        self.cots = Some(cots);
-        self.execution = next_execution;
-    }
-
-    /// Takes the remaining preprocessed OTs out (to store them).
-    pub fn take_preprocessing(&mut self) -> Option<CotReceiverBatch> {
-        self.cots.take()
     }
 }
 
 impl Party for YaoBob {
+    fn attach_store(&mut self, mut store: Store) -> Result<()> {
+        material::prepare_store(&mut store, 17)?;
+        self.pool = Pool::Store(Box::new(store));
+        Ok(())
+    }
+
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         self.ot = Some(IknpReceiver::setup(ch, &mut self.prg)?);
         Ok(())
@@ -68,23 +63,41 @@ impl Party for YaoBob {
             .ot
             .as_mut()
             .ok_or_else(|| Error::config("yao: setup did not run"))?;
-        self.cots = Some(ot.correlated_batch(ch, &mut self.prg, n)?);
-        Ok(())
+        match &mut self.pool {
+            Pool::Store(s) => {
+                let mut left = n;
+                while left > 0 {
+                    let m = left.min(CHUNK);
+                    let b = ot.random_batch(ch, &mut self.prg, m)?;
+                    let mut recs = Zeroizing::new(Vec::with_capacity(17 * m));
+                    for (msg, &c) in b.msgs().iter().zip(b.choices()) {
+                        recs.extend_from_slice(&msg.to_bytes());
+                        recs.push(c as u8);
+                    }
+                    s.append(ROT_KIND, &recs)?;
+                    left -= m;
+                }
+                s.commit()
+            }
+            pool => {
+                *pool = Pool::Memory(ot.random_batch(ch, &mut self.prg, n)?);
+                Ok(())
+            }
+        }
     }
 
     fn dependent(&mut self, _ch: &mut Channel) -> Result<()> {
         Ok(())
     }
 
+    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+        material::sync(&mut self.pool, ch)
+    }
+
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
         let bits = super::flatten(inputs);
-        let cots = self
-            .cots
-            .as_mut()
-            .ok_or_else(|| Error::Exhausted("yao: no preprocessed OTs".into()))?;
-        let tweak = self.execution;
-        self.execution += 1;
-        let my_labels = beaver::receive_correlated(ch, cots, &bits)?;
+        let mut rots = material::take_receiver(&mut self.pool, self.mine.len())?;
+        let my_labels = beaver::receive(ch, &mut rots, &bits)?;
         let their_labels = ch.recv_block_vec(self.theirs.len())?;
         let mut labels = vec![Block::ZERO; self.plan.input_wires().len()];
         for (&p, &l) in self.mine.iter().zip(&my_labels) {
@@ -93,7 +106,7 @@ impl Party for YaoBob {
         for (&p, &l) in self.theirs.iter().zip(&their_labels) {
             labels[p] = l;
         }
-        let out = evaluate_streaming(&self.plan, &labels, tweak, Keep::Outputs, ch)?;
+        let out = evaluate_streaming(&self.plan, &labels, 0, Keep::Outputs, ch)?;
         let decoding = Decoding {
             bits: ch.recv_bits(self.plan.output_wires().len())?,
         };

@@ -3,10 +3,10 @@
 //!
 //! | phase | Alice (garbler) | Bob (evaluator) |
 //! |---|---|---|
-//! | setup | IKNP sender with Δ = her free-XOR offset (base OTs) | IKNP receiver |
-//! | independent | correlated OTs for E × (Bob's input bits), random choices | same |
-//! | dependent | — (the circuit is garbled online, as in the paper's "naive" baseline) | — |
-//! | online | on Bob's corrections: his labels, her labels, streamed tables, decoding | corrections `d = y ⊕ c`; derandomise, evaluate, decode |
+//! | setup | IKNP sender (base OTs) | IKNP receiver |
+//! | independent | random OTs for E × (Bob's input bits), in memory or streamed to the store | same, random choices |
+//! | dependent | — (the circuit is garbled online, as in CompGC's "naive" baseline) | — |
+//! | online | fresh Δ; on Bob's corrections: his label pairs masked by the OTs, her labels, streamed tables, decoding | corrections `d = y ⊕ c`; derandomise, evaluate, decode |
 //!
 //! Security: semi-honest only. A malicious Alice can garble a different
 //! function; a malicious Bob learns nothing beyond the output, but with
@@ -15,6 +15,7 @@
 
 mod alice;
 mod bob;
+pub mod material;
 
 pub use alice::YaoAlice;
 pub use bob::YaoBob;

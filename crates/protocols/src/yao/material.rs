@@ -1,0 +1,97 @@
+//! Where yao's preprocessed random OTs live: in memory (a demo or bench
+//! run) or in the party's store (preprocess now, run later).
+//!
+//! Store records (kind [`ROT_KIND`]): Alice `m0 ‖ m1` (32 bytes), Bob
+//! `m_c ‖ c` (17 bytes). The store index of a record is its session OT index,
+//! which Beaver derandomisation sends along so drifted stores are detected.
+
+use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_ot::{RotReceiverBatch, RotSenderBatch};
+use brickyard_store::{KindSpec, Store};
+use zeroize::Zeroizing;
+
+/// The store kind holding yao's random OTs.
+pub const ROT_KIND: &str = "rot";
+/// OTs generated and written per chunk, so preprocessing larger than RAM
+/// streams to disk.
+pub const CHUNK: usize = 1 << 20;
+
+/// Alice's or Bob's OT pool.
+pub enum Pool<B> {
+    /// Nothing preprocessed yet.
+    Empty,
+    /// Generated in this process.
+    Memory(B),
+    /// In a store.
+    Store(Box<Store>),
+}
+
+/// Adds the yao kind to a fresh store.
+pub fn prepare_store(store: &mut Store, record_bytes: u32) -> Result<()> {
+    if store.produced(ROT_KIND).is_err() {
+        store.add_kind(KindSpec::fixed(ROT_KIND, record_bytes))?;
+    }
+    Ok(())
+}
+
+/// Syncs the next OT index with the peer (both skip anything either side
+/// reserved before, e.g. in a run that crashed).
+pub fn sync<B>(pool: &mut Pool<B>, ch: &mut Channel) -> Result<()> {
+    if let Pool::Store(s) = pool {
+        s.sync_next_index(ch, &[ROT_KIND])?;
+    }
+    Ok(())
+}
+
+fn no_ots() -> Error {
+    Error::Exhausted("yao: no preprocessed OTs (run the preprocessing first)".into())
+}
+
+/// Alice: takes `n` random OTs, reserving them durably first when stored.
+pub fn take_sender(pool: &mut Pool<RotSenderBatch>, n: usize) -> Result<RotSenderBatch> {
+    match pool {
+        Pool::Empty => Err(no_ots()),
+        Pool::Memory(b) => b.take(n),
+        Pool::Store(s) => {
+            let r = s.reserve(ROT_KIND, n as u64)?;
+            let start = r.start();
+            let raw: Zeroizing<Vec<Block>> = Zeroizing::new(s.read_pod(&r)?);
+            // Handed out = consumed; a crash before this line leaves the
+            // reservation as "burned" in `store info`, never reusable.
+            s.finish(r)?;
+            let (m0, m1) = raw.chunks_exact(2).map(|p| (p[0], p[1])).unzip();
+            Ok(RotSenderBatch::new(start, m0, m1))
+        }
+    }
+}
+
+/// Bob: takes `n` random OTs, reserving them durably first when stored.
+pub fn take_receiver(pool: &mut Pool<RotReceiverBatch>, n: usize) -> Result<RotReceiverBatch> {
+    match pool {
+        Pool::Empty => Err(no_ots()),
+        Pool::Memory(b) => b.take(n),
+        Pool::Store(s) => {
+            let r = s.reserve(ROT_KIND, n as u64)?;
+            let start = r.start();
+            let raw = Zeroizing::new(s.read(&r)?);
+            s.finish(r)?;
+            let mut choices = Vec::with_capacity(n);
+            let mut msgs = Vec::with_capacity(n);
+            for rec in raw.chunks_exact(17) {
+                let mut b = [0u8; 16];
+                b.copy_from_slice(&rec[..16]);
+                msgs.push(Block::from_bytes(b));
+                choices.push(match rec[16] {
+                    0 => false,
+                    1 => true,
+                    _ => {
+                        return Err(Error::Storage(
+                            "yao: corrupt choice bit in stored OT".into(),
+                        ))
+                    }
+                });
+            }
+            Ok(RotReceiverBatch::new(start, choices, msgs))
+        }
+    }
+}
