@@ -106,7 +106,8 @@ pub fn bench_ot(kind: OtKind, count: usize) -> Result<BenchResult> {
     let start = Instant::now();
     let cpu0 = thread_cpu_ns();
     let step = count.min(STEP);
-    let mut msgs = vec![(Block::ZERO, Block::ZERO); step];
+    let mut msgs =
+        vec![(Block::ZERO, Block::ZERO); if kind == OtKind::Correlated { 0 } else { step }];
     let mut q = vec![Block::ZERO; if kind == OtKind::Correlated { step } else { 0 }];
     if kind == OtKind::Chosen {
         for (i, m) in msgs.iter_mut().enumerate() {

@@ -67,10 +67,17 @@ pub(crate) fn fill_tweaks(start: u64, tweaks: &mut [Block]) {
 /// `i / 128`. Bits beyond `bits.len()` are zero.
 pub(crate) fn pack_bits(bits: &[bool], out: &mut [Block]) {
     out.fill(Block::ZERO);
-    for (blk, chunk) in out.iter_mut().zip(bits.chunks(128)) {
+    // A `bool` is one byte holding 0 or 1; the multiply gathers the low bits
+    // of eight such bytes into one byte (byte k → bit k), without carries
+    // because every partial product lands on a distinct bit.
+    let bytes: &[u8] = bytemuck::cast_slice(bits);
+    for (blk, chunk) in out.iter_mut().zip(bytes.chunks(128)) {
         let mut v = 0u128;
-        for (k, &b) in chunk.iter().enumerate() {
-            v |= (b as u128) << k;
+        for (k, c8) in chunk.chunks(8).enumerate() {
+            let mut w = [0u8; 8];
+            w[..c8.len()].copy_from_slice(c8);
+            let x = u64::from_le_bytes(w);
+            v |= ((x.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u128) << (8 * k);
         }
         *blk = Block(v);
     }
@@ -95,5 +102,12 @@ mod tests {
         let mut back = Vec::new();
         unpack_bits(&p, 300, &mut back);
         assert_eq!(back, bits);
+        // Every byte pattern of the multiply trick.
+        for x in 0..=255u8 {
+            let bits: Vec<bool> = (0..8).map(|k| (x >> k) & 1 == 1).collect();
+            let mut p = [Block::ZERO];
+            pack_bits(&bits, &mut p);
+            assert_eq!(p[0], Block(x as u128));
+        }
     }
 }
