@@ -7,10 +7,13 @@
 
 mod bench;
 mod circuit;
+mod connect;
 mod demo;
 mod error;
 mod localnet;
+mod preprocess;
 mod run;
+mod store;
 mod twoparty;
 
 use std::process::ExitCode;
@@ -50,6 +53,11 @@ enum Command {
     Demo(demo::DemoArgs),
     /// Run one party of a 2PC protocol, talking to the other over TCP.
     Run(run::RunCmdArgs),
+    /// Run one party's preprocessing now and keep it in a store for later runs.
+    Preprocess(preprocess::PreprocessArgs),
+    /// Inspect preprocessing stores.
+    #[command(subcommand)]
+    Store(store::StoreCmd),
     /// Benchmarks: a protocol's phase table, or garbling / OT / parsing.
     Bench(bench::BenchArgs),
 }
@@ -60,6 +68,8 @@ fn main() -> ExitCode {
         Command::Circuit(cmd) => circuit::run(cmd),
         Command::Demo(args) => demo::run(args),
         Command::Run(args) => run::run(args),
+        Command::Preprocess(args) => preprocess::run(args),
+        Command::Store(cmd) => store::run(cmd),
         Command::Bench(args) => bench::run(args),
     };
     match result {

@@ -3,14 +3,13 @@
 use crate::circuit::Format;
 use crate::error::CliResult;
 use crate::twoparty::{format_outputs, party_inputs, print_outputs, RunArgs};
-use brickyard_core::channel::{accept, connect, listen, NetOptions};
 use brickyard_protocols::driver::{run_party, PartyRun, PhaseSet};
 use brickyard_protocols::registry::new_party;
 use brickyard_protocols::report::median;
 use brickyard_protocols::Role;
+use brickyard_store::{Expected, Store};
 use clap::Args;
 use serde_json::json;
-use std::time::Duration;
 
 /// Arguments of `brickyard run`.
 #[derive(Args, Debug)]
@@ -19,6 +18,7 @@ use std::time::Duration;
 Example, two terminals (or two machines):\n  \
 brickyard run --role alice --listen 0.0.0.0:7766 --circuit builtin:aes128 --input 0x000102030405060708090a0b0c0d0e0f\n  \
 brickyard run --role bob --connect HOST:7766 --circuit builtin:aes128 --input 0x00112233445566778899aabbccddeeff\n\n\
+With --store DIR the run uses preprocessing made earlier by `brickyard preprocess` (see its --help).\n\
 Both parties must give the same --protocol, --circuit, --alice-groups/--bob-groups, --output and --executions;\n\
 the run stops with an error before any cryptography if they differ."
 )]
@@ -28,12 +28,15 @@ pub struct RunCmdArgs {
     /// This party's role.
     #[arg(long, value_parser = ["alice", "bob"])]
     role: String,
-    /// Wait for the peer on this address (e.g. 0.0.0.0:7766).
-    #[arg(long, conflicts_with = "connect", required_unless_present = "connect")]
-    listen: Option<String>,
-    /// Connect to the peer at this address (e.g. 10.0.0.2:7766).
+    #[command(flatten)]
+    peer: crate::connect::PeerArgs,
+    /// Use preprocessing from this store (made by `brickyard preprocess`)
+    /// instead of preprocessing now.
     #[arg(long)]
-    connect: Option<String>,
+    store: Option<std::path::PathBuf>,
+    /// The store's key file, if not in the default place.
+    #[arg(long, requires = "store")]
+    key: Option<std::path::PathBuf>,
     /// This party's value for its next input group (one per owned group, or
     /// one per owned group per execution).
     #[arg(long = "input", value_name = "V")]
@@ -41,12 +44,6 @@ pub struct RunCmdArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Hex)]
     format: Format,
-    /// Seconds without progress before a read fails.
-    #[arg(long, default_value_t = 60)]
-    timeout: u64,
-    /// Seconds to keep retrying --connect (or waiting in --listen).
-    #[arg(long, default_value_t = 60)]
-    connect_timeout: u64,
     /// Print outputs and this party's statistics as JSON.
     #[arg(long)]
     json: bool,
@@ -57,28 +54,20 @@ pub fn run(args: RunCmdArgs) -> CliResult {
     let role: Role = args.role.parse().map_err(crate::error::CliError::Usage)?;
     let cfg = args.run.config()?;
     let inputs = party_inputs(&cfg, role, &args.inputs)?;
-    let opts = NetOptions {
-        read_timeout: Duration::from_secs(args.timeout),
-        connect_timeout: Duration::from_secs(args.connect_timeout),
-        accept_timeout: Duration::from_secs(args.connect_timeout),
-        profile: None,
-    };
-    let mut ch = match (&args.listen, &args.connect) {
-        (Some(addr), _) => {
-            let l = listen(addr)?;
-            if !args.json {
-                eprintln!(
-                    "{}: listening on {}",
-                    role.name(),
-                    l.local_addr().map_err(brickyard_core::Error::Io)?
-                );
-            }
-            accept(&l, &opts)?
-        }
-        (None, Some(addr)) => connect(addr, &opts)?,
-        (None, None) => unreachable!("clap requires --listen or --connect"),
-    };
+    let mut ch = args.peer.open(role.name())?;
     let mut party = new_party(&args.run.protocol, role, cfg.clone())?;
+    let phases = match &args.store {
+        Some(dir) => {
+            let mut expected = Expected::new(&args.run.protocol, role.store_role());
+            expected.key_path = args.key.clone();
+            party.attach_store(Store::open(dir, &expected)?)?;
+            PhaseSet {
+                preprocess: false,
+                online: true,
+            }
+        }
+        None => PhaseSet::ALL,
+    };
     let run = run_party(
         &args.run.protocol,
         party.as_mut(),
@@ -86,7 +75,7 @@ pub fn run(args: RunCmdArgs) -> CliResult {
         &mut ch,
         &cfg,
         &inputs,
-        PhaseSet::ALL,
+        phases,
     )?;
     report(&args, role, &run)
 }

@@ -42,6 +42,9 @@ pub struct RunConfig {
     pub executions: usize,
     /// Who learns the output.
     pub output: OutputMode,
+    /// Where long preprocessing reports its progress (not part of the
+    /// agreement between the parties).
+    pub progress: crate::progress::Progress,
 }
 
 impl RunConfig {
@@ -57,6 +60,7 @@ impl RunConfig {
             bob_groups,
             executions: 1,
             output: OutputMode::Bob,
+            progress: Default::default(),
         };
         cfg.validate()?;
         Ok(cfg)

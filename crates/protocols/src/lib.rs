@@ -9,6 +9,7 @@
 pub mod config;
 pub mod driver;
 pub mod party;
+pub mod progress;
 pub mod registry;
 pub mod report;
 pub mod yao;

@@ -65,6 +65,7 @@ impl Party for YaoAlice {
             .ok_or_else(|| Error::config("yao: setup did not run"))?;
         match &mut self.pool {
             Pool::Store(s) => {
+                self.cfg.progress.add_total(n as u64);
                 let mut left = n;
                 while left > 0 {
                     let m = left.min(CHUNK);
@@ -73,6 +74,7 @@ impl Party for YaoAlice {
                         Zeroizing::new(b.pairs().flat_map(|(x, y)| [x, y]).collect());
                     s.append_pod(ROT_KIND, &recs)?;
                     left -= m;
+                    self.cfg.progress.advance(m as u64);
                 }
                 s.commit()
             }

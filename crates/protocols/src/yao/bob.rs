@@ -65,6 +65,7 @@ impl Party for YaoBob {
             .ok_or_else(|| Error::config("yao: setup did not run"))?;
         match &mut self.pool {
             Pool::Store(s) => {
+                self.cfg.progress.add_total(n as u64);
                 let mut left = n;
                 while left > 0 {
                     let m = left.min(CHUNK);
@@ -76,6 +77,7 @@ impl Party for YaoBob {
                     }
                     s.append(ROT_KIND, &recs)?;
                     left -= m;
+                    self.cfg.progress.advance(m as u64);
                 }
                 s.commit()
             }
