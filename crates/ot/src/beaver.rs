@@ -49,8 +49,8 @@ pub fn send(ch: &mut Channel, batch: &mut RotSenderBatch, pairs: &[(Block, Block
         ys.push(x0 ^ a);
         ys.push(x1 ^ b);
     }
+    // `ys` goes to the peer: public, no wipe needed.
     ch.send_blocks(&ys)?;
-    ys.zeroize();
     ch.flush()
 }
 
@@ -68,14 +68,13 @@ pub fn receive(
         .collect();
     send_header(ch, mat.next_index(), &d)?;
     d.zeroize();
-    let mut ys = ch.recv_block_vec(2 * choices.len())?;
+    let ys = ch.recv_block_vec(2 * choices.len())?;
     let out = choices
         .iter()
         .zip(mat.msgs())
         .zip(ys.chunks_exact(2))
         .map(|((&b, &m), y)| y[b as usize] ^ m)
         .collect();
-    ys.zeroize();
     Ok(out)
 }
 
@@ -89,14 +88,14 @@ pub fn send_correlated(
     let mat = batch.take(zero_labels.len())?;
     let d = recv_header(ch, mat.next_index(), zero_labels.len())?;
     let delta = mat.delta();
-    let mut ys: Vec<Block> = zero_labels
+    let ys: Vec<Block> = zero_labels
         .iter()
         .zip(mat.q())
         .zip(&d)
         .map(|((&x, &q), &d)| x ^ q ^ delta.and_bit(d))
         .collect();
+    // `ys` goes to the peer: public, no wipe needed.
     ch.send_blocks(&ys)?;
-    ys.zeroize();
     ch.flush()
 }
 

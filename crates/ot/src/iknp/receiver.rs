@@ -36,7 +36,8 @@ pub struct IknpReceiver {
     /// Transposed rows when a chunk is not a whole number of tiles.
     rows: Vec<Block>,
     tweaks: Vec<Block>,
-    /// The sender's padded pairs of one chosen-message super-batch.
+    /// The sender's padded pairs of one chosen-message super-batch (public:
+    /// they came over the wire, so they are not wiped).
     ys: Vec<Block>,
 }
 
@@ -52,7 +53,6 @@ impl Drop for IknpReceiver {
         self.u_cols.zeroize();
         self.r.zeroize();
         self.rows.zeroize();
-        self.ys.zeroize();
     }
 }
 
@@ -249,7 +249,6 @@ impl IknpReceiver {
             for ((&c, h), y) in batch.iter().zip(h.iter_mut()).zip(ys.chunks_exact(2)) {
                 *h ^= y[c as usize];
             }
-            ys.zeroize();
         }
         Ok(())
     }
