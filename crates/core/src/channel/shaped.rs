@@ -301,9 +301,10 @@ mod tests {
         let p = NetProfile::parse("40").unwrap(); // 20 ms one way
         let (mut a, b) = shaped_memory_pair(p);
         let el = ping_pong(&mut a, b, 4);
-        // 4 round trips of 40 ms each.
+        // 4 round trips of 40 ms each. The upper bound (< 2×) catches latency
+        // charged twice, with slack for a loaded machine.
         assert!(el >= Duration::from_millis(160), "{el:?}");
-        assert!(el < Duration::from_millis(240), "{el:?}");
+        assert!(el < Duration::from_millis(300), "{el:?}");
     }
 
     #[test]
@@ -328,7 +329,7 @@ mod tests {
         assert_eq!(s, data.iter().map(|&x| x as u64).sum::<u64>());
         // 100 ms serialisation + 2 × 10 ms latency (+ 8 bytes back).
         assert!(el >= Duration::from_millis(118), "{el:?}");
-        assert!(el < Duration::from_millis(200), "{el:?}");
+        assert!(el < Duration::from_millis(215), "{el:?}");
     }
 
     #[test]
