@@ -74,13 +74,13 @@ fn eval_fips197_and_integers() {
         "eval",
         "builtin:mul32",
         "--input",
-        "123456",
+        "123456789",
         "--input",
-        "789",
+        "987654",
         "--format",
         "int",
     ]);
-    assert_eq!(out.trim(), (123456u64 * 789 % (1 << 32)).to_string());
+    assert_eq!(out.trim(), (123456789u64 * 987654 % (1 << 32)).to_string());
     let out = ok(&[
         "circuit",
         "eval",
