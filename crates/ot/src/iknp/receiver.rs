@@ -8,7 +8,7 @@ use crate::base;
 use crate::rot::{CotReceiverBatch, RotReceiverBatch};
 use brickyard_core::hash::tccr_batch;
 use brickyard_core::prg::Prg;
-use brickyard_core::{Block, Channel, Result};
+use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroize;
 
 /// Where a chunk's choice bits come from.
@@ -27,6 +27,9 @@ pub struct IknpReceiver {
     prgs: Vec<(Prg, Prg)>,
     /// Index of the next OT of this session: the hash tweak.
     index: u64,
+    /// Set when an I/O error interrupted an extension: the two parties'
+    /// PRG positions may now differ, so the session refuses further use.
+    broken: bool,
     /// `t` columns of the current chunk.
     t_cols: Vec<Block>,
     /// `u` columns of the current chunk (sent to the sender).
@@ -68,6 +71,7 @@ impl IknpReceiver {
         Ok(IknpReceiver {
             prgs,
             index: 0,
+            broken: false,
             t_cols: Vec::new(),
             u_cols: Vec::new(),
             r: Vec::new(),
@@ -82,6 +86,22 @@ impl IknpReceiver {
         self.index
     }
 
+    /// Refuses to extend after an interrupted extension.
+    fn check_usable(&self) -> Result<()> {
+        if self.broken {
+            return Err(Error::config(
+                "IKNP session was interrupted by an error; run setup again",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Passes `r` through, marking the session unusable if it failed.
+    fn track<T>(&mut self, r: Result<T>) -> Result<T> {
+        self.broken |= r.is_err();
+        r
+    }
+
     /// Sends one chunk's `u` columns for `out.len() ≤ CHUNK_OTS` OTs and
     /// writes the rows `t_i` (hashed if `hash`) to `out`.
     fn extend_chunk(
@@ -91,6 +111,7 @@ impl IknpReceiver {
         hash: bool,
         out: &mut [Block],
     ) -> Result<()> {
+        self.check_usable()?;
         let m = out.len();
         let nb = col_blocks(m);
         self.r.resize(nb, Block::ZERO);
@@ -118,7 +139,8 @@ impl IknpReceiver {
                 *u ^= *t ^ *r;
             }
         }
-        ch.send_blocks(&self.u_cols)?;
+        let r = ch.send_blocks(&self.u_cols);
+        self.track(r)?;
         transpose_to(&self.t_cols, &mut self.rows, out);
         if hash {
             self.tweaks.resize(m, Block::ZERO);
@@ -139,7 +161,8 @@ impl IknpReceiver {
         for chunk in out.chunks_mut(CHUNK_OTS) {
             self.extend_chunk(ch, &mut choices, hash, chunk)?;
         }
-        ch.flush()
+        let r = ch.flush();
+        self.track(r)
     }
 
     /// Correlated OTs into `out` (`out.len() == choices.len()`):
@@ -245,7 +268,8 @@ impl IknpReceiver {
         for (batch, h) in batches {
             self.extend_into(ch, Choices::Given(batch), true, h)?;
             let ys = &mut ys[..2 * batch.len()];
-            ch.recv_blocks(ys)?;
+            let r = ch.recv_blocks(ys);
+            self.track(r)?;
             for ((&c, h), y) in batch.iter().zip(h.iter_mut()).zip(ys.chunks_exact(2)) {
                 *h ^= y[c as usize];
             }
