@@ -135,7 +135,11 @@ mod tests {
         assert_eq!(g.len(), PARITY + 1);
         assert!(g[0] && g[PARITY], "monic with nonzero constant term");
         for i in 1..D {
-            assert_eq!(eval_binary_poly(&g, alpha_pow(i)), 0, "α^{i} must be a root");
+            assert_eq!(
+                eval_binary_poly(&g, alpha_pow(i)),
+                0,
+                "α^{i} must be a root"
+            );
         }
         // α^41 is not a root: the designed distance is exactly 41.
         assert_ne!(eval_binary_poly(&g, alpha_pow(D)), 0);

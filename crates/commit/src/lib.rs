@@ -1,6 +1,25 @@
 //! XOR-homomorphic UC commitments from OT, a PRG and a linear code.
 #![deny(missing_docs)]
 
+#[cfg(not(target_endian = "little"))]
+compile_error!("brickyard-commit casts u64 rows to wire bytes and assumes a little-endian target");
+
 mod bch;
+#[cfg(test)]
+mod cheat;
 pub mod code;
+pub mod committer;
+pub mod material;
+mod open_committer;
+mod open_receiver;
+mod par;
 pub mod params;
+pub mod receiver;
+mod sliced;
+mod wire;
+
+pub use committer::Committer;
+pub use material::{CommitterState, ReceiverState};
+pub use receiver::Receiver;
+#[cfg(test)]
+mod tests;

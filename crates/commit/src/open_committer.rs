@@ -1,0 +1,161 @@
+//! Openings, committer side: plain and XOR openings, batch opening, and
+//! opening single bits (docs/protocols/commitments.md, "Open").
+//!
+//! Everything is linear: the opening of `c_a ⊕ c_b` is `(m_a ⊕ m_b, t_a ⊕ t_b)`
+//! and is checked against `w_a ⊕ w_b`, so every function here works on
+//! "items", each the XOR of a set of commitment ids.
+
+use crate::code::{xor_rows, Row};
+use crate::committer::Committer;
+use crate::params::{N, ROW_WORDS, S};
+use crate::sliced::combine_item_rows;
+use crate::wire::{put_opening, send_count, OPENING_BYTES};
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Error, Result};
+use zeroize::Zeroize;
+
+impl Committer {
+    /// `(⊕ m_i, ⊕ t_i)` over the ids of one set.
+    pub(crate) fn item<S: AsRef<[usize]>>(&self, set: S) -> Result<(Block, Row)> {
+        let mut m = Block::ZERO;
+        let mut t = [0u64; ROW_WORDS];
+        for &id in set.as_ref() {
+            let (mi, ti) = match (self.state.msgs.get(id), self.state.t.get(id)) {
+                (Some(m), Some(t)) => (m, t),
+                _ => return Err(Error::config(format!("unknown commitment id {id}"))),
+            };
+            m ^= *mi;
+            t = xor_rows(&t, ti);
+        }
+        Ok((m, t))
+    }
+
+    fn items<S: AsRef<[usize]>>(&self, sets: &[S]) -> Result<(Vec<Block>, Vec<Row>)> {
+        let mut ms = Vec::with_capacity(sets.len());
+        let mut ts = Vec::with_capacity(sets.len());
+        for s in sets {
+            let (m, t) = self.item(s)?;
+            ms.push(m);
+            ts.push(t);
+        }
+        Ok((ms, ts))
+    }
+
+    /// Opens commitments: sends `(m_i, t_i)` for each id (K + N bits each).
+    pub fn open(&self, ch: &mut Channel, ids: &[usize]) -> Result<()> {
+        let sets: Vec<[usize; 1]> = ids.iter().map(|&i| [i]).collect();
+        self.open_xor(ch, &sets)
+    }
+
+    /// Opens, for each set, the XOR of its commitments (XOR-homomorphism):
+    /// the peer learns only the XOR.
+    pub fn open_xor<S: AsRef<[usize]>>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
+        let mut buf = Vec::with_capacity(4 + sets.len() * OPENING_BYTES);
+        for s in sets {
+            let (mut m, mut t) = self.item(s)?;
+            put_opening(&mut buf, m, &t);
+            m.zeroize();
+            t.zeroize();
+        }
+        send_count(ch, sets.len())?;
+        ch.send_bytes(&buf)?;
+        buf.zeroize();
+        ch.flush()
+    }
+
+    /// Batch opening: sends the messages only (K bits each), then one
+    /// GF(2^128) combination of the shares chosen by the receiver (N Blocks
+    /// in total), so the cost per opened value is K bits plus a constant.
+    pub fn batch_open(&self, ch: &mut Channel, ids: &[usize]) -> Result<()> {
+        let sets: Vec<[usize; 1]> = ids.iter().map(|&i| [i]).collect();
+        self.batch_open_xor(ch, &sets)
+    }
+
+    /// [`Committer::batch_open`] for XORs of sets of commitments.
+    pub fn batch_open_xor<S: AsRef<[usize]>>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
+        let (mut ms, mut ts) = self.items(sets)?;
+        send_count(ch, sets.len())?;
+        ch.send_blocks(&ms)?;
+        let alpha = ch.recv_block()?;
+        let mut comb = combine_item_rows(&ts, alpha);
+        ch.send_blocks(&comb[..N])?;
+        comb.zeroize();
+        ms.zeroize();
+        ts.zeroize();
+        ch.flush()
+    }
+
+    /// Opens bit `bit` (0 = lsb) of the XOR of each set, hiding the other
+    /// bits. `blinders` are S = 40 commitments to random values that are
+    /// consumed (their other bits must never be revealed; pass fresh ids
+    /// from [`Committer::commit_random`]). This is the commitment-level form
+    /// of LEGO's "VerLeak": the receiver checks S random binary combinations,
+    /// each masked by one blinder and opened in full.
+    pub fn open_bits<S: AsRef<[usize]>>(
+        &self,
+        ch: &mut Channel,
+        sets: &[S],
+        bit: usize,
+        blinders: &[usize],
+    ) -> Result<()> {
+        check_bit_args(sets, bit, blinders)?;
+        let (mut ms, mut ts) = self.items(sets)?;
+        let (mut bm, mut bt) = self.items(&blinders.iter().map(|&b| [b]).collect::<Vec<_>>())?;
+        let claims: Vec<bool> = ms.iter().chain(&bm).map(|m| m.bit(bit)).collect();
+        send_count(ch, sets.len())?;
+        ch.send_bits(&claims)?;
+        let seed = ch.recv_block()?;
+        let rows = challenge_rows(seed, sets.len());
+        let mut buf = Vec::with_capacity(S * OPENING_BYTES);
+        for (l, r) in rows.iter().enumerate() {
+            let (mut m, mut t) = (bm[l], bt[l]);
+            for (q, &take) in r.iter().enumerate() {
+                if take {
+                    m ^= ms[q];
+                    t = xor_rows(&t, &ts[q]);
+                }
+            }
+            put_opening(&mut buf, m, &t);
+        }
+        send_count(ch, S)?;
+        ch.send_bytes(&buf)?;
+        for v in [&mut ms, &mut bm] {
+            v.zeroize();
+        }
+        ts.zeroize();
+        bt.zeroize();
+        buf.zeroize();
+        ch.flush()
+    }
+}
+
+/// Argument checks shared by both sides of the bit opening.
+pub(crate) fn check_bit_args<S: AsRef<[usize]>>(
+    sets: &[S],
+    bit: usize,
+    blinders: &[usize],
+) -> Result<()> {
+    if bit >= 128 {
+        return Err(Error::config(format!("bit {bit} out of range")));
+    }
+    let mut b = blinders.to_vec();
+    b.sort_unstable();
+    b.dedup();
+    if b.len() != S || blinders.len() != S {
+        return Err(Error::config(format!("need {S} distinct blinder ids")));
+    }
+    if sets
+        .iter()
+        .any(|s| s.as_ref().iter().any(|id| b.binary_search(id).is_ok()))
+    {
+        return Err(Error::config("a blinder id also appears in an opened set"));
+    }
+    Ok(())
+}
+
+/// The S challenge rows (one bit per opened item) derived from the
+/// receiver's seed; both parties expand it the same way.
+pub(crate) fn challenge_rows(seed: Block, items: usize) -> Vec<Vec<bool>> {
+    let mut prg = Prg::from_seed(seed);
+    (0..S).map(|_| prg.random_bits(items)).collect()
+}

@@ -1,0 +1,257 @@
+//! The receiver: setup (n base OTs as OT receiver with random watch bits)
+//! and commit batches with the consistency check.
+//!
+//! Per position j the receiver expands the one seed it holds, `s_j^{Δ_R[j]}`;
+//! where `Δ_R[j] = 1` it adds the committer's correction. Per commitment
+//! this gives `w_i = t_i ⊕ (Δ_R ∧ x_i)`, where `x_i` is the committed column
+//! (a codeword if the committer was honest). The check then verifies two
+//! random GF(2^128) combinations of the columns against the committer's
+//! claimed openings of them.
+
+use crate::code::{code, row_bit, row_from_bits, Row};
+use crate::committer::{check_coefficients, chunk_len};
+use crate::material::ReceiverState;
+use crate::par;
+use crate::params::{CHECK_COMBINATIONS, CHUNK_BLOCKS, K, N, PARITY, ROW_WORDS};
+use crate::sliced::{combine_rows, prg_row, rows_of_block, xor_into};
+use crate::wire::CommitHeader;
+use brickyard_core::aes::Aes128;
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Error, Result};
+use std::ops::Range;
+use zeroize::Zeroize;
+
+/// Chunks per thread per wave (matches the committer's pacing; not part of
+/// the wire format, which is one stream of chunks).
+const WAVE_CHUNKS_PER_THREAD: usize = 8;
+
+/// Largest batch a receiver accepts in one `receive_commitments` call; a
+/// sanity bound against a hostile count (memory is ~80 bytes per commitment).
+pub const MAX_BATCH: usize = 1 << 28;
+
+/// The receiving party. Holds secrets (watch bits); see [`ReceiverState`].
+pub struct Receiver {
+    pub(crate) state: ReceiverState,
+    aes: Vec<Aes128>,
+    pub(crate) threads: usize,
+    /// Challenges come from here (seeded from the OS at setup / resume).
+    pub(crate) prg: Prg,
+}
+
+impl std::fmt::Debug for Receiver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Receiver {{ {:?}, threads: {} }}",
+            self.state, self.threads
+        )
+    }
+}
+
+impl Receiver {
+    /// Runs the N base OTs as OT receiver with uniformly random watch bits.
+    pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Receiver> {
+        let mut bits = prg.random_bits(N);
+        let seeds = brickyard_ot::base::receive_random(ch, prg, &bits)?;
+        let state = ReceiverState {
+            watch: row_from_bits(&bits),
+            seeds,
+            next_block: 0,
+            w: Vec::new(),
+        };
+        bits.zeroize();
+        let mut r = Receiver::from_state(state)?;
+        r.prg = Prg::from_seed(prg.random_block());
+        Ok(r)
+    }
+
+    /// Resumes a session from stored state (no new base OTs); challenges
+    /// are drawn from a fresh OS-seeded PRG.
+    pub fn from_state(state: ReceiverState) -> Result<Receiver> {
+        if state.seeds.len() != N || state.watch[N / 64] >> (N % 64) != 0 {
+            return Err(Error::Storage("receiver state has the wrong shape".into()));
+        }
+        Ok(Receiver {
+            aes: state.seeds.iter().map(|&s| Aes128::new(s)).collect(),
+            state,
+            threads: 1,
+            prg: Prg::new(),
+        })
+    }
+
+    /// Uses `threads` worker threads for the local computation.
+    pub fn with_threads(mut self, threads: usize) -> Receiver {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The session state, for persisting it.
+    pub fn state(&self) -> &ReceiverState {
+        &self.state
+    }
+
+    /// Number of commitments received so far (ids are `0..len()`).
+    pub fn len(&self) -> usize {
+        self.state.w.len()
+    }
+
+    /// Whether no commitment has been received yet.
+    pub fn is_empty(&self) -> bool {
+        self.state.w.is_empty()
+    }
+
+    /// Receives a batch of `count` commitments (chosen or random, as the
+    /// committer's header says) and runs the consistency check. On
+    /// `Cheating { check: "commit-consistency" }` the session must be
+    /// abandoned: the failure may depend on the watch bits.
+    pub fn receive_commitments(&mut self, ch: &mut Channel, count: usize) -> Result<Range<usize>> {
+        if count > MAX_BATCH {
+            return Err(Error::config(format!(
+                "batch of {count} exceeds {MAX_BATCH}"
+            )));
+        }
+        let first_id = self.len();
+        let h: CommitHeader = ch.recv_msg()?;
+        if h.count != count as u64 || h.first_block != self.state.next_block {
+            return Err(Error::malformed(format!(
+                "commit header {h:?} does not match {count} commitments at block {}",
+                self.state.next_block
+            )));
+        }
+        let corr_rows = if h.chosen { N } else { PARITY };
+        let real_blocks = count.div_ceil(128);
+        let total_blocks = real_blocks + CHECK_COMBINATIONS;
+        let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
+        let stride = N * CHUNK_BLOCKS;
+        let mut sliced = vec![Block::ZERO; nchunks * stride];
+
+        let wave = WAVE_CHUNKS_PER_THREAD * self.threads;
+        let mut wire = vec![Block::ZERO; (wave * CHUNK_BLOCKS).min(total_blocks) * corr_rows];
+        for w0 in (0..nchunks).step_by(wave) {
+            let w1 = (w0 + wave).min(nchunks);
+            let blocks = (w1 * CHUNK_BLOCKS).min(total_blocks) - w0 * CHUNK_BLOCKS;
+            let wire = &mut wire[..blocks * corr_rows];
+            ch.recv_blocks(wire)?;
+            let ranges = par::partition(w1 - w0, self.threads);
+            let ins = par::split_by(wire, &ranges, |c| c * CHUNK_BLOCKS * corr_rows);
+            let store = par::split_by(&mut sliced[w0 * stride..w1 * stride], &ranges, |c| {
+                c * stride
+            });
+            let items: Vec<_> = ins.into_iter().zip(store).collect();
+            let first_block = self.state.next_block;
+            par::run(&ranges, items, |r, (corr, store)| {
+                for (i, c) in r.enumerate() {
+                    let c = w0 + c;
+                    let nb = chunk_len(c, total_blocks);
+                    let o = i * CHUNK_BLOCKS * corr_rows;
+                    let corr = &corr[o..o + nb * corr_rows];
+                    let ctr = first_block + (c * CHUNK_BLOCKS) as u64;
+                    let w = &mut store[i * stride..(i + 1) * stride];
+                    for j in 0..N {
+                        let row = &mut w[j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb];
+                        prg_row(&self.aes[j], ctr, row);
+                        if j >= N - corr_rows && row_bit(&self.state.watch, j) {
+                            let cj = j - (N - corr_rows);
+                            xor_into(row, &corr[cj * nb..(cj + 1) * nb]);
+                        }
+                    }
+                }
+            });
+        }
+        wire.zeroize();
+
+        let alphas: Vec<Block> = (0..CHECK_COMBINATIONS)
+            .map(|_| self.prg.random_block())
+            .collect();
+        ch.send_blocks(&alphas)?;
+        ch.flush()?;
+        let coef = check_coefficients(&alphas, real_blocks);
+        let combos = self.combine_and_store(&sliced, &coef, count, total_blocks, first_id);
+        sliced.zeroize();
+        let checked = ch
+            .recv_block_vec(CHECK_COMBINATIONS * (N + K))
+            .and_then(|resp| {
+                resp.chunks_exact(N + K).enumerate().try_for_each(|(a, r)| {
+                    let (t, m) = r.split_at(N);
+                    self.check_combination(&combos[a * N..(a + 1) * N], t, m, "commit-consistency")
+                })
+            });
+        if let Err(e) = checked {
+            // Drop the unchecked batch; the session must not be used again.
+            self.state.w.truncate(first_id);
+            return Err(e);
+        }
+        self.state.next_block += total_blocks as u64;
+        Ok(first_id..first_id + count)
+    }
+
+    /// Verifies `w̃ ⊕ t̃ = Δ_R ∗ C(m̃)` for one GF(2^128) combination:
+    /// `w̃` (N Blocks) ours, `t̃` (N) and `m̃` (K) the committer's.
+    pub(crate) fn check_combination(
+        &self,
+        w: &[Block],
+        t: &[Block],
+        m: &[Block],
+        check: &'static str,
+    ) -> Result<()> {
+        let mut parity = vec![Block::ZERO; PARITY];
+        code().parity_sliced(m, &mut parity, 1);
+        let mut ok = true;
+        for j in 0..N {
+            let c = if j < K { m[j] } else { parity[j - K] };
+            ok &= w[j] ^ t[j] == c.and_bit(row_bit(&self.state.watch, j));
+        }
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::Cheating { check })
+        }
+    }
+
+    /// Pass 2: the check combinations of our W rows (N Blocks per
+    /// combination, concatenated) and the transpose into per-commitment rows.
+    fn combine_and_store(
+        &mut self,
+        sliced: &[Block],
+        coef: &[Vec<Block>],
+        count: usize,
+        total_blocks: usize,
+        first_id: usize,
+    ) -> Vec<Block> {
+        let stride = N * CHUNK_BLOCKS;
+        let real_blocks = count.div_ceil(128);
+        let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
+        self.state.w.resize(first_id + count, [0u64; ROW_WORDS]);
+        let ranges = par::partition(nchunks, self.threads);
+        let per_chunk = CHUNK_BLOCKS * 128;
+        let ws = par::split_by(&mut self.state.w[first_id..], &ranges, |c| c * per_chunk);
+        let partials = par::run(&ranges, ws, |r, ws: &mut [Row]| {
+            let mut acc = vec![Block::ZERO; CHECK_COMBINATIONS * N];
+            for (i, c) in r.enumerate() {
+                let chunk = &sliced[c * stride..(c + 1) * stride];
+                let nb = chunk_len(c, total_blocks);
+                let blocks = c * CHUNK_BLOCKS..c * CHUNK_BLOCKS + nb;
+                for (a, acc) in acc.chunks_exact_mut(N).enumerate() {
+                    combine_rows(chunk, CHUNK_BLOCKS, &coef[a][blocks.clone()], acc);
+                }
+                for b in 0..nb {
+                    let rb = c * CHUNK_BLOCKS + b;
+                    if rb >= real_blocks {
+                        break;
+                    }
+                    let lanes = (count - rb * 128).min(128);
+                    let at = (i * CHUNK_BLOCKS + b) * 128;
+                    let mut rows = rows_of_block(chunk, CHUNK_BLOCKS, N, b);
+                    ws[at..at + lanes].copy_from_slice(&rows[..lanes]);
+                    rows.zeroize();
+                }
+            }
+            acc
+        });
+        let mut acc = vec![Block::ZERO; CHECK_COMBINATIONS * N];
+        for p in partials {
+            xor_into(&mut acc, &p);
+        }
+        acc
+    }
+}

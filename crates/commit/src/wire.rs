@@ -1,0 +1,81 @@
+//! Message shapes shared by both parties. Fixed-size payloads are read with
+//! exact lengths; every variable-size message starts with a count that the
+//! receiver compares against what it expects, so a short, long or
+//! re-ordered message is `Malformed`, never a panic or a silent misparse.
+
+use crate::code::Row;
+use crate::params::{N, ROW_WORDS, WIRE_ROW_BYTES};
+use brickyard_core::{Block, Channel, Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// First message of a commit batch (committer → receiver).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub(crate) struct CommitHeader {
+    /// Real commitments in the batch.
+    pub count: u64,
+    /// Chosen messages (corrections on all N rows) or random (parity rows only).
+    pub chosen: bool,
+    /// Global block index of the batch's first block; must match the
+    /// receiver's counter (detects desynchronised sessions).
+    pub first_block: u64,
+}
+
+/// Bytes of one full opening on the wire: message, then share row.
+pub(crate) const OPENING_BYTES: usize = 16 + WIRE_ROW_BYTES;
+
+/// Sends a count prefix (u32, little-endian).
+pub(crate) fn send_count(ch: &mut Channel, n: usize) -> Result<()> {
+    let n = u32::try_from(n).map_err(|_| Error::config("too many items in one message"))?;
+    ch.send_bytes(&n.to_le_bytes())
+}
+
+/// Receives a count prefix and checks it is `expected`.
+pub(crate) fn recv_count(ch: &mut Channel, expected: usize, what: &str) -> Result<()> {
+    let mut b = [0u8; 4];
+    ch.recv_bytes(&mut b)?;
+    let got = u32::from_le_bytes(b) as usize;
+    if got != expected {
+        return Err(Error::malformed(format!(
+            "{what}: expected {expected} items, peer sent {got}"
+        )));
+    }
+    Ok(())
+}
+
+/// Appends `(m, t)` to an opening buffer.
+pub(crate) fn put_opening(buf: &mut Vec<u8>, m: Block, t: &Row) {
+    buf.extend_from_slice(&m.to_bytes());
+    let bytes: &[u8] = bytemuck::cast_slice(t);
+    buf.extend_from_slice(&bytes[..WIRE_ROW_BYTES]);
+}
+
+/// Parses one opening; bits of the row at positions ≥ N must be zero.
+pub(crate) fn get_opening(bytes: &[u8]) -> Result<(Block, Row)> {
+    debug_assert_eq!(bytes.len(), OPENING_BYTES);
+    let m = Block::from_bytes(bytes[..16].try_into().expect("16 bytes"));
+    let mut t = [0u64; ROW_WORDS];
+    bytemuck::cast_slice_mut::<u64, u8>(&mut t)[..WIRE_ROW_BYTES].copy_from_slice(&bytes[16..]);
+    if t[N / 64] >> (N % 64) != 0 {
+        return Err(Error::malformed(
+            "opening has bits set beyond the code length",
+        ));
+    }
+    Ok((m, t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opening_round_trip_and_padding_refused() {
+        let t: Row = [1, 2, 3, 4, (1 << (N % 64)) - 1];
+        let mut buf = Vec::new();
+        put_opening(&mut buf, Block(77), &t);
+        assert_eq!(buf.len(), OPENING_BYTES);
+        assert_eq!(get_opening(&buf).unwrap(), (Block(77), t));
+        let last = buf.len() - 1;
+        buf[last] |= 0x80;
+        assert!(matches!(get_opening(&buf), Err(Error::Malformed(_))));
+    }
+}
