@@ -1,7 +1,7 @@
 //! Alice, the garbler.
 
 use super::input_positions;
-use super::material::{self, Pool, CHUNK, ROT_KIND};
+use super::material::{self, Pool};
 use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -64,20 +64,11 @@ impl Party for YaoAlice {
             .as_mut()
             .ok_or_else(|| Error::config("yao: setup did not run"))?;
         match &mut self.pool {
-            Pool::Store(s) => {
-                self.cfg.progress.add_total(n as u64);
-                let mut left = n;
-                while left > 0 {
-                    let m = left.min(CHUNK);
-                    let b = ot.random_batch(ch, m)?;
-                    let recs: Zeroizing<Vec<Block>> =
-                        Zeroizing::new(b.pairs().flat_map(|(x, y)| [x, y]).collect());
-                    s.append_pod(ROT_KIND, &recs)?;
-                    left -= m;
-                    self.cfg.progress.advance(m as u64);
-                }
-                s.commit()
-            }
+            Pool::Store(s) => material::fill_store(s, n, &self.cfg.progress, |m| {
+                let b = ot.random_batch(ch, m)?;
+                let pairs: Vec<Block> = b.pairs().flat_map(|(x, y)| [x, y]).collect();
+                Ok(Zeroizing::new(bytemuck::cast_slice(&pairs).to_vec()))
+            }),
             pool => {
                 *pool = Pool::Memory(ot.random_batch(ch, n)?);
                 Ok(())

@@ -1,7 +1,7 @@
 //! Bob, the evaluator.
 
 use super::input_positions;
-use super::material::{self, Pool, CHUNK, ROT_KIND};
+use super::material::{self, Pool};
 use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -64,23 +64,15 @@ impl Party for YaoBob {
             .as_mut()
             .ok_or_else(|| Error::config("yao: setup did not run"))?;
         match &mut self.pool {
-            Pool::Store(s) => {
-                self.cfg.progress.add_total(n as u64);
-                let mut left = n;
-                while left > 0 {
-                    let m = left.min(CHUNK);
-                    let b = ot.random_batch(ch, &mut self.prg, m)?;
-                    let mut recs = Zeroizing::new(Vec::with_capacity(17 * m));
-                    for (msg, &c) in b.msgs().iter().zip(b.choices()) {
-                        recs.extend_from_slice(&msg.to_bytes());
-                        recs.push(c as u8);
-                    }
-                    s.append(ROT_KIND, &recs)?;
-                    left -= m;
-                    self.cfg.progress.advance(m as u64);
+            Pool::Store(s) => material::fill_store(s, n, &self.cfg.progress, |m| {
+                let b = ot.random_batch(ch, &mut self.prg, m)?;
+                let mut recs = Zeroizing::new(Vec::with_capacity(17 * m));
+                for (msg, &c) in b.msgs().iter().zip(b.choices()) {
+                    recs.extend_from_slice(&msg.to_bytes());
+                    recs.push(c as u8);
                 }
-                s.commit()
-            }
+                Ok(recs)
+            }),
             pool => {
                 *pool = Pool::Memory(ot.random_batch(ch, &mut self.prg, n)?);
                 Ok(())

@@ -47,19 +47,49 @@ fn no_ots() -> Error {
     Error::Exhausted("yao: no preprocessed OTs (run the preprocessing first)".into())
 }
 
+/// Generates `n` OTs in chunks of [`CHUNK`] with `gen(m)` (which returns
+/// the chunk's records) and appends them to the store, so memory stays
+/// bounded whatever `n`; commits at the end.
+pub fn fill_store(
+    s: &mut Store,
+    n: usize,
+    progress: &crate::progress::Progress,
+    mut gen: impl FnMut(usize) -> Result<Zeroizing<Vec<u8>>>,
+) -> Result<()> {
+    progress.add_total(n as u64);
+    let mut left = n;
+    while left > 0 {
+        let m = left.min(CHUNK);
+        s.append(ROT_KIND, &gen(m)?)?;
+        left -= m;
+        progress.advance(m as u64);
+    }
+    s.commit()
+}
+
+/// Reserves `n` OTs durably, reads them, and marks them consumed. Returns
+/// the first OT index and the raw records.
+fn reserve_read(s: &mut Store, n: usize) -> Result<(u64, Zeroizing<Vec<u8>>)> {
+    let r = s.reserve(ROT_KIND, n as u64)?;
+    let start = r.start();
+    let raw = Zeroizing::new(s.read(&r)?);
+    // Handed out = consumed; a crash before this line leaves the
+    // reservation as "burned" in `store info`, never reusable.
+    s.finish(r)?;
+    Ok((start, raw))
+}
+
 /// Alice: takes `n` random OTs, reserving them durably first when stored.
 pub fn take_sender(pool: &mut Pool<RotSenderBatch>, n: usize) -> Result<RotSenderBatch> {
     match pool {
         Pool::Empty => Err(no_ots()),
         Pool::Memory(b) => b.take(n),
         Pool::Store(s) => {
-            let r = s.reserve(ROT_KIND, n as u64)?;
-            let start = r.start();
-            let raw: Zeroizing<Vec<Block>> = Zeroizing::new(s.read_pod(&r)?);
-            // Handed out = consumed; a crash before this line leaves the
-            // reservation as "burned" in `store info`, never reusable.
-            s.finish(r)?;
-            let (m0, m1) = raw.chunks_exact(2).map(|p| (p[0], p[1])).unzip();
+            let (start, raw) = reserve_read(s, n)?;
+            let blocks: &[Block] = bytemuck::try_cast_slice(&raw).map_err(|_| {
+                Error::Storage("yao: stored OT records are not whole blocks".into())
+            })?;
+            let (m0, m1) = blocks.chunks_exact(2).map(|p| (p[0], p[1])).unzip();
             Ok(RotSenderBatch::new(start, m0, m1))
         }
     }
@@ -71,10 +101,7 @@ pub fn take_receiver(pool: &mut Pool<RotReceiverBatch>, n: usize) -> Result<RotR
         Pool::Empty => Err(no_ots()),
         Pool::Memory(b) => b.take(n),
         Pool::Store(s) => {
-            let r = s.reserve(ROT_KIND, n as u64)?;
-            let start = r.start();
-            let raw = Zeroizing::new(s.read(&r)?);
-            s.finish(r)?;
+            let (start, raw) = reserve_read(s, n)?;
             let mut choices = Vec::with_capacity(n);
             let mut msgs = Vec::with_capacity(n);
             for rec in raw.chunks_exact(17) {
