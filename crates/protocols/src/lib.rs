@@ -12,6 +12,7 @@ pub mod party;
 pub mod progress;
 pub mod registry;
 pub mod report;
+pub mod tinytable;
 pub mod yao;
 
 pub use config::{OutputMode, RunConfig};

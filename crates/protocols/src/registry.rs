@@ -14,11 +14,23 @@ pub struct ProtocolInfo {
 }
 
 /// Every protocol this build offers.
-pub const PROTOCOLS: &[ProtocolInfo] = &[ProtocolInfo {
-    name: "yao",
-    security: "semi-honest",
-    summary: "half-gates Yao with preprocessed correlated OT (the baseline)",
-}];
+pub const PROTOCOLS: &[ProtocolInfo] = &[
+    ProtocolInfo {
+        name: "yao",
+        security: "semi-honest",
+        summary: "half-gates Yao with preprocessed correlated OT (the baseline)",
+    },
+    ProtocolInfo {
+        name: "tinytable",
+        security: "malicious (statistical 2^-k, k = MAC bits)",
+        summary: "TinyTable: scrambled AND tables with MACs, one round per AND layer (needs --dealer until TinyOT preprocessing lands)",
+    },
+    ProtocolInfo {
+        name: "tinytable-sbox",
+        security: "malicious (statistical 2^-k, k = MAC bits)",
+        summary: "TinyTable for AES-128 with 8-bit S-box tables: 10 table rounds (needs --dealer until TinyOT preprocessing lands)",
+    },
+];
 
 /// Looks a protocol up by name.
 pub fn info(name: &str) -> Result<&'static ProtocolInfo> {
@@ -37,6 +49,9 @@ pub fn new_party(protocol: &str, role: Role, cfg: RunConfig) -> Result<Box<dyn P
     Ok(match (protocol, role) {
         ("yao", Role::Alice) => Box::new(crate::yao::YaoAlice::new(cfg)?),
         ("yao", Role::Bob) => Box::new(crate::yao::YaoBob::new(cfg)?),
+        ("tinytable" | "tinytable-sbox", r) => {
+            crate::tinytable::new_party(r, cfg, crate::tinytable::Options::for_protocol(protocol)?)?
+        }
         _ => {
             return Err(Error::config(format!(
                 "protocol `{protocol}` has no {} implementation",

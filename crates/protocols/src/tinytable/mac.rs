@@ -1,0 +1,242 @@
+//! The two ways a party is committed to its table entries.
+//!
+//! * **Lookup MAC** (Fig. 3 / Fig. 5): for entry `c` the verifier holds one
+//!   random k-bit string per possible value, `a_c^v` for `v < 2^m`; the
+//!   committer holds only `a_c^{s_c}` for its actual share `s_c`. Opening
+//!   `s'` means "I know `a_c^{s'}`"; a wrong `s'` needs a string the cheater
+//!   never saw, so it survives with probability 2^-k. Nothing is sent per
+//!   entry: both sides XOR the strings into accumulators compared once.
+//! * **Linear MAC** (Sec. 3): the verifier holds one key `α ∈ GF(2^k)` and a
+//!   pad `β_c` per entry; the committer holds `y_c = α·s_c + β_c`, where
+//!   `α·s_c` is the *unreduced* carry-less product (degree < k+m−1, the
+//!   paper's field 𝔾 trick: no reduction is ever needed). Forging `s' ≠ s`
+//!   means finding `y'` with `y' − y = α(s' − s)`, i.e. guessing `α`:
+//!   probability 2^-k. Openings are batched (Sec. 3.3): the committer sends
+//!   `H = ⊕ F(y_c)` with `F` fixed-key AES (MMO, `π(d) ⊕ d`), truncated to
+//!   k bits, and the verifier recomputes it from `α·s'_c + β_c`.
+//! * **Passive**: no MACs — the semi-honest protocol of Fig. 2, kept only as
+//!   the "Passive" row of the paper's tables (reports say so).
+
+use brickyard_core::hash::cr_batch;
+use brickyard_core::{Block, Error, Result};
+
+/// How table entries (and output-mask shares) are authenticated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MacScheme {
+    /// No authentication: semi-honest only.
+    Passive,
+    /// Per-entry lookup strings of `k` bits (Fig. 3/5).
+    Lookup {
+        /// Security parameter: a cheat survives with probability 2^-k.
+        k: u32,
+    },
+    /// Linear MAC `α·x + β` over GF(2^k) without reduction (Sec. 3).
+    Linear {
+        /// Security parameter: a cheat survives with probability 2^-k.
+        k: u32,
+    },
+}
+
+impl MacScheme {
+    /// Parses `passive`, `lookup-32`, `lookup-64`, `linear-32`, `linear-64`.
+    pub fn parse(s: &str) -> Result<MacScheme> {
+        let bad = || {
+            Error::config(format!(
+                "unknown MAC scheme `{s}` (expected passive, lookup-32, lookup-64, linear-32 or linear-64)"
+            ))
+        };
+        if s == "passive" {
+            return Ok(MacScheme::Passive);
+        }
+        let (kind, k) = s.split_once('-').ok_or_else(bad)?;
+        let k: u32 = match k {
+            "32" => 32,
+            "64" => 64,
+            _ => return Err(bad()),
+        };
+        match kind {
+            "lookup" => Ok(MacScheme::Lookup { k }),
+            "linear" => Ok(MacScheme::Linear { k }),
+            _ => Err(bad()),
+        }
+    }
+
+    /// The name [`MacScheme::parse`] accepts.
+    pub fn name(self) -> String {
+        match self {
+            MacScheme::Passive => "passive".into(),
+            MacScheme::Lookup { k } => format!("lookup-{k}"),
+            MacScheme::Linear { k } => format!("linear-{k}"),
+        }
+    }
+
+    /// The statistical security parameter (0 = passive).
+    pub fn k(self) -> u32 {
+        match self {
+            MacScheme::Passive => 0,
+            MacScheme::Lookup { k } | MacScheme::Linear { k } => k,
+        }
+    }
+
+    /// Whether entries carry MACs.
+    pub fn is_malicious(self) -> bool {
+        self != MacScheme::Passive
+    }
+
+    /// Bytes of one k-bit key or lookup string.
+    pub fn key_bytes(self) -> usize {
+        self.k() as usize / 8
+    }
+
+    /// Bytes of the committer's tag for one `m`-bit entry.
+    pub fn tag_bytes(self, m: u32) -> usize {
+        match self {
+            MacScheme::Passive => 0,
+            MacScheme::Lookup { k } => k as usize / 8,
+            MacScheme::Linear { k } => (k + m - 1).div_ceil(8) as usize,
+        }
+    }
+
+    /// Bytes the verifier keeps per `m`-bit entry of the peer.
+    pub fn verify_bytes(self, m: u32) -> usize {
+        match self {
+            MacScheme::Passive => 0,
+            MacScheme::Lookup { k } => (k as usize / 8) << m,
+            MacScheme::Linear { .. } => self.tag_bytes(m),
+        }
+    }
+
+    /// Mask of the value bits of a proof (k bits).
+    fn proof_mask(self) -> u64 {
+        match self.k() {
+            0 => 0,
+            64 => u64::MAX,
+            k => (1u64 << k) - 1,
+        }
+    }
+}
+
+/// Reads a little-endian integer of `b.len() ≤ 16` bytes.
+#[inline]
+pub fn read_le(b: &[u8]) -> u128 {
+    let mut w = [0u8; 16];
+    w[..b.len()].copy_from_slice(b);
+    u128::from_le_bytes(w)
+}
+
+/// Writes the low `out.len()` bytes of `v`, little-endian.
+#[inline]
+pub fn write_le(out: &mut [u8], v: u128) {
+    let n = out.len();
+    out.copy_from_slice(&v.to_le_bytes()[..n]);
+}
+
+/// `α·x` as polynomials over GF(2), unreduced, for an entry of `m ≤ 8`
+/// bits: constant time (masks, no branch or index on `x` or `α`).
+#[inline]
+pub fn clmul_small(alpha: u64, x: u8, m: u32) -> u128 {
+    let mut acc = 0u128;
+    for j in 0..m {
+        let mask = 0u128.wrapping_sub(((x >> j) & 1) as u128);
+        acc ^= ((alpha as u128) << j) & mask;
+    }
+    acc
+}
+
+/// One side's running authentication value for a batch of openings.
+pub struct Acc {
+    scheme: MacScheme,
+    lookup: u64,
+    linear: Vec<Block>,
+}
+
+impl Acc {
+    /// An empty accumulator.
+    pub fn new(scheme: MacScheme) -> Acc {
+        Acc {
+            scheme,
+            lookup: 0,
+            linear: Vec::new(),
+        }
+    }
+    /// Adds a lookup string (Fig. 5: `m_A ⊕= a^{e_A}` / `t_B ⊕= a^{e_A}`).
+    #[inline]
+    pub fn add_lookup(&mut self, s: u64) {
+        self.lookup ^= s;
+    }
+    /// Adds a linear-MAC value `d` (a tag, or the verifier's recomputation).
+    #[inline]
+    pub fn add_linear(&mut self, d: u128) {
+        self.linear.push(Block(d));
+    }
+    /// The k-bit value sent (committer) or compared (verifier):
+    /// the XOR of lookup strings, or `H = ⊕ F(d_i)` (Sec. 3.3).
+    pub fn finish(mut self) -> u64 {
+        let v = match self.scheme {
+            MacScheme::Passive => 0,
+            MacScheme::Lookup { .. } => self.lookup,
+            MacScheme::Linear { .. } => {
+                cr_batch(&mut self.linear);
+                self.linear.iter().fold(0u64, |h, b| h ^ b.halves().0)
+            }
+        };
+        self.lookup = 0;
+        v & self.scheme.proof_mask()
+    }
+}
+
+impl Drop for Acc {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.lookup.zeroize();
+        self.linear.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_roundtrip() {
+        for s in [
+            "passive",
+            "lookup-32",
+            "lookup-64",
+            "linear-32",
+            "linear-64",
+        ] {
+            assert_eq!(MacScheme::parse(s).unwrap().name(), s);
+        }
+        assert!(MacScheme::parse("lookup-128").is_err());
+        assert!(MacScheme::parse("linear").is_err());
+    }
+
+    #[test]
+    fn clmul_is_linear_and_matches_schoolbook() {
+        let a = 0xdead_beef_0123_4567u64;
+        for x in [0u8, 1, 2, 0x80, 0xff, 0x5a] {
+            let mut want = 0u128;
+            for j in 0..8 {
+                if (x >> j) & 1 == 1 {
+                    want ^= (a as u128) << j;
+                }
+            }
+            assert_eq!(clmul_small(a, x, 8), want);
+            assert_eq!(
+                clmul_small(a, x, 8) ^ clmul_small(a, 0x33, 8),
+                clmul_small(a, x ^ 0x33, 8)
+            );
+        }
+    }
+
+    #[test]
+    fn tag_sizes_match_the_papers_counting() {
+        // Table 1, S-box linear-64: 8 + 2·72 bits per entry = 19 bytes.
+        let s = MacScheme::Linear { k: 64 };
+        assert_eq!(1 + s.tag_bytes(8) + s.verify_bytes(8), 19);
+        // Binary lookup-64: 1 bit + k + 2k per entry.
+        let l = MacScheme::Lookup { k: 64 };
+        assert_eq!(l.tag_bytes(1) + l.verify_bytes(1), 24);
+    }
+}

@@ -1,0 +1,266 @@
+//! TinyTable as a [`Party`]: symmetric, Alice = A, Bob = B.
+//!
+//! | phase | both parties |
+//! |---|---|
+//! | setup | agree on the options (variant, MAC scheme, preprocessing source) |
+//! | independent | — (the dealer needs nothing function-independent; real preprocessing would make aBits/aANDs here) |
+//! | dependent | `--dealer`: Alice's process runs the trusted dealer for all E executions and ships Bob's records to him; each side keeps its own in memory or streams them into its store |
+//! | online | reserve one execution's records, run π_mal ([`super::online`]) |
+
+use super::dealer::{deal, DealPlan, CHUNK_TABLES};
+use super::material::{Layout, Material};
+use super::online::{run_batch, Ctx};
+use super::program::Program;
+use super::{Options, Source};
+use crate::{Outputs, Party, PartyInputs, Role, RunConfig};
+use brickyard_core::prg::Prg;
+use brickyard_core::{Channel, Error, Result};
+use brickyard_store::{KindSpec, Store};
+use std::collections::VecDeque;
+use zeroize::Zeroizing;
+
+enum Pool {
+    Memory(VecDeque<Material>),
+    Store(Box<Store>),
+}
+
+/// One TinyTable party.
+pub struct TinyTableParty {
+    cfg: RunConfig,
+    opts: Options,
+    role: Role,
+    program: Program,
+    layouts: [Layout; 2],
+    inputs: [Vec<u32>; 2],
+    pool: Pool,
+}
+
+fn idx(r: Role) -> usize {
+    match r {
+        Role::Alice => 0,
+        Role::Bob => 1,
+    }
+}
+
+impl TinyTableParty {
+    /// Compiles the program and checks the options. Real preprocessing
+    /// (Sec. 4) is refused until the TinyOT building blocks exist.
+    pub fn new(role: Role, cfg: RunConfig, opts: Options) -> Result<Self> {
+        cfg.validate()?;
+        if opts.source == Source::Real {
+            return Err(Error::config(
+                "tinytable: real two-party preprocessing (Sec. 4, Fig. 8) needs TinyOT-style \
+                 authenticated bits and AND triples, which crates/ot does not provide yet; \
+                 run with --dealer (a trusted dealer, benchmark/test mode only)",
+            ));
+        }
+        let program = opts.variant.compile(&cfg.circuit)?;
+        let wires = |r: Role| -> Vec<u32> {
+            cfg.groups_of(r)
+                .iter()
+                .flat_map(|&g| program.inputs[g].iter().copied())
+                .collect()
+        };
+        let inputs = [wires(Role::Alice), wires(Role::Bob)];
+        let layouts = [
+            Layout::new(&program, opts.mac, inputs[0].len()),
+            Layout::new(&program, opts.mac, inputs[1].len()),
+        ];
+        Ok(TinyTableParty {
+            cfg,
+            opts,
+            role,
+            program,
+            layouts,
+            inputs,
+            pool: Pool::Memory(VecDeque::new()),
+        })
+    }
+
+    fn kinds(&self) -> [String; 2] {
+        let tag = format!("{}-{}", self.opts.variant.name(), self.opts.mac.name());
+        [format!("tt-exec-{tag}"), format!("tt-tables-{tag}")]
+    }
+
+    fn me(&self) -> usize {
+        idx(self.role)
+    }
+
+    fn keep(
+        &mut self,
+        exec: Option<&[u8]>,
+        gates: &[u8],
+        current: &mut Zeroizing<Vec<u8>>,
+    ) -> Result<()> {
+        let [ek, gk] = self.kinds();
+        match &mut self.pool {
+            Pool::Store(s) => {
+                if !gates.is_empty() {
+                    s.append(&gk, gates)?;
+                }
+                if let Some(e) = exec {
+                    s.append(&ek, e)?;
+                }
+            }
+            Pool::Memory(q) => {
+                current.extend_from_slice(gates);
+                if let Some(e) = exec {
+                    q.push_back(Material {
+                        exec: Zeroizing::new(e.to_vec()),
+                        gates: std::mem::take(current),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Alice's side of `--dealer`: deal every execution, keep hers, send Bob his.
+    fn deal_all(&mut self, ch: &mut Channel) -> Result<()> {
+        let program = self.program.clone();
+        let plan = DealPlan {
+            program: &program,
+            alice_inputs: self.inputs[0].clone(),
+            bob_inputs: self.inputs[1].clone(),
+            layouts: self.layouts,
+        };
+        let mut prg = Prg::new();
+        let tables = program.table_count() as u64;
+        for _ in 0..self.cfg.executions {
+            let mut gates = Zeroizing::new(Vec::new());
+            let [ea, eb] = deal(&mut prg, &plan, &mut |a, b| {
+                ch.send_bytes(b)?;
+                gates.extend_from_slice(a);
+                Ok(())
+            })?;
+            ch.send_bytes(&eb)?;
+            let mut cur = Zeroizing::new(Vec::new());
+            self.keep(None, &gates, &mut cur)?;
+            self.keep(Some(&ea), &[], &mut cur)?;
+            self.cfg.progress.advance(tables);
+        }
+        Ok(())
+    }
+
+    /// Bob's side of `--dealer`: receive and keep his records.
+    fn receive_all(&mut self, ch: &mut Channel) -> Result<()> {
+        let l = self.layouts[1];
+        let tables = self.program.table_count();
+        for _ in 0..self.cfg.executions {
+            let mut cur = Zeroizing::new(Vec::new());
+            let mut left = tables;
+            while left > 0 {
+                let t = left.min(CHUNK_TABLES);
+                let mut buf = Zeroizing::new(vec![0u8; t * l.gate_bytes]);
+                ch.recv_bytes(&mut buf)?;
+                self.keep(None, &buf, &mut cur)?;
+                left -= t;
+                self.cfg.progress.advance(t as u64);
+            }
+            let mut ex = Zeroizing::new(vec![0u8; l.exec_bytes]);
+            ch.recv_bytes(&mut ex)?;
+            self.keep(Some(&ex), &[], &mut cur)?;
+        }
+        Ok(())
+    }
+
+    fn take(&mut self) -> Result<Material> {
+        let tables = self.program.table_count() as u64;
+        let [ek, gk] = self.kinds();
+        match &mut self.pool {
+            Pool::Memory(q) => q
+                .pop_front()
+                .ok_or_else(|| Error::Exhausted("tinytable: no preprocessed tables left".into())),
+            Pool::Store(s) => {
+                let rs = s.reserve_many(&[(&ek, 1), (&gk, tables)])?;
+                let exec = Zeroizing::new(s.read(&rs[0])?);
+                let gates = Zeroizing::new(s.read(&rs[1])?);
+                // Handed out = consumed, as in yao's store use.
+                s.finish_many(rs)?;
+                Ok(Material { exec, gates })
+            }
+        }
+    }
+}
+
+impl Party for TinyTableParty {
+    fn attach_store(&mut self, mut store: Store) -> Result<()> {
+        let [ek, gk] = self.kinds();
+        let l = self.layouts[self.me()];
+        for (k, size) in [(ek, l.exec_bytes), (gk, l.gate_bytes)] {
+            if store.produced(&k).is_err() {
+                store.add_kind(KindSpec::fixed(&k, size as u32))?;
+            }
+        }
+        self.pool = Pool::Store(Box::new(store));
+        Ok(())
+    }
+
+    fn setup(&mut self, ch: &mut Channel) -> Result<()> {
+        let mine = *blake3::hash(self.opts.describe().as_bytes()).as_bytes();
+        ch.send_bytes(&mine)?;
+        let mut theirs = [0u8; 32];
+        ch.recv_bytes(&mut theirs)?;
+        if mine != theirs {
+            return Err(Error::config(
+                "tinytable: the peer uses different options (variant, --mac or --dealer)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn independent(&mut self, _ch: &mut Channel) -> Result<()> {
+        Ok(())
+    }
+
+    fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+        self.cfg
+            .progress
+            .add_total((self.program.table_count() * self.cfg.executions) as u64);
+        match self.role {
+            Role::Alice => self.deal_all(ch)?,
+            Role::Bob => self.receive_all(ch)?,
+        }
+        if let Pool::Store(s) = &mut self.pool {
+            s.commit()?;
+        }
+        Ok(())
+    }
+
+    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+        let [ek, gk] = self.kinds();
+        if let Pool::Store(s) = &mut self.pool {
+            s.sync_next_index(ch, &[&ek, &gk])?;
+        }
+        Ok(())
+    }
+
+    fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
+        let mat = self.take()?;
+        let bits: Vec<bool> = inputs.iter().flatten().copied().collect();
+        let me = self.me();
+        let ctx = Ctx {
+            program: &self.program,
+            layout: self.layouts[me],
+            role: self.role,
+            output: self.cfg.output,
+            my_inputs: &self.inputs[me],
+            peer_inputs: &self.inputs[1 - me],
+            #[cfg(feature = "adversary")]
+            cheat: self.opts.cheat_for(self.role, self.program.table_count())?,
+        };
+        let mut out = run_batch(ch, &ctx, std::slice::from_ref(&mat), &[bits])?;
+        Ok(out.pop().flatten().map(|bits| {
+            let mut at = 0;
+            self.program
+                .outputs
+                .iter()
+                .map(|g| {
+                    let v = bits[at..at + g.len()].to_vec();
+                    at += g.len();
+                    v
+                })
+                .collect()
+        }))
+    }
+}
