@@ -21,5 +21,6 @@ mod wire;
 pub use committer::Committer;
 pub use material::{CommitterState, ReceiverState};
 pub use receiver::Receiver;
+pub mod bench;
 #[cfg(test)]
 mod tests;
