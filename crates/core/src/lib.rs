@@ -13,6 +13,7 @@ pub mod gf128;
 pub mod hash;
 pub mod prg;
 pub mod transpose;
+pub mod transpose_cols;
 
 pub use block::Block;
 pub use channel::{Channel, ChannelStats};

@@ -1,6 +1,6 @@
-//! The IKNP column→row transpose, specialised for 128 columns.
+//! The OT-extension column→row transpose, specialised for 128 columns.
 //!
-//! Same result as `brickyard_core::transpose::transpose_128_rows_to_blocks`
+//! Same result as [`crate::transpose::transpose_128_rows_to_blocks`]
 //! (and tested against it), but organised for throughput in safe Rust:
 //! each 128×128 tile is split into four 64×64 quadrants, the off-diagonal
 //! quadrants are exchanged, and every quadrant is transposed in place with
@@ -11,10 +11,12 @@
 //! and on CPUs with AVX-512F an explicit-intrinsics twin holds each row of
 //! eight words in one `zmm` register (the transpose is the largest cost of
 //! IKNP). The twin is called only after run-time detection; it uses no raw
-//! pointers. Both are tested against `brickyard_core::transpose`.
+//! pointers. Both are tested against [`crate::transpose`].
 
-use super::KAPPA;
-use brickyard_core::Block;
+use crate::Block;
+
+/// Columns of an OT-extension matrix (the computational security parameter).
+const KAPPA: usize = 128;
 
 /// Quadrants processed together (two 128×128 tiles of four quadrants).
 const LANES: usize = 8;
@@ -171,7 +173,7 @@ fn transpose_generic(cols: &[Block], nb: usize, out: &mut [Block]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use brickyard_core::prg::Prg;
+    use crate::prg::Prg;
 
     #[test]
     fn matches_core_transpose() {
@@ -180,7 +182,7 @@ mod tests {
             let cols = prg.random_blocks(KAPPA * nb);
             let mut out = vec![Block::ZERO; KAPPA * nb];
             transpose_columns(&cols, nb, &mut out);
-            let want = brickyard_core::transpose::transpose_128_rows_to_blocks(
+            let want = crate::transpose::transpose_128_rows_to_blocks(
                 bytemuck::cast_slice(&cols),
                 KAPPA * nb,
             );

@@ -44,7 +44,7 @@ fn main() {
     });
     let mut out2 = vec![Block::ZERO; n];
     time("ot transpose_columns", n, reps, || {
-        brickyard_ot::iknp::transpose::transpose_columns(&cols, n / 128, &mut out2)
+        brickyard_core::transpose_cols::transpose_columns(&cols, n / 128, &mut out2)
     });
     assert_eq!(out, out2);
     let tw: Vec<Block> = (0..n as u128).map(Block).collect();

@@ -15,11 +15,11 @@
 
 mod receiver;
 mod sender;
-pub mod transpose;
 
 pub use receiver::IknpReceiver;
 pub use sender::IknpSender;
 
+use brickyard_core::transpose_cols::transpose_columns;
 use brickyard_core::Block;
 
 /// Security parameter κ: number of base OTs and of matrix columns.
@@ -40,10 +40,10 @@ pub const CHOSEN_BATCH_OTS: usize = 1 << 20;
 pub(crate) fn transpose_to(cols: &[Block], scratch: &mut Vec<Block>, out: &mut [Block]) {
     let nb = cols.len() / KAPPA;
     if out.len() == nb * KAPPA {
-        transpose::transpose_columns(cols, nb, out);
+        transpose_columns(cols, nb, out);
     } else {
         scratch.resize(nb * KAPPA, Block::ZERO);
-        transpose::transpose_columns(cols, nb, scratch);
+        transpose_columns(cols, nb, scratch);
         out.copy_from_slice(&scratch[..out.len()]);
     }
 }
