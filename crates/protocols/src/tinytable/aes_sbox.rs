@@ -139,9 +139,9 @@ pub fn aes128_sbox_program() -> Program {
         // Key schedule: w0 ^= SubWord(RotWord(w3)) ^ Rcon; w1 ^= w0; …
         let rot = [rk[13], rk[14], rk[15], rk[12]];
         let mut sub: Vec<Byte> = rot.iter().map(|b| sbox(&mut p, b)).collect();
-        for t in 0..8 {
+        for (t, w) in sub[0].iter_mut().enumerate() {
             if (rcon >> t) & 1 == 1 {
-                sub[0][t] = p.not(sub[0][t]);
+                *w = p.not(*w);
             }
         }
         let mut next = Vec::with_capacity(16);

@@ -24,6 +24,9 @@ use zeroize::Zeroizing;
 /// Table gates dealt per sink call, so large material streams.
 pub const CHUNK_TABLES: usize = 256;
 
+/// Receives `(alice's, bob's)` table records, chunk by chunk.
+pub type Sink<'s> = dyn FnMut(&[u8], &[u8]) -> Result<()> + 's;
+
 /// Who owns which wires, and the layouts of both parties' records.
 pub struct DealPlan<'a> {
     /// The program.
@@ -79,7 +82,7 @@ fn mac_entry(
 pub fn deal(
     prg: &mut Prg,
     plan: &DealPlan<'_>,
-    sink: &mut dyn FnMut(&[u8], &[u8]) -> Result<()>,
+    sink: &mut Sink<'_>,
 ) -> Result<[Zeroizing<Vec<u8>>; 2]> {
     let p = plan.program;
     let [la, lb] = plan.layouts;
@@ -138,9 +141,9 @@ pub fn deal(
             let (la_len, lb_len) = (ra.len(), rb.len());
             let ra = &mut ra[la_len - gb..];
             let rb = &mut rb[lb_len - gb..];
-            for c in 0..entries {
-                set_share(ra, c, m, sh[0][c]);
-                set_share(rb, c, m, sh[1][c]);
+            for (c, (&a, &b)) in sh[0].iter().zip(sh[1].iter()).enumerate() {
+                set_share(ra, c, m, a);
+                set_share(rb, c, m, b);
             }
             if scheme.is_malicious() {
                 let (t, v) = (la.tag, la.verify);

@@ -75,7 +75,7 @@ impl Ctx<'_> {
 fn recv_packed(ch: &mut Channel, nbits: usize) -> Result<Vec<u8>> {
     let mut b = vec![0u8; nbits.div_ceil(8)];
     ch.recv_bytes(&mut b)?;
-    if nbits % 8 != 0 && b.last().is_some_and(|l| l >> (nbits % 8) != 0) {
+    if !nbits.is_multiple_of(8) && b.last().is_some_and(|l| l >> (nbits % 8) != 0) {
         return Err(Error::malformed("tinytable: non-zero padding bits"));
     }
     Ok(b)

@@ -214,13 +214,16 @@ pub fn eval_linear_masked(lin: &[Lin], e: &mut [u8]) {
     }
 }
 
+/// A gate waiting for layering: linear, or a table gate `(ins, outs)`.
+type Pending = std::result::Result<Lin, (Vec<u32>, Vec<u32>)>;
+
 /// Builds a program gate by gate and layers it by table depth (for
 /// programs that do not come from a [`Circuit`], e.g. the S-box AES).
 pub struct ProgramBuilder {
     num_wires: u32,
     depth: Vec<u32>,
     table: TableFn,
-    gates: Vec<(u32, std::result::Result<Lin, (Vec<u32>, Vec<u32>)>)>,
+    gates: Vec<(u32, Pending)>,
     inputs: Vec<Vec<u32>>,
 }
 
