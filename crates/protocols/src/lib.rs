@@ -6,6 +6,7 @@
 //! traffic and rounds, and print the same table for every protocol.
 #![deny(missing_docs)]
 
+pub mod compgc;
 pub mod config;
 pub mod driver;
 pub mod party;

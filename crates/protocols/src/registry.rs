@@ -21,6 +21,11 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         summary: "half-gates Yao with preprocessed correlated OT (the baseline)",
     },
     ProtocolInfo {
+        name: "compgc",
+        security: "semi-honest",
+        summary: "component-based garbling: a pre-garbled component library linked online",
+    },
+    ProtocolInfo {
         name: "tinytable",
         security: "malicious (statistical 2^-k, k = MAC bits)",
         summary: "TinyTable: scrambled AND tables with MACs, one round per AND layer (needs --dealer until TinyOT preprocessing lands)",
@@ -49,6 +54,7 @@ pub fn new_party(protocol: &str, role: Role, cfg: RunConfig) -> Result<Box<dyn P
     Ok(match (protocol, role) {
         ("yao", Role::Alice) => Box::new(crate::yao::YaoAlice::new(cfg)?),
         ("yao", Role::Bob) => Box::new(crate::yao::YaoBob::new(cfg)?),
+        ("compgc", r) => crate::compgc::new_party(r, cfg, Default::default())?,
         ("tinytable" | "tinytable-sbox", r) => {
             crate::tinytable::new_party(r, cfg, crate::tinytable::Options::for_protocol(protocol)?)?
         }

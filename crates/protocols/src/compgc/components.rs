@@ -154,7 +154,9 @@ pub fn parse_components(s: &str) -> Result<Vec<(String, usize)>> {
     let mut out: Vec<(String, usize)> = Vec::new();
     for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
         let (name, count) = item.rsplit_once(':').ok_or_else(|| {
-            Error::config(format!("`{item}`: expected TYPE:COUNT (e.g. aes128-round:90)"))
+            Error::config(format!(
+                "`{item}`: expected TYPE:COUNT (e.g. aes128-round:90)"
+            ))
         })?;
         let count: usize = count
             .parse()
@@ -177,7 +179,10 @@ mod tests {
     #[test]
     fn glue_components_compute_what_they_say() {
         let x = resolve_circuit("xor4").unwrap();
-        let o = x.eval(&[vec![true, false, true, false], vec![true, true, false, false]]);
+        let o = x.eval(&[
+            vec![true, false, true, false],
+            vec![true, true, false, false],
+        ]);
         assert_eq!(o.unwrap(), vec![vec![false, true, true, false]]);
         let m = resolve_circuit("mux2").unwrap();
         let a = vec![true, false];
@@ -211,7 +216,8 @@ mod tests {
 
     #[test]
     fn component_lists_parse() {
-        let v = parse_components("aes128-round:90, levenshtein-cell:5:900,aes128-round:10").unwrap();
+        let v =
+            parse_components("aes128-round:90, levenshtein-cell:5:900,aes128-round:10").unwrap();
         assert_eq!(
             v,
             vec![

@@ -91,12 +91,7 @@ pub fn aes128_key_schedule() -> Circuit {
             rcon = (rcon << 1) ^ if rcon & 0x80 != 0 { 0x1b } else { 0 };
         }
         let prev = w[i - 4].clone();
-        w.push(
-            prev.iter()
-                .zip(&temp)
-                .map(|(p, t)| b.xor(p, t))
-                .collect(),
-        );
+        w.push(prev.iter().zip(&temp).map(|(p, t)| b.xor(p, t)).collect());
     }
     let keys = w
         .chunks(4)
