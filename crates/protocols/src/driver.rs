@@ -278,6 +278,7 @@ pub fn run_local(
             net: name,
             phases,
             online,
+            and_gates: cfg.circuit.and_count() as u64,
             notes: Vec::new(),
         },
         bob_outputs,

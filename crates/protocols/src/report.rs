@@ -46,6 +46,9 @@ pub struct Report {
     pub phases: Vec<PhaseStats>,
     /// Online latency and throughput.
     pub online: OnlineStats,
+    /// AND gates of the circuit (for rates such as AND gates per second).
+    #[serde(default)]
+    pub and_gates: u64,
     /// Notes a reader of the numbers must see (e.g. "trusted dealer").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -72,9 +75,14 @@ impl Report {
             );
         }
         s += &format!(
-            "online latency {:.3} ms (median), throughput {:.3} ms/execution\n",
+            "online latency {:.3} ms (median), throughput {:.3} ms/execution",
             self.online.latency_ms, self.online.throughput_ms
         );
+        if self.and_gates > 0 && self.online.throughput_ms > 0.0 {
+            let rate = self.and_gates as f64 / (self.online.throughput_ms * 1e3);
+            s += &format!(" = {rate:.1} M AND/s");
+        }
+        s.push('\n');
         s
     }
 }
