@@ -3,6 +3,7 @@
 //! * [`base`] — Chou–Orlandi base OT over Ristretto (seeds the extension);
 //! * [`iknp`] — IKNP extension: correlated (free-XOR form), random and
 //!   chosen-message OT, any batch size, many extensions per session;
+//! * [`kos`] — KOS actively secure extension (revised consistency check);
 //! * [`rot`] — preprocessed OT material as plain serialisable values;
 //! * [`beaver`] — online derandomisation of that material;
 //! * [`bench`] — the `brickyard bench ot` measurement.
@@ -11,11 +12,15 @@
 //! and security caveats: `docs/security.md`.
 #![deny(missing_docs)]
 
+#[cfg(feature = "adversary")]
+pub mod adversary;
 pub mod base;
 pub mod beaver;
 pub mod bench;
 pub mod iknp;
+pub mod kos;
 pub mod rot;
 
 pub use iknp::{IknpReceiver, IknpSender};
+pub use kos::{KosReceiver, KosSender};
 pub use rot::{CotReceiverBatch, CotSenderBatch, RotReceiverBatch, RotSenderBatch};

@@ -1,0 +1,194 @@
+//! The KOS extension sender (holds Δ; runs the consistency check).
+
+use super::columns::ColSender;
+use super::KOS_BATCH;
+use crate::iknp::{fill_tweaks, transpose_to, CHUNK_OTS, KAPPA};
+use crate::rot::{CotSenderBatch, RotSenderBatch};
+use brickyard_core::hash::tccr_batch;
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Result};
+use zeroize::Zeroize;
+
+/// Sender side of a KOS session. Every extension call checks the
+/// receiver's consistency before returning anything.
+pub struct KosSender {
+    core: ColSender,
+    delta: Block,
+    /// Source of the check challenges (seeded from the caller's PRG).
+    prg: Prg,
+    /// Index of the next OT of this session: the hash tweak.
+    index: u64,
+    /// Transpose scratch for partial chunks.
+    rows: Vec<Block>,
+    /// Correlated rows of one batch (random / chosen OT hash them).
+    buf: Vec<Block>,
+    h0: Vec<Block>,
+    h1: Vec<Block>,
+    tweaks: Vec<Block>,
+}
+
+impl std::fmt::Debug for KosSender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KosSender {{ index: {} }}", self.index)
+    }
+}
+
+impl Drop for KosSender {
+    fn drop(&mut self) {
+        self.delta.zeroize();
+        self.rows.zeroize();
+        self.buf.zeroize();
+        self.h0.zeroize();
+        self.h1.zeroize();
+    }
+}
+
+impl KosSender {
+    /// Runs the 128 base OTs with a fresh random Δ.
+    pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
+        let delta = prg.random_block();
+        Self::setup_with_delta(ch, prg, delta)
+    }
+
+    /// Runs the base OTs with a chosen Δ (e.g. a free-XOR offset with
+    /// `lsb = 1`, or a TinyOT MAC key with fixed low bits).
+    pub fn setup_with_delta(ch: &mut Channel, prg: &mut Prg, delta: Block) -> Result<Self> {
+        let bits = (0..KAPPA).map(|j| delta.bit(j)).collect();
+        let core = ColSender::setup(ch, prg, bits)?;
+        Ok(KosSender {
+            core,
+            delta,
+            prg: Prg::from_seed(prg.random_block()),
+            index: 0,
+            rows: Vec::new(),
+            buf: Vec::new(),
+            h0: Vec::new(),
+            h1: Vec::new(),
+            tweaks: Vec::new(),
+        })
+    }
+
+    /// The global correlation Δ.
+    pub fn delta(&self) -> Block {
+        self.delta
+    }
+
+    /// Number of OTs extended so far in this session.
+    pub fn ots_done(&self) -> u64 {
+        self.index
+    }
+
+    /// Extends one check batch (`out.len() ≤ KOS_BATCH`) into `out`.
+    fn batch(&mut self, ch: &mut Channel, out: &mut [Block]) -> Result<()> {
+        let KosSender {
+            core, prg, rows, ..
+        } = self;
+        core.extend(ch, prg, out.len(), |first, n, cols| {
+            transpose_to(cols, rows, &mut out[first..first + n])
+        })?;
+        self.index += out.len() as u64;
+        Ok(())
+    }
+
+    /// Correlated OTs into `out`: `out[i] = q_i`, the receiver with choice
+    /// `c_i` holds `q_i ⊕ c_i·Δ`. Not hashed: use only where a
+    /// Δ-correlation is wanted (free-XOR labels, IT-MACs). A malicious
+    /// receiver may have learnt a few bits of Δ, each at the price of a 1/2
+    /// chance of being caught (see `docs/security.md`).
+    pub fn correlated_into(&mut self, ch: &mut Channel, out: &mut [Block]) -> Result<()> {
+        for b in out.chunks_mut(KOS_BATCH) {
+            self.batch(ch, b)?;
+        }
+        Ok(())
+    }
+
+    /// `n` correlated OTs (see [`KosSender::correlated_into`]).
+    pub fn correlated(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<Block>> {
+        let mut out = vec![Block::ZERO; n];
+        self.correlated_into(ch, &mut out)?;
+        Ok(out)
+    }
+
+    /// Extends one batch into `buf` and calls `f(offset, h0, h1)` for each
+    /// chunk of hashes `TCCR(q_i, i)`, `TCCR(q_i ⊕ Δ, i)`.
+    fn hashed_batch(
+        &mut self,
+        ch: &mut Channel,
+        n: usize,
+        mut f: impl FnMut(usize, &[Block], &[Block]),
+    ) -> Result<()> {
+        let start = self.index;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.resize(n, Block::ZERO);
+        let r = self.batch(ch, &mut buf);
+        if r.is_ok() {
+            for (k, q) in buf.chunks(CHUNK_OTS).enumerate() {
+                let off = k * CHUNK_OTS;
+                self.h0.clear();
+                self.h0.extend_from_slice(q);
+                self.h1.clear();
+                self.h1.extend(q.iter().map(|&x| x ^ self.delta));
+                self.tweaks.resize(q.len(), Block::ZERO);
+                fill_tweaks(start + off as u64, &mut self.tweaks);
+                tccr_batch(&mut self.h0, &self.tweaks);
+                tccr_batch(&mut self.h1, &self.tweaks);
+                f(off, &self.h0, &self.h1);
+            }
+        }
+        self.buf = buf;
+        r
+    }
+
+    /// Random OTs into `out`: `(TCCR(q_i, i), TCCR(q_i ⊕ Δ, i))`.
+    pub fn random_into(&mut self, ch: &mut Channel, out: &mut [(Block, Block)]) -> Result<()> {
+        for b in out.chunks_mut(KOS_BATCH) {
+            self.hashed_batch(ch, b.len(), |off, h0, h1| {
+                for ((o, &a), &c) in b[off..].iter_mut().zip(h0).zip(h1) {
+                    *o = (a, c);
+                }
+            })?;
+        }
+        Ok(())
+    }
+
+    /// `n` random OTs.
+    pub fn random(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<(Block, Block)>> {
+        let mut out = vec![(Block::ZERO, Block::ZERO); n];
+        self.random_into(ch, &mut out)?;
+        Ok(out)
+    }
+
+    /// Random OTs stored for later use (see [`crate::beaver`]).
+    pub fn random_batch(&mut self, ch: &mut Channel, n: usize) -> Result<RotSenderBatch> {
+        let start = self.index;
+        let pairs = self.random(ch, n)?;
+        let (m0, m1) = pairs.into_iter().unzip();
+        Ok(RotSenderBatch::new(start, m0, m1))
+    }
+
+    /// Correlated OTs stored for later use.
+    pub fn correlated_batch(&mut self, ch: &mut Channel, n: usize) -> Result<CotSenderBatch> {
+        let start = self.index;
+        let q = self.correlated(ch, n)?;
+        Ok(CotSenderBatch::new(start, self.delta, q))
+    }
+
+    /// Chosen-message OT: the receiver learns `msgs[i].c_i`. The padded
+    /// pairs of a batch are sent only after that batch's check passed, so a
+    /// cheating receiver is caught before it sees anything.
+    pub fn chosen(&mut self, ch: &mut Channel, msgs: &[(Block, Block)]) -> Result<()> {
+        let mut ys = Vec::with_capacity(2 * msgs.len().min(KOS_BATCH));
+        for b in msgs.chunks(KOS_BATCH) {
+            ys.clear();
+            self.hashed_batch(ch, b.len(), |off, h0, h1| {
+                for ((&(x0, x1), &a), &c) in b[off..].iter().zip(h0).zip(h1) {
+                    ys.push(x0 ^ a);
+                    ys.push(x1 ^ c);
+                }
+            })?;
+            ch.send_blocks(&ys)?;
+            ch.flush()?;
+        }
+        Ok(())
+    }
+}
