@@ -2,9 +2,12 @@
 //! own module here; `--json` output is a documented interface
 //! (`docs/bench-json.md`).
 
+mod commit;
+mod compgc_table;
 mod garble;
 mod ot;
 mod parse;
+mod store;
 pub mod protocol;
 
 use clap::{Args, Subcommand};
@@ -63,6 +66,19 @@ pub enum BenchCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Store write and read throughput on this machine's disk (MACs included).
+    #[command(after_help = "Example:\n  brickyard bench store --dir /tmp --megabytes 1024 --json")]
+    Store {
+        /// A directory on the disk to measure (a scratch store is made and removed there).
+        #[arg(long, default_value = ".")]
+        dir: std::path::PathBuf,
+        /// Amount of material to write and read back.
+        #[arg(long, default_value_t = 512)]
+        megabytes: u64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// IKNP OT extension over loopback TCP, both parties in this process.
     #[command(after_help = "Example:\n  brickyard bench ot --kind chosen --count 1000000 --json")]
     Ot {
@@ -72,6 +88,34 @@ pub enum BenchCmd {
         /// Number of OTs.
         #[arg(long, default_value_t = 10_000_000)]
         count: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// XOR-homomorphic commitments: µs per commit and decommit, both
+    /// parties in this process.
+    #[command(after_help = "Example:\n  brickyard bench commit --count 1000000 --threads 2 --json")]
+    Commit {
+        /// Number of commitments γ.
+        #[arg(long, default_value_t = 1_000_000)]
+        count: usize,
+        /// Worker threads per party.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The CompGC paper's Table 2: online time and bits Bob receives,
+    /// naive yao vs compgc, loopback and shaped (33 ms, 50 Mbit/s).
+    #[command(
+        name = "compgc-table",
+        after_help = "Example:\n  brickyard bench compgc-table --runs 3 --json"
+    )]
+    CompgcTable {
+        /// Timed runs per cell (median).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -92,6 +136,13 @@ pub fn run(args: BenchArgs) -> CliResult {
             json,
         }) => garble::run(&circuit, iterations, json),
         Some(BenchCmd::Ot { kind, count, json }) => ot::run(&kind, count, json),
+        Some(BenchCmd::Commit {
+            count,
+            threads,
+            json,
+        }) => commit::run(count, threads, json),
+        Some(BenchCmd::CompgcTable { runs, json }) => compgc_table::run(runs, json),
+        Some(BenchCmd::Store { dir, megabytes, json }) => store::run(&dir, megabytes, json),
         None => protocol::run(args.protocol),
     }
 }
