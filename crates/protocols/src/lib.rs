@@ -9,6 +9,7 @@
 pub mod compgc;
 pub mod config;
 pub mod driver;
+pub mod lego;
 pub mod party;
 pub mod progress;
 pub mod registry;

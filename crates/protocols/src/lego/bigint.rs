@@ -1,0 +1,122 @@
+//! Just enough unsigned big-integer arithmetic to evaluate the Theorem 2
+//! bound exactly: products of a few dozen small integers and their sums.
+//! A float would round, and a rounded bound can accept parameters the
+//! theorem rejects, so the bound is decided on integers.
+
+use std::cmp::Ordering;
+
+/// Little-endian base-2^64 unsigned integer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BigUint(Vec<u64>);
+
+impl BigUint {
+    pub(crate) fn from_u64(v: u64) -> Self {
+        BigUint(vec![v])
+    }
+
+    fn trim(&mut self) {
+        while self.0.len() > 1 && *self.0.last().unwrap_or(&1) == 0 {
+            self.0.pop();
+        }
+    }
+
+    /// `self *= m`.
+    pub(crate) fn mul_u64(&mut self, m: u64) {
+        let mut carry = 0u128;
+        for limb in self.0.iter_mut() {
+            let v = (*limb as u128) * (m as u128) + carry;
+            *limb = v as u64;
+            carry = v >> 64;
+        }
+        if carry > 0 {
+            self.0.push(carry as u64);
+        }
+        self.trim();
+    }
+
+    /// `self += other`.
+    pub(crate) fn add_assign(&mut self, other: &BigUint) {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        let mut carry = 0u128;
+        for (i, limb) in self.0.iter_mut().enumerate() {
+            let v = *limb as u128 + *other.0.get(i).unwrap_or(&0) as u128 + carry;
+            *limb = v as u64;
+            carry = v >> 64;
+        }
+        if carry > 0 {
+            self.0.push(carry as u64);
+        }
+    }
+
+    /// `self <<= bits`.
+    pub(crate) fn shl(&mut self, bits: u32) {
+        let words = (bits / 64) as usize;
+        let r = bits % 64;
+        let mut out = vec![0u64; words];
+        let mut carry = 0u64;
+        for &limb in &self.0 {
+            if r == 0 {
+                out.push(limb);
+            } else {
+                out.push((limb << r) | carry);
+                carry = limb >> (64 - r);
+            }
+        }
+        if carry > 0 {
+            out.push(carry);
+        }
+        self.0 = out;
+        self.trim();
+    }
+
+    /// log2, for display only (the decision uses [`Ord`]).
+    pub(crate) fn log2(&self) -> f64 {
+        let top = self.0.len() - 1;
+        let hi = self.0[top] as f64;
+        let lo = if top > 0 { self.0[top - 1] as f64 } else { 0.0 };
+        let v = hi + lo / 18446744073709551616.0;
+        if v == 0.0 {
+            return f64::NEG_INFINITY;
+        }
+        v.log2() + 64.0 * top as f64
+    }
+}
+
+impl PartialOrd for BigUint {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for BigUint {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0
+            .len()
+            .cmp(&other.0.len())
+            .then_with(|| self.0.iter().rev().cmp(other.0.iter().rev()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_matches_u128() {
+        let mut a = BigUint::from_u64(u64::MAX);
+        a.mul_u64(u64::MAX);
+        let want = (u64::MAX as u128) * (u64::MAX as u128);
+        assert_eq!(a.0, vec![want as u64, (want >> 64) as u64]);
+        let mut b = BigUint::from_u64(3);
+        b.shl(100);
+        let mut c = BigUint::from_u64(1);
+        c.shl(101);
+        assert!(b > c);
+        c.add_assign(&BigUint::from_u64(1));
+        c.shl(1);
+        assert!(c > b);
+        assert!((b.log2() - (100.0 + 3f64.log2())).abs() < 1e-9);
+    }
+}
