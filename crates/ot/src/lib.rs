@@ -4,6 +4,8 @@
 //! * [`iknp`] — IKNP extension: correlated (free-XOR form), random and
 //!   chosen-message OT, any batch size, many extensions per session;
 //! * [`kos`] — KOS actively secure extension (revised consistency check);
+//! * [`delta_rot`] — LEGO's Δ-ROT: leaky k+s-column extension, then
+//!   linear randomness extraction (optionally lsb(Δ) = 1);
 //! * [`rot`] — preprocessed OT material as plain serialisable values;
 //! * [`beaver`] — online derandomisation of that material;
 //! * [`bench`] — the `brickyard bench ot` measurement.
@@ -17,6 +19,7 @@ pub mod adversary;
 pub mod base;
 pub mod beaver;
 pub mod bench;
+pub mod delta_rot;
 pub mod iknp;
 pub mod kos;
 pub mod rot;

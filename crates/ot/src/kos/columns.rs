@@ -41,7 +41,7 @@ pub(crate) enum Choices<'a> {
 }
 
 /// Blocks per column of each chunk of an `m`-row batch.
-fn chunk_nbs(m: usize) -> impl Iterator<Item = (usize, usize)> {
+pub(crate) fn chunk_nbs(m: usize) -> impl Iterator<Item = (usize, usize)> {
     (0..m.div_ceil(CHUNK_OTS)).map(move |c| {
         let rows = (m - c * CHUNK_OTS).min(CHUNK_OTS);
         (rows, col_blocks(rows))
@@ -184,7 +184,7 @@ pub(crate) struct ColReceiver {
     ncols: usize,
     prgs: Vec<(Prg, Prg)>,
     /// The `t` columns of the current batch (chunk after chunk).
-    store: Vec<Block>,
+    pub(crate) store: Vec<Block>,
     /// Packed choice bits of the batch (chunk after chunk, then the mask).
     r: Vec<Block>,
     u: Vec<Block>,
