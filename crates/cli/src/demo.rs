@@ -3,7 +3,6 @@
 use crate::circuit::Format;
 use crate::error::{CliError, CliResult};
 use crate::twoparty::{format_outputs, party_inputs, print_outputs, RunArgs};
-use brickyard_protocols::registry::new_party;
 use brickyard_protocols::{driver::run_local, Role};
 use clap::Args;
 use serde_json::json;
@@ -48,6 +47,9 @@ pub struct DemoArgs {
 
 /// Runs the demo.
 pub fn run(args: DemoArgs) -> CliResult {
+    if args.run.tt.list_cheats(&args.run.protocol)? {
+        return Ok(());
+    }
     let fips = args.run.circuit == "builtin:aes128" && args.alice.is_empty() && args.bob.is_empty();
     let (alice, bob) = if fips {
         (vec![FIPS_KEY.to_string()], vec![FIPS_PLAINTEXT.to_string()])
@@ -69,8 +71,8 @@ pub fn run(args: DemoArgs) -> CliResult {
     let result = run_local(
         proto,
         &args.run.circuit,
-        new_party(proto, Role::Alice, cfg.clone())?,
-        new_party(proto, Role::Bob, cfg.clone())?,
+        args.run.new_party(Role::Alice, cfg.clone())?,
+        args.run.new_party(Role::Bob, cfg.clone())?,
         &cfg,
         a_in,
         b_in,
@@ -80,6 +82,7 @@ pub fn run(args: DemoArgs) -> CliResult {
     report
         .notes
         .insert(0, format!("{} is {}", info.name, info.security));
+    report.notes.extend(args.run.tt.notes(proto));
     if args.json {
         let outs: Vec<Vec<String>> = result
             .bob_outputs

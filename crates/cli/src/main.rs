@@ -7,6 +7,7 @@
 
 mod bench;
 mod circuit;
+mod compgc;
 mod connect;
 mod demo;
 mod error;
@@ -14,6 +15,7 @@ mod localnet;
 mod preprocess;
 mod run;
 mod store;
+mod tinytable;
 mod twoparty;
 
 use std::process::ExitCode;

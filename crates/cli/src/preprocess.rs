@@ -6,7 +6,6 @@ use crate::error::CliResult;
 use crate::twoparty::RunArgs;
 use brickyard_core::prg::Prg;
 use brickyard_protocols::driver::{run_party, PhaseSet};
-use brickyard_protocols::registry::new_party;
 use brickyard_protocols::Role;
 use brickyard_store::{agree_session_id, Store, StoreConfig};
 use clap::Args;
@@ -55,7 +54,7 @@ pub fn run(args: PreprocessArgs) -> CliResult {
     let mut scfg = StoreConfig::new(&args.run.protocol, role.store_role(), session);
     scfg.key_path = args.key.clone();
     let store = Store::create(&args.store, scfg)?;
-    let mut party = new_party(&args.run.protocol, role, cfg.clone())?;
+    let mut party = args.run.new_party(role, cfg.clone())?;
     party.attach_store(store)?;
     let phases = PhaseSet {
         preprocess: true,

@@ -4,7 +4,6 @@ use crate::circuit::Format;
 use crate::error::CliResult;
 use crate::twoparty::{format_outputs, party_inputs, print_outputs, RunArgs};
 use brickyard_protocols::driver::{run_party, PartyRun, PhaseSet};
-use brickyard_protocols::registry::new_party;
 use brickyard_protocols::report::median;
 use brickyard_protocols::Role;
 use brickyard_store::{Expected, Store};
@@ -55,7 +54,7 @@ pub fn run(args: RunCmdArgs) -> CliResult {
     let cfg = args.run.config()?;
     let inputs = party_inputs(&cfg, role, &args.inputs)?;
     let mut ch = args.peer.open(role.name())?;
-    let mut party = new_party(&args.run.protocol, role, cfg.clone())?;
+    let mut party = args.run.new_party(role, cfg.clone())?;
     let phases = match &args.store {
         Some(dir) => {
             let mut expected = Expected::new(&args.run.protocol, role.store_role());

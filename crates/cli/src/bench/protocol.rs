@@ -5,7 +5,7 @@ use crate::error::CliResult;
 use crate::twoparty::RunArgs;
 use brickyard_core::prg::Prg;
 use brickyard_protocols::driver::run_local;
-use brickyard_protocols::registry::{info, new_party};
+use brickyard_protocols::registry::info;
 use brickyard_protocols::report::{median, Report};
 use brickyard_protocols::{PartyInputs, Role, RunConfig};
 use clap::Args;
@@ -95,8 +95,8 @@ pub fn run(args: ProtocolBenchArgs) -> CliResult {
         let out = run_local(
             proto,
             &args.run.circuit,
-            new_party(proto, Role::Alice, cfg.clone())?,
-            new_party(proto, Role::Bob, cfg.clone())?,
+            args.run.new_party(Role::Alice, cfg.clone())?,
+            args.run.new_party(Role::Bob, cfg.clone())?,
             &cfg,
             a.clone(),
             b.clone(),
@@ -127,6 +127,7 @@ pub fn run(args: ProtocolBenchArgs) -> CliResult {
             info(proto)?.security
         ),
     );
+    r.notes.extend(args.run.tt.notes(proto));
     if args.json {
         println!(
             "{}",

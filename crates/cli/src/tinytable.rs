@@ -1,0 +1,111 @@
+//! TinyTable's flags on `demo`, `run`, `preprocess` and `bench`: the MAC
+//! scheme, the trusted-dealer mode and (feature `adversary`) cheating.
+
+use crate::error::CliError;
+use brickyard_protocols::tinytable::{self, MacScheme, Options, Source};
+use brickyard_protocols::{Party, Role, RunConfig};
+use clap::Args;
+
+/// Flags that only `tinytable` / `tinytable-sbox` read.
+#[derive(Args, Debug, Clone, Default)]
+pub struct TinyTableArgs {
+    /// tinytable: preprocessing by a TRUSTED DEALER (simulated in Alice's
+    /// process) — benchmark/test mode; real Sec. 4 preprocessing is not
+    /// available yet.
+    #[arg(long)]
+    pub dealer: bool,
+    /// tinytable: MAC scheme: passive, lookup-32, lookup-64, linear-32,
+    /// linear-64 (default: lookup-64 for tinytable, linear-64 for
+    /// tinytable-sbox).
+    #[arg(long, value_name = "SCHEME")]
+    pub mac: Option<String>,
+    /// Adversary mode (build with --features adversary): ROLE:STRATEGY,
+    /// e.g. alice:flip-table-bit.
+    #[arg(long, value_name = "ROLE:NAME")]
+    pub cheat: Option<String>,
+    /// Print the cheating strategies of --protocol and exit.
+    #[arg(long)]
+    pub list_cheats: bool,
+}
+
+fn is_tinytable(protocol: &str) -> bool {
+    tinytable::Variant::of_protocol(protocol).is_ok()
+}
+
+impl TinyTableArgs {
+    /// The protocol options these flags select.
+    pub fn options(&self, protocol: &str) -> Result<Options, CliError> {
+        let mut o = Options::for_protocol(protocol)?;
+        if let Some(m) = &self.mac {
+            o.mac = MacScheme::parse(m)?;
+        }
+        if self.dealer {
+            o.source = Source::Dealer;
+        }
+        if let Some(c) = &self.cheat {
+            let (role, name) = c
+                .split_once(':')
+                .ok_or_else(|| CliError::Usage(format!("--cheat `{c}`: expected ROLE:NAME")))?;
+            let role: Role = role.parse().map_err(CliError::Usage)?;
+            o.cheat = Some((role, name.to_string()));
+        }
+        Ok(o)
+    }
+
+    /// Refuses TinyTable flags on other protocols, so a typo is not silently ignored.
+    fn check_other(&self, protocol: &str) -> Result<(), CliError> {
+        if self.dealer || self.mac.is_some() || self.cheat.is_some() {
+            return Err(CliError::Usage(format!(
+                "--dealer, --mac and --cheat apply to tinytable and tinytable-sbox, not `{protocol}`"
+            )));
+        }
+        Ok(())
+    }
+
+    /// A party of `protocol`, with these flags for TinyTable.
+    pub fn new_party(
+        &self,
+        protocol: &str,
+        role: Role,
+        cfg: RunConfig,
+    ) -> Result<Box<dyn Party>, CliError> {
+        if is_tinytable(protocol) {
+            Ok(tinytable::new_party(role, cfg, self.options(protocol)?)?)
+        } else {
+            self.check_other(protocol)?;
+            Ok(brickyard_protocols::registry::new_party(
+                protocol, role, cfg,
+            )?)
+        }
+    }
+
+    /// Report notes (trusted dealer, MAC scheme, cheats).
+    pub fn notes(&self, protocol: &str) -> Vec<String> {
+        match self.options(protocol) {
+            Ok(o) if is_tinytable(protocol) => o.notes(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `--list-cheats`: prints the strategies and returns true.
+    pub fn list_cheats(&self, protocol: &str) -> Result<bool, CliError> {
+        if !self.list_cheats {
+            return Ok(false);
+        }
+        if !is_tinytable(protocol) {
+            return Err(CliError::Usage(format!(
+                "`{protocol}` has no cheating strategies"
+            )));
+        }
+        #[cfg(feature = "adversary")]
+        for line in tinytable::cheat::list() {
+            println!("{line}");
+        }
+        #[cfg(not(feature = "adversary"))]
+        return Err(CliError::Usage(
+            "cheating strategies need a build with `--features adversary`".into(),
+        ));
+        #[allow(unreachable_code)]
+        Ok(true)
+    }
+}
