@@ -7,7 +7,6 @@
 
 mod bench;
 mod circuit;
-mod compgc;
 mod connect;
 mod demo;
 mod error;
