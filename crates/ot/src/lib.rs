@@ -7,6 +7,8 @@
 //! * [`delta_rot`] — LEGO's Δ-ROT: leaky k+s-column extension, then
 //!   linear randomness extraction (optionally lsb(Δ) = 1);
 //! * [`rot`] — preprocessed OT material as plain serialisable values;
+//! * [`tinyot`] — authenticated bits and AND triples (TinyOT / WRK17),
+//!   Beaver multiplication and MAC-checked opening;
 //! * [`beaver`] — online derandomisation of that material;
 //! * [`bench`] — the `brickyard bench ot` measurement.
 //!
@@ -23,6 +25,7 @@ pub mod delta_rot;
 pub mod iknp;
 pub mod kos;
 pub mod rot;
+pub mod tinyot;
 
 pub use iknp::{IknpReceiver, IknpSender};
 pub use kos::{KosReceiver, KosSender};
