@@ -144,10 +144,11 @@ pub(crate) fn leaky_and(
             let mut got = [0u8; 32];
             ch.recv_bytes(&mut got)?;
             let ok = got == db;
-            if ok {
-                ch.send_bytes(&da)?;
-                ch.flush()?;
-            }
+            // On a mismatch A still answers, with a digest that cannot
+            // match, so an honest B learns `Cheating` rather than a hang-up
+            // — and learns nothing else about A's G' vector.
+            ch.send_bytes(if ok { &da } else { &[0u8; 32] })?;
+            ch.flush()?;
             ok
         }
         Role::Bob => {
