@@ -27,8 +27,9 @@ pub struct Code {
     rows: Vec<[u64; 3]>,
     /// `table[c][v]` = parity of the message whose byte c is v and other bytes 0.
     table: Vec<[[u64; 3]; 256]>,
-    /// `support[l]` = message bits whose parity row has bit l set.
-    support: Vec<Vec<u8>>,
+    /// `nibbles[l][g]` = bits 4g..4g+4 of the message bits feeding parity
+    /// bit l (bit b set iff message bit 4g+b has bit l in its parity row).
+    nibbles: Vec<[u8; K / 4]>,
 }
 
 /// The process-wide code, built on first use (~1 ms).
@@ -53,18 +54,19 @@ impl Code {
                 t[v] = p;
             }
         }
-        let support = (0..PARITY)
+        let nibbles = (0..PARITY)
             .map(|l| {
-                (0..K)
-                    .filter(|&i| (rows[i][l / 64] >> (l % 64)) & 1 == 1)
-                    .map(|i| i as u8)
-                    .collect()
+                std::array::from_fn(|g| {
+                    (0..4).fold(0u8, |acc, b| {
+                        acc | ((((rows[4 * g + b][l / 64] >> (l % 64)) & 1) as u8) << b)
+                    })
+                })
             })
             .collect();
         Code {
             rows,
             table,
-            support,
+            nibbles,
         }
     }
 
@@ -103,17 +105,38 @@ impl Code {
     /// GF(2^128) coordinate per row when width = 1); writes PARITY rows into
     /// `parity` (same width). Linear over GF(2), hence over GF(2^128).
     ///
+    /// Four Russians: per group of 4 message rows, the 16 XOR combinations
+    /// are tabulated (15 row XORs) and each parity row takes one of them, so
+    /// a row costs K/4 XORs instead of ~K/2 (measured 12% of commit time
+    /// before this change).
+    ///
     /// # Panics
     /// If the slice lengths are not `K·width` and `PARITY·width` (our buffers).
     pub fn parity_sliced(&self, msg: &[Block], parity: &mut [Block], width: usize) {
         assert_eq!(msg.len(), K * width, "parity_sliced: message shape");
         assert_eq!(parity.len(), PARITY * width, "parity_sliced: parity shape");
-        for (l, out) in parity.chunks_exact_mut(width).enumerate() {
-            out.fill(Block::ZERO);
-            for &i in &self.support[l] {
-                let src = &msg[i as usize * width..(i as usize + 1) * width];
-                for (o, s) in out.iter_mut().zip(src) {
-                    *o ^= *s;
+        parity.fill(Block::ZERO);
+        let mut table = vec![Block::ZERO; 16 * width];
+        for g in 0..K / 4 {
+            for v in 1..16usize {
+                let low = v & (v - 1);
+                let row = 4 * g + v.trailing_zeros() as usize;
+                let (done, rest) = table.split_at_mut(v * width);
+                let src = &msg[row * width..(row + 1) * width];
+                for ((t, l), m) in rest[..width]
+                    .iter_mut()
+                    .zip(&done[low * width..(low + 1) * width])
+                    .zip(src)
+                {
+                    *t = *l ^ *m;
+                }
+            }
+            for (out, nib) in parity.chunks_exact_mut(width).zip(&self.nibbles) {
+                let v = nib[g] as usize;
+                if v != 0 {
+                    for (o, t) in out.iter_mut().zip(&table[v * width..(v + 1) * width]) {
+                        *o ^= *t;
+                    }
                 }
             }
         }

@@ -15,7 +15,7 @@ use crate::cheat::Cheat;
 use crate::code::{code, Row};
 use crate::material::CommitterState;
 use crate::par;
-use crate::params::{CHECK_COMBINATIONS, CHUNK_BLOCKS, K, N, PARITY, ROW_WORDS};
+use crate::params::{CHECK_COMBINATIONS, CHUNK_BLOCKS, K, N, PARITY};
 use crate::sliced::{combine_rows, msgs_of_block, prg_row, rows_of_block, slice_msgs};
 use crate::wire::CommitHeader;
 use brickyard_core::aes::Aes128;
@@ -161,7 +161,7 @@ impl Committer {
         let corr_rows = if msgs.is_some() { N } else { PARITY };
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
         let stride = (N + K) * CHUNK_BLOCKS;
-        let mut sliced = vec![Block::ZERO; nchunks * stride];
+        let mut sliced = crate::alloc::zeroed_blocks(nchunks * stride);
 
         // Pass 1: PRG rows, messages, parity, corrections; sent wave by wave.
         let wave = WAVE_CHUNKS_PER_THREAD * self.threads;
@@ -287,12 +287,13 @@ fn sliced_check_and_store(
     let coef = check_coefficients(&alphas, batch.real_blocks);
     let stride = (N + K) * CHUNK_BLOCKS;
     let nchunks = batch.total_blocks.div_ceil(CHUNK_BLOCKS);
-    me.state.msgs.resize(first_id + batch.count, Block::ZERO);
-    me.state.t.resize(first_id + batch.count, [0u64; ROW_WORDS]);
+    debug_assert_eq!(me.state.msgs.len(), first_id);
+    let mut new_msgs = crate::alloc::zeroed_blocks(batch.count);
+    let mut new_t = crate::alloc::zeroed_rows(batch.count);
     let ranges = par::partition(nchunks, me.threads);
     let per_chunk = CHUNK_BLOCKS * 128;
-    let msgs = par::split_by(&mut me.state.msgs[first_id..], &ranges, |c| c * per_chunk);
-    let ts = par::split_by(&mut me.state.t[first_id..], &ranges, |c| c * per_chunk);
+    let msgs = par::split_by(&mut new_msgs, &ranges, |c| c * per_chunk);
+    let ts = par::split_by(&mut new_t, &ranges, |c| c * per_chunk);
     let items: Vec<(&mut [Block], &mut [Row])> = msgs.into_iter().zip(ts).collect();
     let partials = par::run(&ranges, items, |r, (msgs, ts)| {
         let mut acc = vec![Block::ZERO; CHECK_COMBINATIONS * (N + K)];
@@ -320,6 +321,8 @@ fn sliced_check_and_store(
         }
         acc
     });
+    crate::alloc::append(&mut me.state.msgs, new_msgs);
+    crate::alloc::append(&mut me.state.t, new_t);
     let mut resp = vec![Block::ZERO; CHECK_COMBINATIONS * (N + K)];
     for p in partials {
         crate::sliced::xor_into(&mut resp, &p);

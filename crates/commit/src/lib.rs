@@ -4,6 +4,7 @@
 #[cfg(not(target_endian = "little"))]
 compile_error!("brickyard-commit casts u64 rows to wire bytes and assumes a little-endian target");
 
+mod alloc;
 mod bch;
 #[cfg(test)]
 mod cheat;

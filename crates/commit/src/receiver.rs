@@ -12,7 +12,7 @@ use crate::code::{code, row_bit, row_from_bits, Row};
 use crate::committer::{check_coefficients, chunk_len};
 use crate::material::ReceiverState;
 use crate::par;
-use crate::params::{CHECK_COMBINATIONS, CHUNK_BLOCKS, K, N, PARITY, ROW_WORDS};
+use crate::params::{CHECK_COMBINATIONS, CHUNK_BLOCKS, K, N, PARITY};
 use crate::sliced::{combine_rows, prg_row, rows_of_block, xor_into};
 use crate::wire::CommitHeader;
 use brickyard_core::aes::Aes128;
@@ -123,7 +123,7 @@ impl Receiver {
         let total_blocks = real_blocks + CHECK_COMBINATIONS;
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
         let stride = N * CHUNK_BLOCKS;
-        let mut sliced = vec![Block::ZERO; nchunks * stride];
+        let mut sliced = crate::alloc::zeroed_blocks(nchunks * stride);
 
         let wave = WAVE_CHUNKS_PER_THREAD * self.threads;
         let mut wire = vec![Block::ZERO; (wave * CHUNK_BLOCKS).min(total_blocks) * corr_rows];
@@ -221,10 +221,11 @@ impl Receiver {
         let stride = N * CHUNK_BLOCKS;
         let real_blocks = count.div_ceil(128);
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
-        self.state.w.resize(first_id + count, [0u64; ROW_WORDS]);
+        debug_assert_eq!(self.state.w.len(), first_id);
+        let mut new_w = crate::alloc::zeroed_rows(count);
         let ranges = par::partition(nchunks, self.threads);
         let per_chunk = CHUNK_BLOCKS * 128;
-        let ws = par::split_by(&mut self.state.w[first_id..], &ranges, |c| c * per_chunk);
+        let ws = par::split_by(&mut new_w, &ranges, |c| c * per_chunk);
         let partials = par::run(&ranges, ws, |r, ws: &mut [Row]| {
             let mut acc = vec![Block::ZERO; CHECK_COMBINATIONS * N];
             for (i, c) in r.enumerate() {
@@ -248,6 +249,7 @@ impl Receiver {
             }
             acc
         });
+        crate::alloc::append(&mut self.state.w, new_w);
         let mut acc = vec![Block::ZERO; CHECK_COMBINATIONS * N];
         for p in partials {
             xor_into(&mut acc, &p);
