@@ -76,12 +76,12 @@ pub struct BenchResult {
 
 /// CPU time consumed by the calling thread, from the scheduler's own
 /// accounting (`/proc/thread-self/schedstat`, first field, in ns).
-fn thread_cpu_ns() -> Option<u64> {
+pub(crate) fn thread_cpu_ns() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     s.split_whitespace().next()?.parse().ok()
 }
 
-fn per_ot(start: Option<u64>, end: Option<u64>, count: usize) -> Option<f64> {
+pub(crate) fn per_ot(start: Option<u64>, end: Option<u64>, count: usize) -> Option<f64> {
     Some(end?.checked_sub(start?)? as f64 / count.max(1) as f64)
 }
 

@@ -8,6 +8,7 @@
 //! a batch are only handed out after its check passed; a failed check is
 //! `Cheating { check: "kos-consistency" }` and poisons the session.
 
+pub mod bench;
 pub(crate) mod columns;
 mod receiver;
 mod sender;

@@ -9,6 +9,7 @@
 //! sender with its Δ (keys for the peer's bits), one as receiver (MACs on its
 //! own bits).
 
+pub mod bench;
 pub mod bucket;
 mod leaky_and;
 mod open;
