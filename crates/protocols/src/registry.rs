@@ -26,6 +26,11 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         summary: "component-based garbling: a pre-garbled component library linked online",
     },
     ProtocolInfo {
+        name: "lego",
+        security: "malicious (statistical 2^-40, Theorem 2)",
+        summary: "TinyLEGO with function-independent preprocessing (NST17): Generate / Build / two-round Eval",
+    },
+    ProtocolInfo {
         name: "tinytable",
         security: "malicious (statistical 2^-k, k = MAC bits)",
         summary: "TinyTable: scrambled AND tables with MACs, one round per AND layer (needs --dealer until TinyOT preprocessing lands)",
@@ -54,6 +59,8 @@ pub fn new_party(protocol: &str, role: Role, cfg: RunConfig) -> Result<Box<dyn P
     Ok(match (protocol, role) {
         ("yao", Role::Alice) => Box::new(crate::yao::YaoAlice::new(cfg)?),
         ("yao", Role::Bob) => Box::new(crate::yao::YaoBob::new(cfg)?),
+        ("lego", Role::Alice) => Box::new(crate::lego::LegoAlice::new(cfg)?),
+        ("lego", Role::Bob) => Box::new(crate::lego::LegoBob::new(cfg)?),
         ("compgc", r) => crate::compgc::new_party(r, cfg, Default::default())?,
         ("tinytable" | "tinytable-sbox", r) => {
             crate::tinytable::new_party(r, cfg, crate::tinytable::Options::for_protocol(protocol)?)?

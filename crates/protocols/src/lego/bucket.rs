@@ -1,0 +1,92 @@
+//! Bob's evaluation rules for buckets (TinyLEGO, reconstructed in
+//! `docs/protocols/lego.md`, "Bucket evaluation").
+//!
+//! * AND bucket: evaluate every gate on the head's soldered keys. If all
+//!   agree, that is the output. If two candidates differ by a confirmed Δ,
+//!   both are valid keys (e.g. a NAND gate in the bucket): Bob has Δ and
+//!   switches to extraction. Otherwise each candidate scores one point per
+//!   gate that produced it and per authenticator that accepts it; the best
+//!   score wins (this is the rule Theorem 2 analyses).
+//! * Input authenticators: a key is accepted iff a strict majority of the
+//!   α̃ = 2α+1 authenticators accepts it.
+//! * Δ confirmation: a candidate Δ' is accepted iff it opens the *other*
+//!   slot of a strict majority of the checked authenticators Bob kept. A
+//!   wrong Δ' would need Alice to have corrupted the other slot of most
+//!   authenticators, each caught with probability 1/2 when checked.
+
+use super::component::{auth_accepts, eval_gate};
+use super::material::{AndBucket, AuthB};
+use brickyard_core::Block;
+
+/// What an AND bucket yields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BucketOut {
+    /// The output key.
+    Key(Block),
+    /// Two valid keys were seen: their XOR, Δ.
+    Delta(Block),
+}
+
+/// Evaluates one AND bucket on the keys of the head's inputs.
+pub fn eval_and_bucket(
+    b: &AndBucket,
+    l: Block,
+    r: Block,
+    checked: &[(Block, [Block; 2], u64)],
+) -> BucketOut {
+    let first = match b.gates.first() {
+        Some(g) => eval_gate(l ^ g.s[0], r ^ g.s[1], &g.table, g.id) ^ g.s[2],
+        None => return BucketOut::Key(Block::ZERO),
+    };
+    let mut cands: Vec<(Block, usize)> = vec![(first, 1)];
+    for g in &b.gates[1..] {
+        let c = eval_gate(l ^ g.s[0], r ^ g.s[1], &g.table, g.id) ^ g.s[2];
+        match cands.iter_mut().find(|(k, _)| *k == c) {
+            Some(e) => e.1 += 1,
+            None => cands.push((c, 1)),
+        }
+    }
+    if cands.len() == 1 {
+        return BucketOut::Key(first);
+    }
+    for i in 0..cands.len() {
+        for j in i + 1..cands.len() {
+            let d = cands[i].0 ^ cands[j].0;
+            if d.lsb() && confirm_delta(d, checked) {
+                return BucketOut::Delta(d);
+            }
+        }
+    }
+    let score = |k: Block| {
+        b.auths
+            .iter()
+            .filter(|a| auth_accepts(k ^ a.s, &a.table, a.id))
+            .count()
+    };
+    let best = cands
+        .iter()
+        .map(|&(k, n)| (n + score(k), k))
+        .max_by_key(|&(s, _)| s)
+        .map(|(_, k)| k)
+        .unwrap_or(first);
+    BucketOut::Key(best)
+}
+
+/// Whether a strict majority of the kept checked authenticators confirms Δ'.
+pub fn confirm_delta(d: Block, checked: &[(Block, [Block; 2], u64)]) -> bool {
+    let ok = checked
+        .iter()
+        .filter(|(k, t, id)| auth_accepts(*k ^ d, t, *id))
+        .count();
+    !checked.is_empty() && 2 * ok > checked.len()
+}
+
+/// Whether a strict majority of an input authenticator bucket accepts `key`
+/// (already soldered onto the head authenticator).
+pub fn input_key_accepted(key: Block, auths: &[AuthB]) -> bool {
+    let ok = auths
+        .iter()
+        .filter(|a| auth_accepts(key ^ a.s, &a.table, a.id))
+        .count();
+    2 * ok > auths.len()
+}

@@ -1,0 +1,179 @@
+//! Build(f), Fig. 2: the solderings that glue the next unused AND buckets
+//! into f and attach an input bucket and an input authenticator to every
+//! input wire.
+//!
+//! Every wire of f has a 0-key that is the XOR of a set of committed
+//! values: an input wire is its input bucket's head `L⁰`; an AND output is
+//! its bucket's head `O⁰`; XOR gates take the symmetric difference of their
+//! inputs' sets and NOT adds Δ. Per AND gate Alice opens
+//! `set(a) ⊕ L⁰_head` and `set(b) ⊕ R⁰_head` (two solderings per gate, the
+//! paper's dependent-phase cost), and per input wire `L⁰_in ⊕ K⁰_auth`.
+
+use super::hcom::{HcomReceiver, HcomSender};
+use super::material::{Cursors, Layout, Need};
+use brickyard_circuit::{Circuit, Gate};
+use brickyard_core::{Block, Channel, Error, Result};
+
+/// One built copy of f, as both parties see it (ids only).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Built {
+    /// First index of each kind of material this copy uses.
+    pub at: Cursors,
+    /// Per input wire (all groups in order): its 0-key set.
+    pub input_sets: Vec<Vec<usize>>,
+    /// Per output wire: its 0-key set.
+    pub out_sets: Vec<Vec<usize>>,
+}
+
+/// Bob's part of a built copy: the solderings he verified.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct BuiltBob {
+    /// Ids and cursors.
+    pub built: Built,
+    /// Per AND gate (circuit order): solderings of its two inputs.
+    pub solder: Vec<[Block; 2]>,
+    /// Per input wire: soldering to its input authenticator.
+    pub auth_solder: Vec<Block>,
+}
+
+fn sym_diff(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x == y => {
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x < y => {
+                out.push(*x);
+                i += 1;
+            }
+            (Some(_), Some(y)) => {
+                out.push(*y);
+                j += 1;
+            }
+            (Some(x), None) => {
+                out.push(*x);
+                i += 1;
+            }
+            (None, Some(y)) => {
+                out.push(*y);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    out
+}
+
+/// The amounts one copy of `c` needs, with `bob_inputs` Δ-ROTs.
+pub fn need(c: &Circuit, bob_inputs: usize) -> Need {
+    Need {
+        and: c
+            .gates
+            .iter()
+            .filter(|g| matches!(g, Gate::And { .. }))
+            .count(),
+        input: c.inputs.iter().map(|g| g.width()).sum(),
+        rot: bob_inputs,
+        out: c.outputs.iter().map(|g| g.width()).sum(),
+    }
+}
+
+/// Reserves material for a copy of `c` and computes every set Build opens.
+fn plan(c: &Circuit, layout: &mut Layout, bob_inputs: usize) -> Result<(Built, Vec<Vec<usize>>)> {
+    let at = layout.reserve(need(c, bob_inputs))?;
+    let mut sets: Vec<Option<Vec<usize>>> = vec![None; c.num_wires as usize];
+    let mut input_sets = Vec::new();
+    let mut open = Vec::new();
+    for (i, w) in c.inputs.iter().flat_map(|g| g.wires.iter()).enumerate() {
+        let head = layout.in_heads[at.input + i];
+        sets[*w as usize] = Some(vec![head]);
+        input_sets.push(vec![head]);
+    }
+    let get = |sets: &[Option<Vec<usize>>], w: u32| {
+        sets.get(w as usize)
+            .and_then(|s| s.clone())
+            .ok_or_else(|| Error::config(format!("lego: wire {w} used before it is set")))
+    };
+    let delta = [layout.delta_id];
+    let mut k = 0;
+    for g in &c.gates {
+        let s = match *g {
+            Gate::Xor { a, b, .. } => sym_diff(&get(&sets, a)?, &get(&sets, b)?),
+            Gate::Inv { a, .. } => sym_diff(&get(&sets, a)?, &delta),
+            Gate::And { a, b, .. } => {
+                let [l, r, o] = layout.and_heads[at.and + k];
+                open.push(sym_diff(&get(&sets, a)?, &[l]));
+                open.push(sym_diff(&get(&sets, b)?, &[r]));
+                k += 1;
+                vec![o]
+            }
+        };
+        sets[g.output() as usize] = Some(s);
+    }
+    for (i, _) in input_sets.iter().enumerate() {
+        open.push(vec![
+            layout.in_heads[at.input + i],
+            layout.in_auth_heads[at.input + i],
+        ]);
+    }
+    let out_sets = c
+        .outputs
+        .iter()
+        .flat_map(|g| g.wires.iter())
+        .map(|&w| get(&sets, w))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((
+        Built {
+            at,
+            input_sets,
+            out_sets,
+        },
+        open,
+    ))
+}
+
+/// Alice: Build(f) for one copy.
+pub fn alice(
+    hcom: &HcomSender,
+    ch: &mut Channel,
+    c: &Circuit,
+    layout: &mut Layout,
+    bob_inputs: usize,
+) -> Result<Built> {
+    let (built, open) = plan(c, layout, bob_inputs)?;
+    hcom.batch_open(ch, &open)?;
+    Ok(built)
+}
+
+/// Bob: Build(f) for one copy.
+pub fn bob(
+    hcom: &mut HcomReceiver,
+    ch: &mut Channel,
+    c: &Circuit,
+    layout: &mut Layout,
+    bob_inputs: usize,
+) -> Result<BuiltBob> {
+    let (built, open) = plan(c, layout, bob_inputs)?;
+    let vals = hcom.verify_batch_open(ch, &open)?;
+    let ands = need(c, bob_inputs).and;
+    let solder = (0..ands).map(|k| [vals[2 * k], vals[2 * k + 1]]).collect();
+    let auth_solder = vals[2 * ands..].to_vec();
+    Ok(BuiltBob {
+        built,
+        solder,
+        auth_solder,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn symmetric_difference() {
+        assert_eq!(super::sym_diff(&[1, 3, 5], &[3, 4]), vec![1, 4, 5]);
+        assert_eq!(super::sym_diff(&[], &[2]), vec![2]);
+        assert_eq!(super::sym_diff(&[2], &[2]), Vec::<usize>::new());
+    }
+}

@@ -1,0 +1,102 @@
+//! The two garbled components of Generate step 3: half-gates AND gates and
+//! wire authenticators (TinyLEGO), under one Generate call's Δ.
+//!
+//! A **wire authenticator** for a wire with 0-key `K⁰` is the pair
+//! `T[c] = H(K⁰ ⊕ (c ⊕ lsb K⁰)·Δ, tweak)`, `c ∈ {0,1}`: it accepts a key `K`
+//! iff `T[lsb K] = H(K, tweak)`. A good one accepts exactly `K⁰` and
+//! `K⁰ ⊕ Δ` (lsb Δ = 1 puts them in different slots) and reveals neither:
+//! H is the tweakable correlation-robust hash the gates use. Gate `j` uses
+//! the garbling tweaks of AND index `j` (offset 0); authenticator `j` uses
+//! tweak `(j, 1)`, so no tweak repeats under one Δ.
+
+use brickyard_core::hash::{tccr, tccr_batch};
+use brickyard_core::Block;
+use brickyard_core::Result;
+use brickyard_garble::{eval_and, garble_ands, AndScratch, Delta};
+
+/// The tweak of authenticator `id`.
+pub fn auth_tweak(id: u64) -> Block {
+    Block::from_halves(id, 1)
+}
+
+/// Garbles gates with 0-keys `l0`, `r0` and ids `first..`: output 0-keys
+/// and tables `[T_G, T_E]` per gate.
+pub fn garble_gates(
+    l0: &[Block],
+    r0: &[Block],
+    delta: &Delta,
+    first: u64,
+) -> Result<(Vec<Block>, Vec<Block>)> {
+    let n = l0.len();
+    let mut out = vec![Block::ZERO; n];
+    let mut tables = vec![Block::ZERO; 2 * n];
+    let mut scratch = AndScratch::new();
+    const CHUNK: usize = 1024;
+    for c in 0..n.div_ceil(CHUNK) {
+        let r = c * CHUNK..(c * CHUNK + CHUNK).min(n);
+        garble_ands(
+            &l0[r.clone()],
+            &r0[r.clone()],
+            delta,
+            0,
+            first + r.start as u64,
+            &mut out[r.clone()],
+            &mut tables[2 * r.start..2 * r.end],
+            &mut scratch,
+        )?;
+    }
+    Ok((out, tables))
+}
+
+/// Evaluates gate `id` on keys `l`, `r`.
+pub fn eval_gate(l: Block, r: Block, table: &[Block; 2], id: u64) -> Block {
+    eval_and(l, r, table, id)
+}
+
+/// Builds authenticators for 0-keys `k0` with ids `first..`: `2` hashes each.
+pub fn make_auths(k0: &[Block], delta: Block, first: u64) -> Vec<Block> {
+    let mut x = Vec::with_capacity(2 * k0.len());
+    let mut tw = Vec::with_capacity(2 * k0.len());
+    for (j, &k) in k0.iter().enumerate() {
+        // Slot c holds the key whose lsb is c.
+        let (a, b) = if k.lsb() {
+            (k ^ delta, k)
+        } else {
+            (k, k ^ delta)
+        };
+        x.push(a);
+        x.push(b);
+        let t = auth_tweak(first + j as u64);
+        tw.push(t);
+        tw.push(t);
+    }
+    tccr_batch(&mut x, &tw);
+    x
+}
+
+/// Whether authenticator `id` with table `t` accepts `key`.
+pub fn auth_accepts(key: Block, t: &[Block; 2], id: u64) -> bool {
+    tccr(key, auth_tweak(id)) == t[key.lsb() as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use brickyard_core::prg::Prg;
+
+    #[test]
+    fn authenticator_accepts_exactly_the_two_keys() {
+        let mut prg = Prg::from_seed(Block(1));
+        let delta = Delta::random(&mut prg);
+        let k0: Vec<Block> = prg.random_blocks(8);
+        let t = make_auths(&k0, delta.block(), 5);
+        for (j, &k) in k0.iter().enumerate() {
+            let tab = [t[2 * j], t[2 * j + 1]];
+            let id = 5 + j as u64;
+            assert!(auth_accepts(k, &tab, id));
+            assert!(auth_accepts(k ^ delta.block(), &tab, id));
+            assert!(!auth_accepts(k ^ Block(2), &tab, id));
+            assert!(!auth_accepts(k, &tab, id + 1));
+        }
+    }
+}

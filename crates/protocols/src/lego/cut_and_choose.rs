@@ -1,0 +1,196 @@
+//! Cut-and-choose, Fig. 1 steps 8–10.
+//!
+//! After all components and commitments have been sent, Bob picks each
+//! gate with probability p_g and each authenticator with p_a (a seed he
+//! reveals only now, so Alice's choices are fixed before it), plus random
+//! inputs for them. Alice batch-opens, for a gate, `L^a, R^b, O^{a∧b}` and,
+//! for an authenticator, `K^c`; Bob evaluates and compares. Step 10 checks
+//! that the committed Δ is the Δ of the OTs: Bob proves he knows
+//! `r_i^{b_i}` for s spare Δ-ROTs, and Alice opens `r⁰_i ⊕ b_i·Δ`.
+
+use super::component::{auth_accepts, eval_gate};
+use super::generate::{Ids, Plan};
+use super::hcom::{HcomReceiver, HcomSender};
+use super::params::S;
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Error, Result};
+
+/// How many checked authenticators Bob keeps to confirm a recovered Δ.
+pub const CONFIRMING_AUTHS: usize = 256;
+
+/// Bob's choice, expanded from his seed: `Some(inputs)` = checked.
+pub(crate) struct Selection {
+    pub gates: Vec<Option<(bool, bool)>>,
+    pub auths: Vec<Option<bool>>,
+}
+
+/// Unchecked components, in order.
+pub(crate) struct Survivors {
+    pub gates: Vec<usize>,
+    pub auths: Vec<usize>,
+}
+
+fn select(seed: Block, plan: &Plan) -> Selection {
+    let mut prg = Prg::from_seed(seed);
+    let (pg, pa) = (1u64 << plan.params.tg, 1u64 << plan.params.ta);
+    let gates = (0..plan.gates)
+        .map(|_| (prg.gen_range(pg) == 0).then(|| (prg.random_bool(), prg.random_bool())))
+        .collect();
+    let auths = (0..plan.auths)
+        .map(|_| (prg.gen_range(pa) == 0).then(|| prg.random_bool()))
+        .collect();
+    Selection { gates, auths }
+}
+
+fn survivors(sel: &Selection, plan: &Plan) -> Option<Survivors> {
+    let p = &plan.params;
+    let gates: Vec<usize> = (0..sel.gates.len())
+        .filter(|&j| sel.gates[j].is_none())
+        .collect();
+    let auths: Vec<usize> = (0..sel.auths.len())
+        .filter(|&j| sel.auths[j].is_none())
+        .collect();
+    let need_g = (p.q * p.beta as u64 + p.n * p.beta_in as u64) as usize;
+    let need_a = (p.q * p.alpha as u64 + p.n * p.alpha_in as u64) as usize;
+    (gates.len() >= need_g && auths.len() >= need_a).then_some(Survivors { gates, auths })
+}
+
+fn with_delta(mut set: Vec<usize>, on: bool, delta: usize) -> Vec<usize> {
+    if on {
+        set.push(delta);
+    }
+    set
+}
+
+fn open_sets(sel: &Selection, ids: &Ids) -> Vec<Vec<usize>> {
+    let mut sets = Vec::new();
+    for (j, c) in sel.gates.iter().enumerate() {
+        if let Some((a, b)) = *c {
+            sets.push(with_delta(vec![ids.l + j], a, ids.delta));
+            sets.push(with_delta(vec![ids.r + j], b, ids.delta));
+            sets.push(with_delta(vec![ids.o + j], a && b, ids.delta));
+        }
+    }
+    for (j, c) in sel.auths.iter().enumerate() {
+        if let Some(c) = *c {
+            sets.push(with_delta(vec![ids.k + j], c, ids.delta));
+        }
+    }
+    sets
+}
+
+fn rot_sets(ids: &Ids, n: usize, b: &[bool]) -> Vec<Vec<usize>> {
+    (0..S as usize)
+        .map(|i| with_delta(vec![ids.r0 + n + i], b[i], ids.delta))
+        .collect()
+}
+
+/// Alice: steps 8 and 10; returns the unchecked components.
+pub(crate) fn alice(
+    hcom: &HcomSender,
+    ch: &mut Channel,
+    plan: &Plan,
+    ids: &Ids,
+) -> Result<Survivors> {
+    let sel = select(ch.recv_block()?, plan);
+    let surv = survivors(&sel, plan).ok_or(Error::Cheating {
+        check: "cut-and-choose-selection",
+    })?;
+    hcom.batch_open(ch, &open_sets(&sel, ids))?;
+    // Step 10: Bob shows r_i^{b_i}; only a value he provably holds is opened.
+    let n = plan.params.n as usize;
+    let shown = ch.recv_block_vec(S as usize)?;
+    let b = ch.recv_bits(S as usize)?;
+    let sets = rot_sets(ids, n, &b);
+    for (set, &v) in sets.iter().zip(&shown) {
+        if hcom.xor_of(set)? != v {
+            return Err(Error::Cheating {
+                check: "delta-rot-proof-of-knowledge",
+            });
+        }
+    }
+    hcom.batch_open(ch, &sets)?;
+    Ok(surv)
+}
+
+/// What Bob keeps from the cut-and-choose.
+pub(crate) struct BobChecked {
+    pub survivors: Survivors,
+    pub checked_auths: Vec<(Block, [Block; 2], u64)>,
+}
+
+/// Bob: steps 8–10.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn bob(
+    hcom: &mut HcomReceiver,
+    ch: &mut Channel,
+    plan: &Plan,
+    ids: &Ids,
+    tables: &[Block],
+    auth_tables: &[Block],
+    rot_b: &[bool],
+    rot_r: &[Block],
+    prg: &mut Prg,
+    #[allow(unused)] cheat: &super::cheat::Cheats,
+) -> Result<BobChecked> {
+    // An honest Bob redraws the (2^-s unlikely) choice that leaves too few.
+    let (seed, sel, survivors) = loop {
+        let seed = prg.random_block();
+        let sel = select(seed, plan);
+        if let Some(s) = survivors(&sel, plan) {
+            break (seed, sel, s);
+        }
+    };
+    ch.send_block(seed)?;
+    let opened = hcom.verify_batch_open(ch, &open_sets(&sel, ids))?;
+    let mut at = opened.iter();
+    let mut next = || {
+        at.next()
+            .copied()
+            .ok_or_else(|| Error::malformed("lego: short opening"))
+    };
+    for (j, c) in sel.gates.iter().enumerate() {
+        if c.is_some() {
+            let (l, r, o) = (next()?, next()?, next()?);
+            let t = [tables[2 * j], tables[2 * j + 1]];
+            if eval_gate(l, r, &t, j as u64) != o {
+                return Err(Error::Cheating {
+                    check: "cut-and-choose-gate",
+                });
+            }
+        }
+    }
+    let mut checked_auths = Vec::new();
+    for (j, c) in sel.auths.iter().enumerate() {
+        if c.is_some() {
+            let k = next()?;
+            let t = [auth_tables[2 * j], auth_tables[2 * j + 1]];
+            if !auth_accepts(k, &t, j as u64) {
+                return Err(Error::Cheating {
+                    check: "cut-and-choose-authenticator",
+                });
+            }
+            if checked_auths.len() < CONFIRMING_AUTHS {
+                checked_auths.push((k, t, j as u64));
+            }
+        }
+    }
+    // Step 10.
+    let n = plan.params.n as usize;
+    #[allow(unused_mut)]
+    let mut shown = rot_r[n..n + S as usize].to_vec();
+    #[cfg(feature = "adversary")]
+    cheat.bob_wrong_rot_proof(&mut shown);
+    ch.send_blocks(&shown)?;
+    ch.send_bits(&rot_b[n..n + S as usize])?;
+    let got = hcom.verify_batch_open(ch, &rot_sets(ids, n, &rot_b[n..]))?;
+    if got != rot_r[n..n + S as usize] {
+        return Err(Error::Cheating {
+            check: "delta-rot-commitment",
+        });
+    }
+    Ok(BobChecked {
+        survivors,
+        checked_auths,
+    })
+}

@@ -1,0 +1,175 @@
+//! Generate(q, n, m), Fig. 1 steps 1–4, and the order of the later steps
+//! (VerLeak 5–7 in `verleak.rs`, cut-and-choose 8–10 in
+//! `cut_and_choose.rs`, bucketing and solderings 11–12 in `bucketing.rs`).
+//!
+//! Commitment layout of one call (ids are consecutive from the scheme's
+//! counter `c`):
+//!
+//! ```text
+//! random batch:  L⁰ (Q) | R⁰ (Q) | authenticator keys (A) | v (m + s)
+//! chosen batch:  O⁰ (Q) | Δ | r⁰ (n + s)
+//! ```
+
+use super::bucketing;
+use super::component::{garble_gates, make_auths};
+use super::cut_and_choose;
+use super::delta_rot;
+use super::hcom::{HcomReceiver, HcomSender};
+use super::material::{BobMaterial, Layout};
+use super::params::{LegoParams, S};
+use super::verleak;
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_garble::Delta;
+use brickyard_ot::delta_rot::{DeltaRotReceiver, DeltaRotSender};
+use zeroize::Zeroizing;
+
+/// The sizes of one Generate call, as both parties compute them.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// Bucket sizes and check probabilities.
+    pub params: LegoParams,
+    /// Garbled gates made (Q).
+    pub gates: usize,
+    /// Authenticators made (A).
+    pub auths: usize,
+    /// Outputs to preprocess (m).
+    pub m: usize,
+}
+
+impl Plan {
+    /// Step 1: Q and A such that enough survive the cut-and-choose.
+    pub fn new(params: LegoParams, m: usize) -> Self {
+        let (g, a) = params.components();
+        Plan {
+            params,
+            gates: g as usize,
+            auths: a as usize,
+            m,
+        }
+    }
+    fn n(&self) -> usize {
+        self.params.n as usize
+    }
+}
+
+/// Ids of one call's commitments.
+pub(crate) struct Ids {
+    pub l: usize,
+    pub r: usize,
+    pub k: usize,
+    pub v: usize,
+    pub o: usize,
+    pub delta: usize,
+    pub r0: usize,
+}
+
+impl Ids {
+    fn new(plan: &Plan, random_start: usize, chosen_start: usize) -> Self {
+        let q = plan.gates;
+        Ids {
+            l: random_start,
+            r: random_start + q,
+            k: random_start + 2 * q,
+            v: random_start + 2 * q + plan.auths,
+            o: chosen_start,
+            delta: chosen_start + q,
+            r0: chosen_start + q + 1,
+        }
+    }
+}
+
+/// Alice's Generate: returns the layout and this call's Δ.
+pub fn alice(
+    hcom: &mut HcomSender,
+    rot: DeltaRotSender,
+    ch: &mut Channel,
+    plan: &Plan,
+    #[allow(unused)] cheat: &super::cheat::Cheats,
+) -> Result<(Layout, Zeroizing<Block>)> {
+    let (n, m, q, a) = (plan.n(), plan.m, plan.gates, plan.auths);
+    let s = S as usize;
+    // Step 2: Δ-ROTs; Δ becomes the garbling offset.
+    let rots = delta_rot::send(rot, ch, n + s)?;
+    let delta = Zeroizing::new(rots.delta);
+    let d = Delta::new(*delta);
+    // Steps 3–4: random commitments fix L⁰, R⁰, authenticator keys, v.
+    let random = hcom.commit_random(ch, 2 * q + a + m + s)?;
+    let vals = hcom.values(random.clone())?;
+    let (l0, rest) = vals.split_at(q);
+    let (r0, rest) = rest.split_at(q);
+    let (k0, _) = rest.split_at(a);
+    let (mut o0, mut tables) = garble_gates(l0, r0, &d, 0)?;
+    let mut auths = make_auths(k0, *delta, 0);
+    #[cfg(feature = "adversary")]
+    cheat.corrupt_components(&mut o0, &mut tables, &mut auths, *delta);
+    ch.send_blocks(&tables)?;
+    ch.send_blocks(&auths)?;
+    // Chosen commitments: O⁰, Δ, r⁰.
+    let mut chosen = Zeroizing::new(Vec::with_capacity(q + 1 + n + s));
+    chosen.extend_from_slice(&o0);
+    chosen.push(*delta);
+    chosen.extend_from_slice(&rots.r0);
+    #[cfg(feature = "adversary")]
+    cheat.corrupt_commitments(&mut chosen, q, *delta);
+    let chosen_ids = hcom.commit(ch, &chosen)?;
+    tables.clear();
+    o0.iter_mut().for_each(|b| *b = Block::ZERO);
+    auths.clear();
+    let ids = Ids::new(plan, random.start, chosen_ids.start);
+    verleak::alice(hcom, ch, &ids, n, m, cheat)?;
+    let survivors = cut_and_choose::alice(hcom, ch, plan, &ids)?;
+    let layout = bucketing::alice(hcom, ch, plan, &ids, survivors, cheat)?;
+    Ok((layout, delta))
+}
+
+/// Bob's Generate: returns the layout and his material.
+pub fn bob(
+    hcom: &mut HcomReceiver,
+    rot: DeltaRotReceiver,
+    ch: &mut Channel,
+    plan: &Plan,
+    prg: &mut Prg,
+    #[allow(unused)] cheat: &super::cheat::Cheats,
+) -> Result<(Layout, BobMaterial)> {
+    let (n, m, q, a) = (plan.n(), plan.m, plan.gates, plan.auths);
+    let s = S as usize;
+    let (rot_b, rot_r) = delta_rot::receive(rot, ch, n + s)?;
+    let random = hcom.receive(ch, 2 * q + a + m + s)?;
+    let tables = ch.recv_block_vec(2 * q)?;
+    let auth_tables = ch.recv_block_vec(2 * a)?;
+    let chosen = hcom.receive(ch, q + 1 + n + s)?;
+    if random.len() != 2 * q + a + m + s || chosen.len() != q + 1 + n + s {
+        return Err(Error::malformed("lego: commitment batch of the wrong size"));
+    }
+    let ids = Ids::new(plan, random.start, chosen.start);
+    let (r_lsb, v_lsb) = verleak::bob(hcom, ch, &ids, n, m)?;
+    let cc = cut_and_choose::bob(
+        hcom,
+        ch,
+        plan,
+        &ids,
+        &tables,
+        &auth_tables,
+        &rot_b,
+        &rot_r,
+        prg,
+        cheat,
+    )?;
+    let (layout, mut mat) = bucketing::bob(
+        hcom,
+        ch,
+        plan,
+        &ids,
+        cc.survivors,
+        &tables,
+        &auth_tables,
+        prg,
+    )?;
+    mat.rot_b = rot_b[..n].to_vec();
+    mat.rot_r = rot_r[..n].to_vec();
+    mat.r_lsb = r_lsb;
+    mat.v_lsb = v_lsb;
+    mat.checked_auths = cc.checked_auths;
+    Ok((layout, mat))
+}

@@ -1,0 +1,100 @@
+//! The narrow interface through which LEGO uses the XOR-homomorphic
+//! commitment scheme (`brickyard-commit`, the paper's F_HCOM): every
+//! commitment, opening, batch opening and bit leak of the protocol goes
+//! through here, so the scheme can be swapped or audited in one place.
+//!
+//! A *set* is a list of commitment ids; opening a set reveals only the XOR
+//! of its values. LEGO writes every key it opens as such a set, e.g.
+//! `[L⁰, Δ]` for a 1-key or `[O⁰_g, L⁰_h]` for a soldering.
+
+use brickyard_commit::{Committer, Receiver};
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Result};
+use std::ops::Range;
+
+/// Alice's side of F_HCOM.
+pub struct HcomSender(Committer);
+
+/// Bob's side of F_HCOM.
+pub struct HcomReceiver(Receiver);
+
+impl HcomSender {
+    /// Setup: the scheme's base OTs (Alice is their sender).
+    pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
+        Ok(HcomSender(Committer::setup(ch, prg)?))
+    }
+    /// Commits to `count` random values (cheap: parity bits only).
+    pub fn commit_random(&mut self, ch: &mut Channel, count: usize) -> Result<Range<usize>> {
+        self.0.commit_random(ch, count)
+    }
+    /// Commits to chosen values.
+    pub fn commit(&mut self, ch: &mut Channel, values: &[Block]) -> Result<Range<usize>> {
+        self.0.commit(ch, values)
+    }
+    /// The committed values of a range of ids.
+    pub fn values(&self, ids: Range<usize>) -> Result<&[Block]> {
+        self.0
+            .values(ids)
+            .ok_or_else(|| brickyard_core::Error::config("lego: unknown commitment ids"))
+    }
+    /// The XOR of a set's committed values.
+    pub fn xor_of(&self, set: &[usize]) -> Result<Block> {
+        let mut acc = Block::ZERO;
+        for &id in set {
+            acc ^= self
+                .0
+                .value(id)
+                .ok_or_else(|| brickyard_core::Error::config("lego: unknown commitment id"))?;
+        }
+        Ok(acc)
+    }
+    /// Opens each set's XOR in full (one flight; the online phase's form).
+    pub fn open(&self, ch: &mut Channel, sets: &[Vec<usize>]) -> Result<()> {
+        self.0.open_xor(ch, sets)
+    }
+    /// Batch opening (values, then one check combination for Bob's challenge).
+    pub fn batch_open(&self, ch: &mut Channel, sets: &[Vec<usize>]) -> Result<()> {
+        self.0.batch_open_xor(ch, sets)
+    }
+    /// VerLeak: leaks the lsb of each set's XOR, consuming `blinders`.
+    pub fn leak_lsbs(
+        &self,
+        ch: &mut Channel,
+        sets: &[Vec<usize>],
+        blinders: &[usize],
+    ) -> Result<()> {
+        self.0.open_bits(ch, sets, 0, blinders)
+    }
+}
+
+impl HcomReceiver {
+    /// Setup: the scheme's base OTs (Bob is their receiver).
+    pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
+        Ok(HcomReceiver(Receiver::setup(ch, prg)?))
+    }
+    /// Receives `count` commitments (random or chosen, as Alice sent them).
+    pub fn receive(&mut self, ch: &mut Channel, count: usize) -> Result<Range<usize>> {
+        self.0.receive_commitments(ch, count)
+    }
+    /// Receives and verifies full openings of each set's XOR.
+    pub fn verify_open(&self, ch: &mut Channel, sets: &[Vec<usize>]) -> Result<Vec<Block>> {
+        self.0.verify_open_xor(ch, sets)
+    }
+    /// Receives and verifies a batch opening.
+    pub fn verify_batch_open(
+        &mut self,
+        ch: &mut Channel,
+        sets: &[Vec<usize>],
+    ) -> Result<Vec<Block>> {
+        self.0.verify_batch_open_xor(ch, sets)
+    }
+    /// VerLeak, Bob's side: the verified lsbs.
+    pub fn verify_lsbs(
+        &mut self,
+        ch: &mut Channel,
+        sets: &[Vec<usize>],
+        blinders: &[usize],
+    ) -> Result<Vec<bool>> {
+        self.0.verify_open_bits(ch, sets, 0, blinders)
+    }
+}

@@ -1,0 +1,150 @@
+//! What one Generate call leaves behind, for each party, and the cursors
+//! that hand each piece out once (Build reserves, Eval consumes).
+//!
+//! Alice keeps commitment ids only (her committer holds the values); Bob
+//! keeps the garbled tables, the solderings he verified, his Δ-ROTs and
+//! the leaked lsbs. Both are plain serialisable values so a store can
+//! hold them between processes.
+
+use brickyard_core::{Block, Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// Commitment ids both parties agree on after Generate.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Layout {
+    /// Commitment to Δ.
+    pub delta_id: usize,
+    /// Commitments to `r⁰_i` of the `n` usable Δ-ROTs.
+    pub r_ids: Vec<usize>,
+    /// Commitments to the `m` output blinding values `v_j`.
+    pub v_ids: Vec<usize>,
+    /// AND buckets: ids of the head gate's `[L⁰, R⁰, O⁰]`.
+    pub and_heads: Vec<[usize; 3]>,
+    /// Input buckets: id of the head gate's `L⁰` (= the input wire's 0-key).
+    pub in_heads: Vec<usize>,
+    /// Input authenticators: id of the head authenticator's key.
+    pub in_auth_heads: Vec<usize>,
+    /// Next unused AND bucket, input bucket, Δ-ROT, blinding value.
+    pub next: Cursors,
+}
+
+/// Next unused item of each kind.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Cursors {
+    /// AND buckets.
+    pub and: usize,
+    /// Input buckets and input authenticators (used in pairs).
+    pub input: usize,
+    /// Δ-ROTs.
+    pub rot: usize,
+    /// Output blinding values.
+    pub out: usize,
+}
+
+/// Wanted amounts for one circuit.
+#[derive(Clone, Copy, Debug)]
+pub struct Need {
+    /// AND gates.
+    pub and: usize,
+    /// Fresh input wires (buckets + authenticators).
+    pub input: usize,
+    /// Bob's input wires (Δ-ROTs).
+    pub rot: usize,
+    /// Output wires.
+    pub out: usize,
+}
+
+impl Layout {
+    /// Reserves material for one circuit; `Exhausted` when Generate did not
+    /// make enough. Returns the first index of each kind.
+    pub fn reserve(&mut self, need: Need) -> Result<Cursors> {
+        let at = self.next;
+        let ok = at.and + need.and <= self.and_heads.len()
+            && at.input + need.input <= self.in_heads.len()
+            && at.rot + need.rot <= self.r_ids.len()
+            && at.out + need.out <= self.v_ids.len();
+        if !ok {
+            return Err(Error::Exhausted(format!(
+                "lego: preprocessed material exhausted (have {} AND buckets, {} inputs, {} Δ-ROTs, {} outputs left)",
+                self.and_heads.len() - at.and,
+                self.in_heads.len() - at.input,
+                self.r_ids.len() - at.rot,
+                self.v_ids.len() - at.out
+            )));
+        }
+        self.next = Cursors {
+            and: at.and + need.and,
+            input: at.input + need.input,
+            rot: at.rot + need.rot,
+            out: at.out + need.out,
+        };
+        Ok(at)
+    }
+}
+
+/// A garbled gate as Bob holds it: its table and id, and the solderings
+/// that translate the bucket head's keys to its own (`[L, R, O]`; zero for
+/// the head). In an input bucket `L` and `R` are both soldered to the
+/// head's `L` and `O` is unused.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GateB {
+    /// `[T_G, T_E]`.
+    pub table: [Block; 2],
+    /// Gate id (tweak).
+    pub id: u64,
+    /// Solderings to the head.
+    pub s: [Block; 3],
+}
+
+/// A wire authenticator as Bob holds it, with its soldering to the key it
+/// guards (the head's output key, or the input wire's key).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AuthB {
+    /// `[T[0], T[1]]`.
+    pub table: [Block; 2],
+    /// Authenticator id (tweak).
+    pub id: u64,
+    /// Soldering to the guarded key.
+    pub s: Block,
+}
+
+/// One AND bucket: β gates and α authenticators.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct AndBucket {
+    /// The gates (the first is the head).
+    pub gates: Vec<GateB>,
+    /// The authenticators, soldered to the head's output.
+    pub auths: Vec<AuthB>,
+}
+
+/// Bob's material of one Generate call.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct BobMaterial {
+    /// AND buckets.
+    pub and: Vec<AndBucket>,
+    /// Input buckets (β̃ gates each).
+    pub input: Vec<Vec<GateB>>,
+    /// Input authenticators (α̃ each; the first is soldered with zero).
+    pub input_auth: Vec<Vec<AuthB>>,
+    /// Δ-ROT choice bits `b_i`.
+    pub rot_b: Vec<bool>,
+    /// Δ-ROT strings `r_i^{b_i}`.
+    pub rot_r: Vec<Block>,
+    /// lsb(r⁰_i), leaked by VerLeak.
+    pub r_lsb: Vec<bool>,
+    /// lsb(v_j), leaked by VerLeak.
+    pub v_lsb: Vec<bool>,
+    /// Checked authenticators (opened key, table, id): they confirm a Δ
+    /// recovered from a bucket that yields two keys.
+    pub checked_auths: Vec<(Block, [Block; 2], u64)>,
+}
+
+impl Drop for BobMaterial {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        for r in self.rot_r.iter_mut() {
+            r.zeroize();
+        }
+        self.rot_b.zeroize();
+    }
+}

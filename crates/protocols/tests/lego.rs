@@ -1,0 +1,83 @@
+//! `lego` end to end against the plaintext evaluator.
+
+mod common;
+
+use brickyard_protocols::lego::{LegoAlice, LegoBob, LegoOptions, Objective};
+use brickyard_protocols::{driver, LocalNet, OutputMode, Role};
+use common::*;
+
+#[test]
+fn random_circuits_match_the_evaluator() {
+    let mut rng = Rng(0x1e90);
+    for round in 0..6 {
+        let (g, o) = (1 + rng.below(120), 1 + rng.below(3));
+        let c = random_circuit(&mut rng, 2, g, o);
+        let mut cfg = cfg_for(c);
+        cfg.executions = 1 + rng.below(3);
+        let e = cfg.executions;
+        let ai = random_inputs(&mut rng, &cfg, Role::Alice, e);
+        let bi = random_inputs(&mut rng, &cfg, Role::Bob, e);
+        let run = run_memory("lego", &cfg, ai.clone(), bi.clone()).unwrap();
+        for x in 0..e {
+            let want = cfg.circuit.eval(&assemble(&cfg, &ai[x], &bi[x])).unwrap();
+            assert_eq!(run.bob_outputs[x], want, "round {round} execution {x}");
+        }
+        assert!(run.alice_outputs.is_none());
+        // The online phase is Bob's corrections and one flight back.
+        let online = &run.report.phases[3];
+        assert!(online.bytes_bob_to_alice > 0 && online.bytes_alice_to_bob > 0);
+    }
+}
+
+#[test]
+fn aes128_fips197() {
+    let c = brickyard_circuit::builtin("aes128").unwrap();
+    let cfg = cfg_for(c);
+    let mut rng = Rng(7);
+    let ai = random_inputs(&mut rng, &cfg, Role::Alice, 1);
+    let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
+    let run = run_memory("lego", &cfg, ai.clone(), bi.clone()).unwrap();
+    let want = cfg.circuit.eval(&assemble(&cfg, &ai[0], &bi[0])).unwrap();
+    assert_eq!(run.bob_outputs[0], want);
+}
+
+#[test]
+fn both_output_mode_and_exhaustion_are_refused() {
+    let mut rng = Rng(3);
+    let c = random_circuit(&mut rng, 2, 10, 1);
+    let mut cfg = cfg_for(c);
+    cfg.output = OutputMode::Both;
+    assert!(LegoAlice::new(cfg.clone()).is_err());
+    assert!(LegoBob::new(cfg).is_err());
+}
+
+#[test]
+fn bucket_size_objective_runs_too() {
+    let mut rng = Rng(11);
+    let c = random_circuit(&mut rng, 2, 40, 2);
+    let cfg = cfg_for(c);
+    let opts = LegoOptions {
+        objective: Objective::BucketSize,
+        ..Default::default()
+    };
+    let ai = random_inputs(&mut rng, &cfg, Role::Alice, 1);
+    let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
+    let (a, b) = brickyard_core::channel::memory_pair();
+    let run = driver::run_local(
+        "lego",
+        "random",
+        Box::new(LegoAlice::with_options(cfg.clone(), opts).unwrap()),
+        Box::new(LegoBob::with_options(cfg.clone(), opts).unwrap()),
+        &cfg,
+        ai.clone(),
+        bi.clone(),
+        LocalNet {
+            alice: a,
+            bob: b,
+            name: "memory".into(),
+        },
+    )
+    .unwrap();
+    let want = cfg.circuit.eval(&assemble(&cfg, &ai[0], &bi[0])).unwrap();
+    assert_eq!(run.bob_outputs[0], want);
+}
