@@ -7,6 +7,7 @@
 
 mod bench;
 mod circuit;
+mod compgc;
 mod connect;
 mod demo;
 mod error;

@@ -33,6 +33,9 @@ pub struct RunArgs {
     /// TinyTable's flags (other protocols refuse them).
     #[command(flatten)]
     pub tt: crate::tinytable::TinyTableArgs,
+    /// CompGC's flags (other protocols refuse them).
+    #[command(flatten)]
+    pub cg: crate::compgc::CompgcArgs,
 }
 
 impl RunArgs {
@@ -42,13 +45,17 @@ impl RunArgs {
         role: Role,
         cfg: RunConfig,
     ) -> Result<Box<dyn brickyard_protocols::Party>, CliError> {
+        if self.protocol == "compgc" {
+            return self.cg.new_party(&self.circuit, role, cfg);
+        }
+        self.cg.check_other(&self.protocol)?;
         self.tt.new_party(&self.protocol, role, cfg)
     }
 
     /// Loads the circuit and builds the run configuration.
     pub fn config(&self) -> Result<RunConfig, CliError> {
         brickyard_protocols::registry::info(&self.protocol)?;
-        let circuit = crate::circuit::load(&self.circuit)?;
+        let circuit = crate::compgc::load_circuit(&self.protocol, &self.circuit)?;
         let n = circuit.inputs.len();
         let mut cfg = RunConfig::new(Arc::new(circuit))?;
         match (&self.alice_groups, &self.bob_groups) {
