@@ -28,7 +28,7 @@
 //! Δ-correlated); the tweak is `2L` for hashes of A's `x`-bit material and
 //! `2L + 1` for B's, L = session index of the leaky triple.
 
-use super::share::{AuthShare, Role};
+use super::share::{AndTriple, Role};
 use brickyard_core::hash::tccr_batch;
 use brickyard_core::{Block, Channel, Error, Result};
 
@@ -54,67 +54,95 @@ pub(crate) enum GCorruption {
     OtherDelta,
 }
 
-/// Runs F_LaAND on `n` triples in place: on return `z = x·y` for every
-/// triple. `index` is the session index of the first triple (hash tweaks).
-#[allow(clippy::too_many_arguments)]
+/// Buffers of [`leaky_and`], kept by the session so that large batches do
+/// not fault in fresh pages every time (wiped after each use).
+#[derive(Default)]
+pub(crate) struct Scratch {
+    base: Vec<Block>,
+    c: Vec<Block>,
+    g: Vec<Block>,
+    gp: Vec<Block>,
+    h: [Vec<Block>; 3],
+    tw: [Vec<Block>; 2],
+}
+
+/// Triples hashed per step: the step's hash buffers stay in L1/L2.
+const STEP: usize = 1 << 12;
+
+/// Runs F_LaAND on `t.len()` triples in place: on return `z = x·y` for
+/// every triple. `index` is the session index of the first triple (hash
+/// tweaks).
 pub(crate) fn leaky_and(
     ch: &mut Channel,
     role: Role,
     delta: Block,
     index: u64,
-    x: &[AuthShare],
-    y: &[AuthShare],
-    z: &mut [AuthShare],
+    t: &mut [AndTriple],
     corrupt: GCorruption,
+    sc: &mut Scratch,
 ) -> Result<()> {
-    let n = x.len();
+    let n = t.len();
     let (mine, peer) = match role {
         Role::Alice => (0u128, 1u128),
         Role::Bob => (1, 0),
     };
-    let tw = |off: u128| -> Vec<Block> {
-        (0..n as u128)
-            .map(|i| Block(2 * (index as u128 + i) + off))
-            .collect()
-    };
-    let tw_peer = tw(peer);
-    // H(K[x_Q]) and H(K[x_Q] ⊕ Δ), then H(M[x_P]).
-    let mut hk0: Vec<Block> = x.iter().map(|s| s.key).collect();
-    let mut hk1: Vec<Block> = x.iter().map(|s| s.key ^ delta).collect();
-    if corrupt == GCorruption::OtherDelta && n > 0 {
-        hk1[0] = x[0].key ^ delta ^ Block(1 << 7);
+    for v in [&mut sc.base, &mut sc.c, &mut sc.g, &mut sc.gp] {
+        v.resize(n, Block::ZERO);
     }
-    tccr_batch(&mut hk0, &tw_peer);
-    tccr_batch(&mut hk1, &tw_peer);
-    drop(tw_peer);
-    let mut hm: Vec<Block> = x.iter().map(|s| s.mac).collect();
-    tccr_batch(&mut hm, &tw(mine));
-    let c: Vec<Block> = y
-        .iter()
-        .map(|s| s.key ^ s.mac ^ delta.and_bit(s.bit))
-        .collect();
-    let mut g: Vec<Block> = (0..n).map(|i| hk0[i] ^ hk1[i] ^ c[i]).collect();
+    // Per step: H(K[x_Q]), H(K[x_Q] ⊕ Δ), H(M[x_P]); then
+    // base = H(M[x_P]) ⊕ H(K[x_Q]) ⊕ M[z_P] ⊕ K[z_Q], C and G.
+    for start in (0..n).step_by(STEP) {
+        let end = (start + STEP).min(n);
+        let m = end - start;
+        let [h0, h1, hm] = &mut sc.h;
+        let [tp, tm] = &mut sc.tw;
+        for (v, src) in [(&mut *h0, 0), (&mut *h1, 1), (&mut *hm, 2)] {
+            v.clear();
+            v.extend(t[start..end].iter().map(|tr| match src {
+                0 => tr.x.key,
+                1 => tr.x.key ^ delta,
+                _ => tr.x.mac,
+            }));
+        }
+        if start == 0 && corrupt == GCorruption::OtherDelta && m > 0 {
+            h1[0] = t[0].x.key ^ delta ^ Block(1 << 7);
+        }
+        for (t, off) in [(&mut *tp, peer), (&mut *tm, mine)] {
+            t.clear();
+            t.extend((start..end).map(|i| Block(2 * (index as u128 + i as u128) + off)));
+        }
+        tccr_batch(h0, tp);
+        tccr_batch(h1, tp);
+        tccr_batch(hm, tm);
+        for k in 0..m {
+            let i = start + k;
+            let (y, z) = (&t[i].y, &t[i].z);
+            let c = y.key ^ y.mac ^ delta.and_bit(y.bit);
+            sc.c[i] = c;
+            sc.g[i] = h0[k] ^ h1[k] ^ c;
+            sc.base[i] = hm[k] ^ h0[k] ^ z.mac ^ z.key;
+        }
+    }
     if corrupt == GCorruption::Error && n > 0 {
-        g[0] ^= Block(0x5a5a);
+        sc.g[0] ^= Block(0x5a5a);
     }
-    let mut g_peer = vec![Block::ZERO; n];
     match role {
         Role::Alice => {
-            ch.send_blocks(&g)?;
+            ch.send_blocks(&sc.g)?;
             ch.flush()?;
-            ch.recv_blocks(&mut g_peer)?;
+            ch.recv_blocks(&mut sc.gp)?;
         }
         Role::Bob => {
-            ch.recv_blocks(&mut g_peer)?;
-            ch.send_blocks(&g)?;
+            ch.recv_blocks(&mut sc.gp)?;
+            ch.send_blocks(&sc.g)?;
             ch.flush()?;
         }
     }
-    // G'_P, reusing g.
+    // G'_P into `g`.
     for i in 0..n {
-        let s = hm[i] ^ hk0[i] ^ z[i].mac ^ z[i].key ^ (g_peer[i] ^ c[i]).and_bit(x[i].bit);
-        g[i] = s ^ delta.and_bit(z[i].bit);
+        sc.g[i] = sc.base[i] ^ (sc.gp[i] ^ sc.c[i]).and_bit(t[i].x.bit) ^ delta.and_bit(t[i].z.bit);
     }
+    let g = &mut sc.g;
     let d: Vec<bool> = g.iter().map(|v| v.bit(1)).collect();
     let d_peer = match role {
         Role::Alice => {
@@ -132,13 +160,13 @@ pub(crate) fn leaky_and(
     for i in 0..n {
         let e = d[i] ^ d_peer[i];
         match role {
-            Role::Alice => z[i].bit ^= e,
-            Role::Bob => z[i].key ^= delta.and_bit(e),
+            Role::Alice => t[i].z.bit ^= e,
+            Role::Bob => t[i].z.key ^= delta.and_bit(e),
         }
         g[i] ^= delta.and_bit(e);
     }
     // F_EQ on the G' vectors: B commits to its digest first.
-    let (da, db) = (digest(CONTEXT_A, &g), digest(CONTEXT_B, &g));
+    let (da, db) = (digest(CONTEXT_A, g), digest(CONTEXT_B, g));
     let ok = match role {
         Role::Alice => {
             let mut got = [0u8; 32];
@@ -160,7 +188,10 @@ pub(crate) fn leaky_and(
         }
     };
     use zeroize::Zeroize;
-    for v in [&mut hk0, &mut hk1, &mut hm, &mut g] {
+    for v in [&mut sc.base, &mut sc.c, &mut sc.g] {
+        v.zeroize();
+    }
+    for v in sc.h.iter_mut() {
         v.zeroize();
     }
     if !ok {

@@ -40,6 +40,12 @@ pub struct TinyOt {
     prg: Prg,
     /// Session index of the next leaky AND triple (hash tweaks).
     leaky_index: u64,
+    /// Reused buffers (large batches would otherwise fault in fresh pages).
+    scratch: leaky_and::Scratch,
+    leaky: Vec<AndTriple>,
+    bits: Vec<bool>,
+    macs: Vec<Block>,
+    keys: Vec<Block>,
     #[cfg(feature = "adversary")]
     cheat: Option<crate::adversary::Cheat>,
 }
@@ -90,6 +96,11 @@ impl TinyOt {
             receiver,
             prg: Prg::from_seed(prg.random_block()),
             leaky_index: 0,
+            scratch: Default::default(),
+            leaky: Vec::new(),
+            bits: Vec::new(),
+            macs: Vec::new(),
+            keys: Vec::new(),
             #[cfg(feature = "adversary")]
             cheat: None,
         })
@@ -120,29 +131,47 @@ impl TinyOt {
     /// random share with its MAC from the peer's KOS sender, and my key for
     /// the peer's share from mine. Alice's bits are extended first.
     pub fn abits(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<AuthShare>> {
-        let bits = self.prg.random_bits(n);
-        let mut macs = vec![Block::ZERO; n];
-        let mut keys = vec![Block::ZERO; n];
+        let mut out = vec![AuthShare::default(); n];
+        self.abits_into(ch, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`TinyOt::abits`] into a caller's slice.
+    pub fn abits_into(&mut self, ch: &mut Channel, out: &mut [AuthShare]) -> Result<()> {
+        self.abit_parts(ch, out.len())?;
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.part(i);
+        }
+        Ok(())
+    }
+
+    /// Extends `n` aBits both ways into `bits`, `macs`, `keys`.
+    fn abit_parts(&mut self, ch: &mut Channel, n: usize) -> Result<()> {
+        self.bits = self.prg.random_bits(n);
+        self.macs.resize(n, Block::ZERO);
+        self.keys.resize(n, Block::ZERO);
         match self.role {
             Role::Alice => {
-                self.receiver.correlated_into(ch, &bits, &mut macs)?;
-                self.sender.correlated_into(ch, &mut keys)?;
+                self.receiver
+                    .correlated_into(ch, &self.bits, &mut self.macs)?;
+                self.sender.correlated_into(ch, &mut self.keys)?;
             }
             Role::Bob => {
-                self.sender.correlated_into(ch, &mut keys)?;
-                self.receiver.correlated_into(ch, &bits, &mut macs)?;
+                self.sender.correlated_into(ch, &mut self.keys)?;
+                self.receiver
+                    .correlated_into(ch, &self.bits, &mut self.macs)?;
             }
         }
-        let out = (0..n)
-            .map(|i| AuthShare {
-                bit: bits[i],
-                mac: macs[i],
-                key: keys[i],
-            })
-            .collect();
-        macs.zeroize();
-        keys.zeroize();
-        Ok(out)
+        Ok(())
+    }
+
+    #[inline]
+    fn part(&self, i: usize) -> AuthShare {
+        AuthShare {
+            bit: self.bits[i],
+            mac: self.macs[i],
+            key: self.keys[i],
+        }
     }
 
     /// `⟦x⟧ ⊕ c` for a public bit `c`: Alice flips her share, Bob shifts his
@@ -181,30 +210,36 @@ impl TinyOt {
     /// with probability 1/2). Use [`TinyOt::and_triples`] unless you are
     /// testing the leak.
     pub fn leaky_and_triples(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<AndTriple>> {
-        let mut a = self.abits(ch, 3 * n)?;
-        let (x, rest) = a.split_at_mut(n);
-        let (y, z) = rest.split_at_mut(n);
+        let mut t = vec![AndTriple::default(); n];
+        self.leaky_into(ch, &mut t)?;
+        Ok(t)
+    }
+
+    /// Leaky triples into `t` (aBits for x, y, z, then F_LaAND).
+    fn leaky_into(&mut self, ch: &mut Channel, t: &mut [AndTriple]) -> Result<()> {
+        let n = t.len();
+        self.abit_parts(ch, 3 * n)?;
+        for (i, tr) in t.iter_mut().enumerate() {
+            *tr = AndTriple {
+                x: self.part(i),
+                y: self.part(n + i),
+                z: self.part(2 * n + i),
+            };
+        }
+        self.macs.zeroize();
+        self.keys.zeroize();
         let corrupt = self.g_corruption();
         leaky_and::leaky_and(
             ch,
             self.role,
             self.delta,
             self.leaky_index,
-            x,
-            y,
-            z,
+            t,
             corrupt,
+            &mut self.scratch,
         )?;
         self.leaky_index += n as u64;
-        let out = (0..n)
-            .map(|i| AndTriple {
-                x: x[i],
-                y: y[i],
-                z: z[i],
-            })
-            .collect();
-        a.zeroize_shares();
-        Ok(out)
+        Ok(())
     }
 
     fn g_corruption(&self) -> GCorruption {
@@ -273,24 +308,46 @@ impl TinyOt {
         out: &mut Vec<AndTriple>,
     ) -> Result<()> {
         bucket::check_bucket_size(self.s, ell, b)?;
-        let mut leaky = self.leaky_and_triples(ch, ell * b)?;
+        let mut leaky = std::mem::take(&mut self.leaky);
+        leaky.resize(ell * b, AndTriple::default());
+        let r = self
+            .leaky_into(ch, &mut leaky)
+            .and_then(|()| self.combine(ch, &leaky, b, out));
+        leaky.zeroize_shares();
+        self.leaky = leaky;
+        r
+    }
+
+    /// Permutes the leaky triples by a coin toss (as an index permutation:
+    /// the triples are never moved) and combines each bucket of `b`.
+    fn combine(
+        &mut self,
+        ch: &mut Channel,
+        leaky: &[AndTriple],
+        b: usize,
+        out: &mut Vec<AndTriple>,
+    ) -> Result<()> {
         let seed = self.coin_toss(ch)?;
-        Prg::from_seed(seed).shuffle(&mut leaky);
+        let mut perm: Vec<u32> = (0..leaky.len() as u32).collect();
+        Prg::from_seed(seed).shuffle(&mut perm);
         // d_j = y_0 ⊕ y_j for every non-first member of every bucket.
-        let diffs: Vec<AuthShare> = leaky
-            .chunks_exact(b)
-            .flat_map(|bk| bk[1..].iter().map(move |t| bk[0].y.xor(t.y)))
-            .collect();
-        let d = self.open(ch, &diffs)?;
-        for (bk, d) in leaky.chunks_exact(b).zip(d.chunks_exact(b - 1)) {
-            let mut t = bk[0];
-            for (tj, &dj) in bk[1..].iter().zip(d) {
+        let mut diffs: Vec<AuthShare> = Vec::with_capacity(leaky.len());
+        for bk in perm.chunks_exact(b) {
+            let y0 = leaky[bk[0] as usize].y;
+            diffs.extend(bk[1..].iter().map(|&j| y0.xor(leaky[j as usize].y)));
+        }
+        let d = self.open(ch, &diffs);
+        diffs.as_mut_slice().zeroize_shares();
+        let d = d?;
+        for (bk, d) in perm.chunks_exact(b).zip(d.chunks_exact(b - 1)) {
+            let mut t = leaky[bk[0] as usize];
+            for (&j, &dj) in bk[1..].iter().zip(d) {
+                let tj = &leaky[j as usize];
                 t.x = t.x.xor(tj.x);
                 t.z = t.z.xor(tj.z).xor(tj.x.scale(dj));
             }
             out.push(t);
         }
-        leaky.zeroize_shares();
         Ok(())
     }
 
@@ -365,7 +422,7 @@ impl ZeroizeShares for Vec<AuthShare> {
     }
 }
 
-impl ZeroizeShares for Vec<AndTriple> {
+impl ZeroizeShares for [AndTriple] {
     fn zeroize_shares(&mut self) {
         for t in self.iter_mut() {
             for s in [&mut t.x, &mut t.y, &mut t.z] {

@@ -19,11 +19,9 @@ pub const MAC_CHECK: &str = "mac-check";
 
 const CONTEXT: &str = "brickyard 2025-01 TinyOT batched MAC check v1";
 
-fn digest(macs: impl Iterator<Item = Block>) -> [u8; 32] {
+fn digest(macs: &[Block]) -> [u8; 32] {
     let mut h = blake3::Hasher::new_derive_key(CONTEXT);
-    for m in macs {
-        h.update(&m.to_bytes());
-    }
+    h.update(bytemuck::cast_slice(macs));
     *h.finalize().as_bytes()
 }
 
@@ -31,7 +29,7 @@ fn digest(macs: impl Iterator<Item = Block>) -> [u8; 32] {
 /// them first.
 fn send_mine(ch: &mut Channel, bits: &[bool], macs: &[Block]) -> Result<()> {
     ch.send_bits(bits)?;
-    ch.send_bytes(&digest(macs.iter().copied()))?;
+    ch.send_bytes(&digest(macs))?;
     ch.flush()
 }
 
@@ -39,12 +37,14 @@ fn check_peer(ch: &mut Channel, delta: Block, shares: &[AuthShare]) -> Result<Ve
     let peer = ch.recv_bits(shares.len())?;
     let mut got = [0u8; 32];
     ch.recv_bytes(&mut got)?;
-    let want = digest(
-        shares
-            .iter()
-            .zip(&peer)
-            .map(|(s, &b)| s.key ^ delta.and_bit(b)),
-    );
+    let mut expect: Vec<Block> = shares
+        .iter()
+        .zip(&peer)
+        .map(|(s, &b)| s.key ^ delta.and_bit(b))
+        .collect();
+    let want = digest(&expect);
+    use zeroize::Zeroize;
+    expect.zeroize();
     // Digests are compared in full (no early exit).
     if got.iter().zip(&want).fold(0u8, |a, (x, y)| a | (x ^ y)) != 0 {
         return Err(Error::Cheating { check: MAC_CHECK });
