@@ -145,11 +145,12 @@ impl Cheats {
         if self.is(Cheat::InconsistentWire) {
             chosen[self.at(q)] ^= Block(0x77 << 8);
         }
-        if self.is(Cheat::SelectiveOt) {
-            chosen[q + 1 + self.at(rots)] ^= Block(0x1234 << 16);
+        // The first Δ-ROT: the one Bob's first input bit will use.
+        if self.is(Cheat::SelectiveOt) && rots > 0 {
+            chosen[q + 1] ^= Block(0x1234 << 16);
         }
-        if self.is(Cheat::FlipBobInput) {
-            chosen[q + 1 + self.at(rots)] ^= delta;
+        if self.is(Cheat::FlipBobInput) && rots > 0 {
+            chosen[q + 1] ^= delta;
         }
     }
 

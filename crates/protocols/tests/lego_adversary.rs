@@ -1,0 +1,172 @@
+//! `lego` under every named cheating strategy: Bob (or Alice, for Bob's
+//! cheat) aborts with `Cheating { check }` or outputs the correct result,
+//! never a wrong one, and never aborts in a way that depends on his input.
+#![cfg(feature = "adversary")]
+
+mod common;
+
+use brickyard_core::channel::memory_pair;
+use brickyard_core::Error;
+use brickyard_protocols::driver::{run_party, PhaseSet};
+use brickyard_protocols::lego::{plan_for, Cheat, LegoAlice, LegoBob, LegoOptions};
+use brickyard_protocols::{Party, PartyInputs, Role, RunConfig};
+use common::*;
+
+/// Runs both parties; returns (Alice's error, Bob's outputs or error).
+fn run(
+    cfg: &RunConfig,
+    alice: LegoAlice,
+    bob: LegoBob,
+    x: PartyInputs,
+    y: PartyInputs,
+) -> (Option<Error>, Result<Vec<Vec<bool>>, Error>) {
+    let (mut ca, mut cb) = memory_pair();
+    let cfg_a = cfg.clone();
+    let h = std::thread::spawn(move || {
+        let mut a = alice;
+        let r = run_party(
+            "lego",
+            &mut a as &mut dyn Party,
+            Role::Alice,
+            &mut ca,
+            &cfg_a,
+            &[x],
+            PhaseSet::ALL,
+        );
+        drop(ca);
+        r.err()
+    });
+    let mut b = bob;
+    let r = run_party(
+        "lego",
+        &mut b as &mut dyn Party,
+        Role::Bob,
+        &mut cb,
+        cfg,
+        &[y],
+        PhaseSet::ALL,
+    );
+    drop(cb);
+    let ea = h.join().unwrap();
+    (ea, r.map(|r| r.outputs[0].clone().unwrap()))
+}
+
+fn small() -> RunConfig {
+    let mut rng = Rng(0xbad);
+    cfg_for(random_circuit(&mut rng, 2, 40, 2))
+}
+
+/// Runs `cheat` `runs` times; returns the abort count. Panics on a wrong
+/// output or a non-Cheating abort.
+fn attack(cheat: Cheat, runs: usize, input: Option<bool>) -> (usize, Vec<&'static str>) {
+    let cfg = small();
+    let mut rng = Rng(cheat as u64 + 1);
+    let mut aborts = 0;
+    let mut checks = Vec::new();
+    for i in 0..runs {
+        let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+        let mut y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+        if let Some(v) = input {
+            y.iter_mut().for_each(|g| g.iter_mut().for_each(|b| *b = v));
+        }
+        let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
+        let (alice, bob) = if cheat == Cheat::WrongRotProof {
+            (
+                LegoAlice::new(cfg.clone()).unwrap(),
+                LegoBob::new(cfg.clone()).unwrap().cheat(cheat),
+            )
+        } else {
+            (
+                LegoAlice::new(cfg.clone()).unwrap().cheat(cheat),
+                LegoBob::new(cfg.clone()).unwrap(),
+            )
+        };
+        let (ea, rb) = run(&cfg, alice, bob, x, y);
+        if cheat == Cheat::WrongRotProof {
+            match ea {
+                Some(Error::Cheating { check }) => {
+                    aborts += 1;
+                    checks.push(check);
+                }
+                other => panic!("{cheat:?} run {i}: Alice did not catch Bob: {other:?}"),
+            }
+            continue;
+        }
+        match rb {
+            Ok(out) => assert_eq!(out, want, "{cheat:?} run {i}: WRONG OUTPUT"),
+            Err(Error::Cheating { check }) => {
+                aborts += 1;
+                checks.push(check);
+            }
+            Err(e) => panic!("{cheat:?} run {i}: abort without a named check: {e}"),
+        }
+    }
+    checks.sort();
+    checks.dedup();
+    (aborts, checks)
+}
+
+#[test]
+fn deterministic_detections_name_their_check_and_ignore_bobs_input() {
+    for (cheat, check) in [
+        (Cheat::InconsistentWire, None),
+        (Cheat::BadSoldering, Some("batch-decommit")),
+        (Cheat::SelectiveOt, None),
+        (Cheat::FlipBobInput, Some("input-key-lsb")),
+        (Cheat::LieVerLeak, None),
+        (Cheat::WrongInputKey, Some("input-authenticator")),
+        (Cheat::WrongRotProof, Some("delta-rot-proof-of-knowledge")),
+    ] {
+        for y in [Some(false), Some(true)] {
+            let (aborts, checks) = attack(cheat, 1, y);
+            // Strategies that hit one gate may be tolerated by its bucket;
+            // the others must always be caught, for every input of Bob.
+            if cheat != Cheat::InconsistentWire {
+                assert_eq!(aborts, 1, "{cheat:?} with y = {y:?}: {checks:?}");
+            }
+            if let Some(c) = check {
+                assert_eq!(checks, vec![c], "{cheat:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_gates_abort_or_give_the_correct_output() {
+    let cfg = small();
+    let p = plan_for(&cfg, &LegoOptions::default()).unwrap().params;
+    for cheat in [Cheat::NandGate, Cheat::CorruptRow, Cheat::InconsistentWire] {
+        let runs = 8;
+        let (aborts, checks) = attack(cheat, runs, None);
+        let rate = aborts as f64 / runs as f64;
+        eprintln!(
+            "{cheat:?}: detected {aborts}/{runs} = {rate:.2} (p_g = {:.3}); checks {checks:?}",
+            p.p_g()
+        );
+        assert!(
+            checks.iter().all(|c| c.starts_with("cut-and-choose")),
+            "{checks:?}"
+        );
+    }
+}
+
+/// Statistical detection rates beside p_g (many runs): see docs/testing.md.
+#[test]
+#[ignore]
+fn detection_rates_match_p_g() {
+    let cfg = small();
+    let p = plan_for(&cfg, &LegoOptions::default()).unwrap().params;
+    for cheat in [Cheat::NandGate, Cheat::CorruptRow, Cheat::InconsistentWire] {
+        let runs = 400;
+        let (aborts, _) = attack(cheat, runs, None);
+        let rate = aborts as f64 / runs as f64;
+        // A bad gate is caught iff it is checked (p_g) and the check hits a
+        // bad input pair (NAND: always; one row / wrong wire: 1/4 or more).
+        println!(
+            "{cheat:?}: {rate:.3} detected over {runs} runs; p_g = {:.3}",
+            p.p_g()
+        );
+        let sd = (p.p_g() * (1.0 - p.p_g()) / runs as f64).sqrt();
+        assert!(rate <= p.p_g() + 5.0 * sd);
+    }
+}
