@@ -9,10 +9,11 @@
 
 use crate::code::Row;
 use crate::params::{CHUNK_BLOCKS, K, ROW_WORDS, SLICED_ROWS};
+use crate::tile::transpose128;
 use brickyard_core::aes::Aes128;
 use brickyard_core::gf128::{gf_inner_product, gf_mul};
-use brickyard_core::transpose::transpose_into;
 use brickyard_core::Block;
+use zeroize::Zeroize;
 
 /// `out[b] = AES_key(first + b)`: blocks `first..` of the AES-CTR stream of
 /// one base-OT seed (the stream of [`brickyard_core::prg::Prg`], addressed
@@ -32,65 +33,81 @@ pub(crate) fn xor_into(dst: &mut [Block], src: &[Block]) {
     }
 }
 
+/// Tile of 128 Blocks as `[u64; 2]` rows.
+fn tile_of(blocks: impl Fn(usize) -> Block) -> [[u64; 2]; 128] {
+    std::array::from_fn(|r| {
+        let b = blocks(r);
+        [b.0 as u64, (b.0 >> 64) as u64]
+    })
+}
+
 /// Transposes column `b` of the first `nrows` rows of a chunk (row stride
 /// `stride`) into 128 per-commitment rows of `ROW_WORDS` words.
 pub(crate) fn rows_of_block(chunk: &[Block], stride: usize, nrows: usize, b: usize) -> Vec<Row> {
-    let mut col = [Block::ZERO; SLICED_ROWS];
-    for (j, c) in col.iter_mut().enumerate().take(nrows) {
-        *c = chunk[j * stride + b];
-    }
     let mut out = vec![[0u64; ROW_WORDS]; 128];
-    transpose_into(
-        bytemuck::cast_slice(&col),
-        SLICED_ROWS,
-        128,
-        bytemuck::cast_slice_mut(&mut out),
-    );
+    for t in 0..ROW_WORDS.div_ceil(2) {
+        let mut tile = tile_of(|r| {
+            let j = 128 * t + r;
+            if j < nrows {
+                chunk[j * stride + b]
+            } else {
+                Block::ZERO
+            }
+        });
+        transpose128(&mut tile);
+        for (o, row) in out.iter_mut().zip(&tile) {
+            o[2 * t] = row[0];
+            if 2 * t + 1 < ROW_WORDS {
+                o[2 * t + 1] = row[1];
+            }
+        }
+        tile.zeroize();
+    }
     out
 }
 
 /// Transposes column `b` of K message rows into 128 messages.
 pub(crate) fn msgs_of_block(chunk: &[Block], stride: usize, b: usize) -> [Block; K] {
-    let mut col = [Block::ZERO; K];
-    for (j, c) in col.iter_mut().enumerate() {
-        *c = chunk[j * stride + b];
-    }
-    let mut out = [Block::ZERO; K];
-    transpose_into(
-        bytemuck::cast_slice(&col),
-        K,
-        128,
-        bytemuck::cast_slice_mut(&mut out),
-    );
+    let mut tile = tile_of(|r| chunk[r * stride + b]);
+    transpose128(&mut tile);
+    let out = std::array::from_fn(|i| Block::from_halves(tile[i][0], tile[i][1]));
+    tile.zeroize();
     out
 }
 
 /// The inverse direction: up to 128 rows → `SLICED_ROWS` Blocks (bit `lane`
 /// of Block j = bit j of row `lane`); missing rows are zero.
 pub(crate) fn slice_rows(rows: &[Row]) -> [Block; SLICED_ROWS] {
-    let mut src = vec![[0u64; ROW_WORDS]; 128];
-    src[..rows.len()].copy_from_slice(rows);
     let mut out = [Block::ZERO; SLICED_ROWS];
-    transpose_into(
-        bytemuck::cast_slice(&src),
-        128,
-        SLICED_ROWS,
-        bytemuck::cast_slice_mut(&mut out),
-    );
+    for t in 0..ROW_WORDS.div_ceil(2) {
+        let mut tile: [[u64; 2]; 128] = std::array::from_fn(|lane| match rows.get(lane) {
+            Some(r) => [
+                r[2 * t],
+                if 2 * t + 1 < ROW_WORDS {
+                    r[2 * t + 1]
+                } else {
+                    0
+                },
+            ],
+            None => [0, 0],
+        });
+        transpose128(&mut tile);
+        for (j, row) in tile.iter().enumerate() {
+            if 128 * t + j < SLICED_ROWS {
+                out[128 * t + j] = Block::from_halves(row[0], row[1]);
+            }
+        }
+        tile.zeroize();
+    }
     out
 }
 
 /// Up to 128 messages → K Blocks (bit `lane` of Block i = bit i of message `lane`).
 pub(crate) fn slice_msgs(msgs: &[Block]) -> [Block; K] {
-    let mut src = [Block::ZERO; 128];
-    src[..msgs.len()].copy_from_slice(msgs);
-    let mut out = [Block::ZERO; K];
-    transpose_into(
-        bytemuck::cast_slice(&src),
-        128,
-        K,
-        bytemuck::cast_slice_mut(&mut out),
-    );
+    let mut tile = tile_of(|lane| msgs.get(lane).copied().unwrap_or(Block::ZERO));
+    transpose128(&mut tile);
+    let out = std::array::from_fn(|i| Block::from_halves(tile[i][0], tile[i][1]));
+    tile.zeroize();
     out
 }
 
