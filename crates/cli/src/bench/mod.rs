@@ -9,6 +9,7 @@ mod ot;
 mod parse;
 mod store;
 pub mod protocol;
+mod tinytable_tables;
 
 use clap::{Args, Subcommand};
 
@@ -120,6 +121,21 @@ pub enum BenchCmd {
         #[arg(long)]
         json: bool,
     },
+    /// TinyTable's Tables 1–3: table bytes, sequential latency and
+    /// amortised time per AES (S-box and binary, every MAC), beside the
+    /// paper's figures. Trusted-dealer tables.
+    #[command(after_help = "Example:\n  brickyard bench tinytable-tables --json")]
+    TinytableTables {
+        /// Sequential executions per row (median latency).
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+        /// Executions run in lockstep for the amortised time.
+        #[arg(long, default_value_t = 64)]
+        batch: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs one benchmark.
@@ -143,6 +159,9 @@ pub fn run(args: BenchArgs) -> CliResult {
         }) => commit::run(count, threads, json),
         Some(BenchCmd::CompgcTable { runs, json }) => compgc_table::run(runs, json),
         Some(BenchCmd::Store { dir, megabytes, json }) => store::run(&dir, megabytes, json),
+        Some(BenchCmd::TinytableTables { runs, batch, json }) => {
+            tinytable_tables::run(json, runs, batch)
+        }
         None => protocol::run(args.protocol),
     }
 }

@@ -59,7 +59,28 @@ pub struct Ctx<'a> {
     pub cheat: Option<super::cheat::Cheat>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// An honest party's context.
+    pub fn new(
+        program: &'a Program,
+        layout: Layout,
+        role: Role,
+        output: OutputMode,
+        my_inputs: &'a [u32],
+        peer_inputs: &'a [u32],
+    ) -> Ctx<'a> {
+        Ctx {
+            program,
+            layout,
+            role,
+            output,
+            my_inputs,
+            peer_inputs,
+            #[cfg(feature = "adversary")]
+            cheat: None,
+        }
+    }
+
     /// XOR mask to apply at `p` (always 0 in honest builds).
     #[inline]
     fn deviate(&self, p: Point) -> u64 {
