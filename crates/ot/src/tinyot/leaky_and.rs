@@ -139,8 +139,9 @@ pub(crate) fn leaky_and(
         }
     }
     // G'_P into `g`.
-    for i in 0..n {
-        sc.g[i] = sc.base[i] ^ (sc.gp[i] ^ sc.c[i]).and_bit(t[i].x.bit) ^ delta.and_bit(t[i].z.bit);
+    let parts = sc.base.iter().zip(&sc.gp).zip(&sc.c).zip(t.iter());
+    for (g, (((&base, &gp), &c), tr)) in sc.g.iter_mut().zip(parts) {
+        *g = base ^ (gp ^ c).and_bit(tr.x.bit) ^ delta.and_bit(tr.z.bit);
     }
     let g = &mut sc.g;
     let d: Vec<bool> = g.iter().map(|v| v.bit(1)).collect();

@@ -43,6 +43,8 @@ pub struct TinyOt {
     /// Reused buffers (large batches would otherwise fault in fresh pages).
     scratch: leaky_and::Scratch,
     leaky: Vec<AndTriple>,
+    permuted: Vec<AndTriple>,
+    diffs: Vec<AuthShare>,
     bits: Vec<bool>,
     macs: Vec<Block>,
     keys: Vec<Block>,
@@ -98,6 +100,8 @@ impl TinyOt {
             leaky_index: 0,
             scratch: Default::default(),
             leaky: Vec::new(),
+            permuted: Vec::new(),
+            diffs: Vec::new(),
             bits: Vec::new(),
             macs: Vec::new(),
             keys: Vec::new(),
@@ -138,40 +142,52 @@ impl TinyOt {
 
     /// [`TinyOt::abits`] into a caller's slice.
     pub fn abits_into(&mut self, ch: &mut Channel, out: &mut [AuthShare]) -> Result<()> {
-        self.abit_parts(ch, out.len())?;
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = self.part(i);
-        }
-        Ok(())
+        self.abits_with(ch, out.len(), |i, s| out[i] = s)
     }
 
-    /// Extends `n` aBits both ways into `bits`, `macs`, `keys`.
-    fn abit_parts(&mut self, ch: &mut Channel, n: usize) -> Result<()> {
-        self.bits = self.prg.random_bits(n);
-        self.macs.resize(n, Block::ZERO);
-        self.keys.resize(n, Block::ZERO);
-        match self.role {
-            Role::Alice => {
-                self.receiver
-                    .correlated_into(ch, &self.bits, &mut self.macs)?;
-                self.sender.correlated_into(ch, &mut self.keys)?;
+    /// Extends `n` aBits both ways, one KOS check batch at a time, and
+    /// hands aBit `i` to `put` (so large requests need no `n`-sized
+    /// temporaries).
+    fn abits_with(
+        &mut self,
+        ch: &mut Channel,
+        n: usize,
+        mut put: impl FnMut(usize, AuthShare),
+    ) -> Result<()> {
+        let mut start = 0;
+        while start < n {
+            let m = (n - start).min(crate::kos::KOS_BATCH);
+            self.bits.clear();
+            self.bits.extend(self.prg.random_bits(m));
+            self.macs.resize(m, Block::ZERO);
+            self.keys.resize(m, Block::ZERO);
+            match self.role {
+                Role::Alice => {
+                    self.receiver
+                        .correlated_into(ch, &self.bits, &mut self.macs)?;
+                    self.sender.correlated_into(ch, &mut self.keys)?;
+                }
+                Role::Bob => {
+                    self.sender.correlated_into(ch, &mut self.keys)?;
+                    self.receiver
+                        .correlated_into(ch, &self.bits, &mut self.macs)?;
+                }
             }
-            Role::Bob => {
-                self.sender.correlated_into(ch, &mut self.keys)?;
-                self.receiver
-                    .correlated_into(ch, &self.bits, &mut self.macs)?;
+            for i in 0..m {
+                put(
+                    start + i,
+                    AuthShare {
+                        bit: self.bits[i],
+                        mac: self.macs[i],
+                        key: self.keys[i],
+                    },
+                );
             }
+            start += m;
         }
+        self.macs.zeroize();
+        self.keys.zeroize();
         Ok(())
-    }
-
-    #[inline]
-    fn part(&self, i: usize) -> AuthShare {
-        AuthShare {
-            bit: self.bits[i],
-            mac: self.macs[i],
-            key: self.keys[i],
-        }
     }
 
     /// `⟦x⟧ ⊕ c` for a public bit `c`: Alice flips her share, Bob shifts his
@@ -218,16 +234,11 @@ impl TinyOt {
     /// Leaky triples into `t` (aBits for x, y, z, then F_LaAND).
     fn leaky_into(&mut self, ch: &mut Channel, t: &mut [AndTriple]) -> Result<()> {
         let n = t.len();
-        self.abit_parts(ch, 3 * n)?;
-        for (i, tr) in t.iter_mut().enumerate() {
-            *tr = AndTriple {
-                x: self.part(i),
-                y: self.part(n + i),
-                z: self.part(2 * n + i),
-            };
-        }
-        self.macs.zeroize();
-        self.keys.zeroize();
+        self.abits_with(ch, 3 * n, |i, s| match i / n {
+            0 => t[i].x = s,
+            1 => t[i - n].y = s,
+            _ => t[i - 2 * n].z = s,
+        })?;
         let corrupt = self.g_corruption();
         leaky_and::leaky_and(
             ch,
@@ -318,8 +329,8 @@ impl TinyOt {
         r
     }
 
-    /// Permutes the leaky triples by a coin toss (as an index permutation:
-    /// the triples are never moved) and combines each bucket of `b`.
+    /// Permutes the leaky triples by a coin toss and combines each run of
+    /// `b` consecutive permuted triples into one bucket.
     fn combine(
         &mut self,
         ch: &mut Channel,
@@ -328,21 +339,41 @@ impl TinyOt {
         out: &mut Vec<AndTriple>,
     ) -> Result<()> {
         let seed = self.coin_toss(ch)?;
-        let mut perm: Vec<u32> = (0..leaky.len() as u32).collect();
-        Prg::from_seed(seed).shuffle(&mut perm);
+        // Shuffle 4-byte indices (cache-friendly), then gather the 144-byte
+        // triples once in permuted order: independent loads the CPU
+        // overlaps, instead of moving whole triples around.
+        let idx: Vec<u32> = (0..leaky.len() as u32).collect();
+        let mut order = Vec::new();
+        bucket::shuffle_into(&mut Prg::from_seed(seed), &idx, &mut order);
+        let mut perm = std::mem::take(&mut self.permuted);
+        perm.clear();
+        perm.extend(order.iter().map(|&i| leaky[i as usize]));
+        let r = self.combine_permuted(ch, &perm, b, out);
+        perm.zeroize_shares();
+        self.permuted = perm;
+        r
+    }
+
+    fn combine_permuted(
+        &mut self,
+        ch: &mut Channel,
+        perm: &[AndTriple],
+        b: usize,
+        out: &mut Vec<AndTriple>,
+    ) -> Result<()> {
         // d_j = y_0 ⊕ y_j for every non-first member of every bucket.
-        let mut diffs: Vec<AuthShare> = Vec::with_capacity(leaky.len());
+        let mut diffs = std::mem::take(&mut self.diffs);
+        diffs.clear();
         for bk in perm.chunks_exact(b) {
-            let y0 = leaky[bk[0] as usize].y;
-            diffs.extend(bk[1..].iter().map(|&j| y0.xor(leaky[j as usize].y)));
+            diffs.extend(bk[1..].iter().map(|t| bk[0].y.xor(t.y)));
         }
         let d = self.open(ch, &diffs);
         diffs.as_mut_slice().zeroize_shares();
+        self.diffs = diffs;
         let d = d?;
         for (bk, d) in perm.chunks_exact(b).zip(d.chunks_exact(b - 1)) {
-            let mut t = leaky[bk[0] as usize];
-            for (&j, &dj) in bk[1..].iter().zip(d) {
-                let tj = &leaky[j as usize];
+            let mut t = bk[0];
+            for (tj, &dj) in bk[1..].iter().zip(d) {
                 t.x = t.x.xor(tj.x);
                 t.z = t.z.xor(tj.z).xor(tj.x.scale(dj));
             }
