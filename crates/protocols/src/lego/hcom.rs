@@ -7,7 +7,7 @@
 //! of its values. LEGO writes every key it opens as such a set, e.g.
 //! `[L⁰, Δ]` for a 1-key or `[O⁰_g, L⁰_h]` for a soldering.
 
-use brickyard_commit::{Committer, Receiver};
+use brickyard_commit::{Committer, CommitterState, Receiver, ReceiverState};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
 use std::ops::Range;
@@ -22,6 +22,14 @@ impl HcomSender {
     /// Setup: the scheme's base OTs (Alice is their sender).
     pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
         Ok(HcomSender(Committer::setup(ch, prg)?))
+    }
+    /// Resumes a session (no base OTs) from stored state.
+    pub fn from_state(state: CommitterState) -> Result<Self> {
+        Ok(HcomSender(Committer::from_state(state)?))
+    }
+    /// The session state (seeds and every commitment).
+    pub fn state(&self) -> &CommitterState {
+        self.0.state()
     }
     /// Commits to `count` random values (cheap: parity bits only).
     pub fn commit_random(&mut self, ch: &mut Channel, count: usize) -> Result<Range<usize>> {
@@ -71,6 +79,14 @@ impl HcomReceiver {
     /// Setup: the scheme's base OTs (Bob is their receiver).
     pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
         Ok(HcomReceiver(Receiver::setup(ch, prg)?))
+    }
+    /// Resumes a session (no base OTs) from stored state.
+    pub fn from_state(state: ReceiverState) -> Result<Self> {
+        Ok(HcomReceiver(Receiver::from_state(state)?))
+    }
+    /// The session state (watch bits, seeds and every commitment's row).
+    pub fn state(&self) -> &ReceiverState {
+        self.0.state()
     }
     /// Receives `count` commitments (random or chosen, as Alice sent them).
     pub fn receive(&mut self, ch: &mut Channel, count: usize) -> Result<Range<usize>> {

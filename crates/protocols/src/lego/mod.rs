@@ -29,6 +29,7 @@ pub mod hcom;
 pub mod material;
 pub mod params;
 mod party;
+pub mod store;
 pub mod verleak;
 
 pub use cheat::Cheat;

@@ -88,6 +88,11 @@ impl Factor {
     }
 }
 
+/// The empty index range (a product with no factors of that kind).
+fn none() -> std::ops::RangeInclusive<u32> {
+    std::ops::RangeInclusive::new(1, 0)
+}
+
 /// A sum of products of factors over the common denominator
 /// `∏_{i ≤ gmax} den_g(i) · ∏_{j ≤ amax} den_a(j)`.
 struct Sum<'a> {
@@ -241,19 +246,19 @@ impl LegoParams {
         let (beta, alpha) = (self.beta, self.alpha);
         // Pr[bad bucket] ≤ q (∏_{i=1}^{β} g(i) + Σ_{l=2}^{β} ∏_{i=l}^{β} g(i) ∏_{j=α+2−l}^{α} a(j)).
         let mut b1 = new(&g, &a);
-        b1.add(self.q, 1..=beta, 1..=0);
+        b1.add(self.q, 1..=beta, none());
         for l in 2..=beta {
             b1.add(self.q, l..=beta, (alpha + 2 - l)..=alpha);
         }
         // Pr[bad input authenticator] ≤ n Σ_{v=1}^{⌈α̃/2⌉} ∏_{l=v}^{α̃} a(l).
         let mut b2 = new(&g, &a);
         for v in 1..=self.alpha_in.div_ceil(2) {
-            b2.add(self.n, 1..=0, v..=self.alpha_in);
+            b2.add(self.n, none(), v..=self.alpha_in);
         }
         // Pr[bad input bucket] ≤ n Σ_{l=1}^{⌈β̃/2⌉} ∏_{i=l}^{β̃} g(i).
         let mut b3 = new(&g, &a);
         for l in 1..=self.beta_in.div_ceil(2) {
-            b3.add(self.n, l..=self.beta_in, 1..=0);
+            b3.add(self.n, l..=self.beta_in, none());
         }
         let mut den = BigUint::from_u64(1);
         for i in 1..=gmax {

@@ -9,10 +9,15 @@ use super::generate::{self, Plan};
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Layout};
 use super::params::{LegoParams, Objective, S};
+use super::store::{
+    self as lstore, AliceExec, AliceSession, BobExec, BobSession, EXEC_KIND, SESSION_SECRET,
+};
 use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
+use brickyard_commit::{CommitterState, ReceiverState};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_ot::delta_rot::{DeltaRotReceiver, DeltaRotSender};
+use brickyard_store::Store;
 use std::collections::VecDeque;
 use zeroize::Zeroizing;
 
@@ -75,6 +80,7 @@ pub struct LegoAlice {
     delta: Zeroizing<Block>,
     built: VecDeque<Built>,
     cheats: Cheats,
+    store: Option<Box<Store>>,
 }
 
 impl LegoAlice {
@@ -98,6 +104,7 @@ impl LegoAlice {
             delta: Zeroizing::new(Block::ZERO),
             built: VecDeque::new(),
             cheats: Cheats::default(),
+            store: None,
         })
     }
 
@@ -108,6 +115,36 @@ impl LegoAlice {
         self
     }
 
+    /// Writes every built copy to the store (see `store.rs`).
+    fn persist(&mut self) -> Result<()> {
+        let (Some(store), Some(hcom), Some(layout)) = (
+            self.store.as_mut(),
+            self.hcom.as_ref(),
+            self.layout.as_ref(),
+        ) else {
+            return Ok(());
+        };
+        let st = hcom.state();
+        let session = AliceSession {
+            hcom: CommitterState {
+                seeds0: st.seeds0.clone(),
+                seeds1: st.seeds1.clone(),
+                next_block: st.next_block,
+                msgs: Vec::new(),
+                t: Vec::new(),
+            },
+        };
+        let bytes = zeroize::Zeroizing::new(
+            postcard::to_stdvec(&session).map_err(|e| Error::config(format!("lego: {e}")))?,
+        );
+        store.put_secret(SESSION_SECRET, &bytes)?;
+        for b in self.built.drain(..) {
+            let rec = lstore::alice_exec(&b, layout, st, *self.delta, self.theirs.len())?;
+            store.append_typed(EXEC_KIND, &rec)?;
+        }
+        store.commit()
+    }
+
     fn hcom(&mut self) -> Result<&mut HcomSender> {
         self.hcom
             .as_mut()
@@ -116,6 +153,19 @@ impl LegoAlice {
 }
 
 impl Party for LegoAlice {
+    fn attach_store(&mut self, mut store: Store) -> Result<()> {
+        lstore::prepare(&mut store)?;
+        self.store = Some(Box::new(store));
+        Ok(())
+    }
+
+    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+        if let Some(s) = self.store.as_mut() {
+            s.sync_next_index(ch, &[EXEC_KIND])?;
+        }
+        Ok(())
+    }
+
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         self.hcom = Some(HcomSender::setup(ch, &mut self.prg)?);
         self.rot = Some(delta_rot::sender_setup(ch, &mut self.prg)?);
@@ -146,11 +196,39 @@ impl Party for LegoAlice {
             self.built.push_back(b);
         }
         self.layout = Some(layout);
-        Ok(())
+        self.persist()
     }
 
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
         let x = crate::yao::flatten(inputs);
+        let owners = Owners {
+            alice: &self.mine,
+            bob: &self.theirs,
+        };
+        if let Some(store) = self.store.as_mut() {
+            let session: AliceSession = load_secret(store)?;
+            let r = store.reserve(EXEC_KIND, 1)?;
+            let mut recs: Vec<AliceExec> = store.read_typed(&r)?;
+            store.finish(r)?;
+            let rec = recs
+                .pop()
+                .ok_or_else(|| Error::Storage("lego: empty execution record".into()))?;
+            let mut st = session.hcom.clone();
+            st.msgs = rec.msgs.clone();
+            st.t = rec.t.clone();
+            let hcom = HcomSender::from_state(st)?;
+            eval::alice(
+                &hcom,
+                ch,
+                &rec.built,
+                &rec.layout,
+                rec.delta,
+                &owners,
+                &x,
+                &self.cheats,
+            )?;
+            return Ok(None);
+        }
         let built = self.built.pop_front().ok_or_else(|| {
             Error::Exhausted("lego: no built circuit left (run Build first)".into())
         })?;
@@ -193,6 +271,7 @@ pub struct LegoBob {
     mat: Option<BobMaterial>,
     built: VecDeque<BuiltBob>,
     cheats: Cheats,
+    store: Option<Box<Store>>,
 }
 
 impl LegoBob {
@@ -216,6 +295,7 @@ impl LegoBob {
             mat: None,
             built: VecDeque::new(),
             cheats: Cheats::default(),
+            store: None,
         })
     }
 
@@ -226,6 +306,36 @@ impl LegoBob {
         self
     }
 
+    /// Writes every built copy to the store (see `store.rs`).
+    fn persist(&mut self) -> Result<()> {
+        let (Some(store), Some(hcom), Some(layout), Some(mat)) = (
+            self.store.as_mut(),
+            self.hcom.as_ref(),
+            self.layout.as_ref(),
+            self.mat.as_ref(),
+        ) else {
+            return Ok(());
+        };
+        let st = hcom.state();
+        let session = BobSession {
+            hcom: ReceiverState {
+                watch: st.watch,
+                seeds: st.seeds.clone(),
+                next_block: st.next_block,
+                w: Vec::new(),
+            },
+        };
+        let bytes = zeroize::Zeroizing::new(
+            postcard::to_stdvec(&session).map_err(|e| Error::config(format!("lego: {e}")))?,
+        );
+        store.put_secret(SESSION_SECRET, &bytes)?;
+        for b in self.built.drain(..) {
+            let rec = lstore::bob_exec(&b, layout, mat, st, self.mine.len())?;
+            store.append_typed(EXEC_KIND, &rec)?;
+        }
+        store.commit()
+    }
+
     fn hcom(&mut self) -> Result<&mut HcomReceiver> {
         self.hcom
             .as_mut()
@@ -234,6 +344,19 @@ impl LegoBob {
 }
 
 impl Party for LegoBob {
+    fn attach_store(&mut self, mut store: Store) -> Result<()> {
+        lstore::prepare(&mut store)?;
+        self.store = Some(Box::new(store));
+        Ok(())
+    }
+
+    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+        if let Some(s) = self.store.as_mut() {
+            s.sync_next_index(ch, &[EXEC_KIND])?;
+        }
+        Ok(())
+    }
+
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         self.hcom = Some(HcomReceiver::setup(ch, &mut self.prg)?);
         self.rot = Some(delta_rot::receiver_setup(ch, &mut self.prg)?);
@@ -265,11 +388,38 @@ impl Party for LegoBob {
             self.built.push_back(b);
         }
         self.layout = Some(layout);
-        Ok(())
+        self.persist()
     }
 
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
         let y = crate::yao::flatten(inputs);
+        let owners = Owners {
+            alice: &self.theirs,
+            bob: &self.mine,
+        };
+        if let Some(store) = self.store.as_mut() {
+            let session: BobSession = load_secret(store)?;
+            let r = store.reserve(EXEC_KIND, 1)?;
+            let mut recs: Vec<BobExec> = store.read_typed(&r)?;
+            store.finish(r)?;
+            let rec = recs
+                .pop()
+                .ok_or_else(|| Error::Storage("lego: empty execution record".into()))?;
+            let mut st = session.hcom.clone();
+            st.w = rec.w.clone();
+            let hcom = HcomReceiver::from_state(st)?;
+            let bits = eval::bob(
+                &hcom,
+                ch,
+                &self.cfg.circuit,
+                &rec.built,
+                &rec.layout,
+                &rec.mat,
+                &owners,
+                &y,
+            )?;
+            return Ok(Some(crate::yao::split_outputs(&self.cfg, &bits)));
+        }
         let built = self.built.pop_front().ok_or_else(|| {
             Error::Exhausted("lego: no built circuit left (run Build first)".into())
         })?;
@@ -297,4 +447,12 @@ impl Party for LegoBob {
         )?;
         Ok(Some(crate::yao::split_outputs(&self.cfg, &bits)))
     }
+}
+
+fn load_secret<T: serde::de::DeserializeOwned>(store: &Store) -> Result<T> {
+    let bytes = store
+        .get_secret(SESSION_SECRET)?
+        .ok_or_else(|| Error::Exhausted("lego: the store holds no preprocessing session".into()))?;
+    postcard::from_bytes(&bytes)
+        .map_err(|e| Error::Storage(format!("lego: session secret does not decode: {e}")))
 }
