@@ -57,8 +57,8 @@ mod tests {
             std::array::from_fn(|r| [rows[r].0 as u64, (rows[r].0 >> 64) as u64]);
         transpose128(&mut a);
         for r in 0..128 {
-            for c in 0..128 {
-                assert_eq!((a[c][r / 64] >> (r % 64)) & 1 == 1, rows[r].bit(c));
+            for (c, ac) in a.iter().enumerate() {
+                assert_eq!((ac[r / 64] >> (r % 64)) & 1 == 1, rows[r].bit(c));
             }
         }
         let core = brickyard_core::transpose::transpose(bytemuck::cast_slice(&rows), 128, 128);
