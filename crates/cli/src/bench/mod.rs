@@ -10,6 +10,7 @@ mod parse;
 mod store;
 pub mod protocol;
 mod tinytable_tables;
+mod triples;
 
 use clap::{Args, Subcommand};
 
@@ -80,14 +81,26 @@ pub enum BenchCmd {
         #[arg(long)]
         json: bool,
     },
-    /// IKNP OT extension over loopback TCP, both parties in this process.
-    #[command(after_help = "Example:\n  brickyard bench ot --kind chosen --count 1000000 --json")]
+    /// OT extension over loopback TCP, both parties in this process: IKNP
+    /// (random, correlated, chosen), KOS (kos-*) or LEGO's Δ-ROT.
+    #[command(after_help = "Example:\n  brickyard bench ot --kind chosen --count 1000000 --json\n  brickyard bench ot --kind kos-correlated --count 10000000")]
     Ot {
-        /// random, correlated or chosen.
-        #[arg(long, default_value = "correlated", value_parser = ["random", "correlated", "chosen"])]
+        /// random, correlated, chosen, kos-correlated, kos-random, kos-chosen or delta-rot.
+        #[arg(long, default_value = "correlated", value_parser = ["random", "correlated", "chosen", "kos-correlated", "kos-random", "kos-chosen", "delta-rot"])]
         kind: String,
         /// Number of OTs.
         #[arg(long, default_value_t = 10_000_000)]
+        count: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// TinyOT authenticated AND triples (KOS aBits, leaky ANDs, bucketing)
+    /// over loopback TCP, both parties in this process.
+    #[command(after_help = "Example:\n  brickyard bench triples --count 1000000 --json")]
+    Triples {
+        /// Number of triples.
+        #[arg(long, default_value_t = 1_000_000)]
         count: usize,
         /// Print JSON.
         #[arg(long)]
@@ -152,6 +165,7 @@ pub fn run(args: BenchArgs) -> CliResult {
             json,
         }) => garble::run(&circuit, iterations, json),
         Some(BenchCmd::Ot { kind, count, json }) => ot::run(&kind, count, json),
+        Some(BenchCmd::Triples { count, json }) => triples::run(count, json),
         Some(BenchCmd::Commit {
             count,
             threads,
