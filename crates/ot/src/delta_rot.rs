@@ -12,7 +12,7 @@
 //! 2. **Linear randomness extraction.** After the check, the sender draws a
 //!    random `u × k` matrix `A` and both sides multiply their strings by it:
 //!    `Δ = Δ'·A`, `q_i = q'_i·A`, `t_i = t'_i·A`, which keeps
-//!    `t_i = q_i ⊕ b_i·Δ`. By Theorem 1 (Ruan et al., Thm. 7) a receiver that
+//!    `t_i = q_i ⊕ b_i·Δ`. By Theorem 1 (Zhou–Bruck, ISIT 2011, Thm. 7) a receiver that
 //!    learned λ bits makes `Δ` non-uniform with probability ≤ 2^(λ−s) over A,
 //!    and it survives the check with probability 2^−λ: ≤ 2^−s in total.
 //!    So `u = k + s` rows suffice (not `2^(2/3)·k`).
