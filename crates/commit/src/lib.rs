@@ -17,7 +17,6 @@ mod par;
 pub mod params;
 pub mod receiver;
 mod sliced;
-mod tile;
 mod wire;
 
 pub use committer::Committer;

@@ -9,9 +9,9 @@
 
 use crate::code::Row;
 use crate::params::{CHUNK_BLOCKS, K, ROW_WORDS, SLICED_ROWS};
-use crate::tile::transpose128;
 use brickyard_core::aes::Aes128;
 use brickyard_core::gf128::{gf_inner_product, gf_mul};
+use brickyard_core::transpose_cols::transpose128;
 use brickyard_core::Block;
 use zeroize::Zeroize;
 
