@@ -98,7 +98,12 @@ impl Store {
         let file = match std::fs::read(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(crate::fsutil::storage(format!("reading {}", path.display()), e)),
+            Err(e) => {
+                return Err(crate::fsutil::storage(
+                    format!("reading {}", path.display()),
+                    e,
+                ))
+            }
         };
         let bad = || {
             Error::Storage(format!(
@@ -142,7 +147,10 @@ mod tests {
         assert!(s.get_secret("delta").unwrap().is_none());
         s.put_secret("delta", b"0123456789abcdef").unwrap();
         for _ in 0..3 {
-            assert_eq!(&s.get_secret("delta").unwrap().unwrap()[..], b"0123456789abcdef");
+            assert_eq!(
+                &s.get_secret("delta").unwrap().unwrap()[..],
+                b"0123456789abcdef"
+            );
         }
         let raw = std::fs::read(s.dir().join("secret-delta.bin")).unwrap();
         assert!(!raw.windows(16).any(|w| w == b"0123456789abcdef"));
@@ -152,7 +160,10 @@ mod tests {
         let mut e = Expected::new("t", Role::Alice);
         e.key_path = Some(d.path().join("k1"));
         let s = Store::open(&dir, &e).unwrap();
-        assert_eq!(&s.get_secret("delta").unwrap().unwrap()[..], b"0123456789abcdef");
+        assert_eq!(
+            &s.get_secret("delta").unwrap().unwrap()[..],
+            b"0123456789abcdef"
+        );
         assert!(s.get_secret("bad/name").is_err());
     }
 
@@ -169,7 +180,10 @@ mod tests {
             let mut bad = good.clone();
             bad[i] ^= 1;
             std::fs::write(&pa, &bad).unwrap();
-            assert!(matches!(a.get_secret("delta"), Err(brickyard_core::Error::Storage(_))));
+            assert!(matches!(
+                a.get_secret("delta"),
+                Err(brickyard_core::Error::Storage(_))
+            ));
         }
         std::fs::write(&pa, &good[..20]).unwrap();
         assert!(a.get_secret("delta").is_err());
