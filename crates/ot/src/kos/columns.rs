@@ -161,9 +161,10 @@ impl ColSender {
         ch.send_block(seed)?;
         ch.flush()?;
         let chi = challenges(seed, nbt);
+        // Hash our columns while the receiver hashes its own.
+        let mut q = column_hashes(&self.store, ncols, m, &chi);
         let mut reply = ch.recv_block_vec(ncols + 1)?;
         let x = reply[ncols];
-        let mut q = column_hashes(&self.store, ncols, m, &chi);
         // Compare every column before deciding (no early exit on secrets).
         let mut bad = 0u128;
         for ((qj, tj), &dj) in q.iter().zip(&reply[..ncols]).zip(&self.delta_bits) {
