@@ -50,7 +50,7 @@ fn the_documented_example_parses() {
     let doc = include_str!("../../../docs/protocols/compgc.md");
     let start = doc.find("```json\n").expect("example in docs") + 8;
     let end = start + doc[start..].find("```").unwrap();
-    let f = Function::from_json(doc[start..end].as_bytes()).unwrap();
+    let f = Function::from_json(&doc.as_bytes()[start..end]).unwrap();
     assert_eq!(f.instances(), 2);
 }
 
