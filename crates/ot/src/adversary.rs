@@ -82,8 +82,9 @@ impl Cheat {
 /// [`crate::kos::KosReceiver::set_cheat`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KosReceiverCheat {
-    /// Flip the choice bits of the first 128 rows in columns
-    /// `0..columns` and answer the check as if `Δ_j = guess` for each.
+    /// Flip the choice bits of the first 128 rows in the *last* `columns`
+    /// columns (bits of Δ that no protocol fixes) and answer the check as
+    /// if `Δ_j = guess` for each.
     InconsistentColumns {
         /// Number of attacked columns (each is a 1/2 gamble).
         columns: usize,
@@ -103,7 +104,7 @@ impl KosReceiverCheat {
     pub(crate) fn corrupt_columns(self, u: &mut [Block], nb: usize, first_chunk: bool) {
         if let KosReceiverCheat::InconsistentColumns { columns, .. } = self {
             if first_chunk {
-                for col in u.chunks_exact_mut(nb).take(columns) {
+                for col in u.chunks_exact_mut(nb).rev().take(columns) {
                     col[0] ^= FLIP;
                 }
             }
@@ -116,7 +117,7 @@ impl KosReceiverCheat {
         match self {
             KosReceiverCheat::InconsistentColumns { columns, guess } => {
                 let e = brickyard_core::gf128::gf_mul(chi[0], FLIP).and_bit(guess);
-                for tj in t.iter_mut().take(columns) {
+                for tj in t.iter_mut().rev().take(columns) {
                     *tj ^= e;
                 }
             }

@@ -58,7 +58,7 @@ fn kos_columns(scale: usize) {
         for k in 0..trials {
             let guess = k % 2 == 0;
             let (delta, c) = kos_trial(KosReceiverCheat::InconsistentColumns { columns, guess });
-            let right = (0..columns).all(|j| delta.bit(j) == guess);
+            let right = (128 - columns..128).all(|j| delta.bit(j) == guess);
             assert_eq!(
                 c, !right,
                 "check outcome must equal 'guess wrong' (trial {k})"
@@ -244,6 +244,30 @@ fn forged_mac_is_always_caught() {
             t.open(ch, &v)
         });
         assert!(is_cheating(&honest, "mac-check"), "{honest:?}");
+    }
+}
+
+#[test]
+fn kos_cheats_through_tinyot_are_caught_by_the_peer() {
+    // The honest peer is the KOS sender of the cheater's aBits.
+    for (k, cheat) in [
+        Cheat::KosWrongCheckValue,
+        Cheat::KosWrongCheckValue,
+        Cheat::KosInconsistentColumn,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let cheater = if k % 2 == 0 { Role::Alice } else { Role::Bob };
+        let (honest, _, da, db) = tinyot_trial(cheater, cheat, |t, ch| t.abits(ch, 500));
+        let peer_delta = if cheater == Role::Alice { db } else { da };
+        let caught = is_cheating(&honest, "kos-consistency");
+        if cheat == Cheat::KosInconsistentColumn {
+            // Column 127 is a random bit of the peer's Δ; the guess is `true`.
+            assert_eq!(caught, !peer_delta.bit(127), "{honest:?}");
+        } else {
+            assert!(caught, "{honest:?}");
+        }
     }
 }
 

@@ -123,7 +123,17 @@ impl TinyOt {
     /// Installs a cheating strategy (tests only).
     #[cfg(feature = "adversary")]
     pub fn set_cheat(&mut self, cheat: Option<crate::adversary::Cheat>) {
+        use crate::adversary::{Cheat, KosReceiverCheat};
         self.cheat = cheat;
+        // The KOS cheats are played by this party's KOS receiver (its aBits).
+        self.receiver.set_cheat(match cheat {
+            Some(Cheat::KosInconsistentColumn) => Some(KosReceiverCheat::InconsistentColumns {
+                columns: 1,
+                guess: true,
+            }),
+            Some(Cheat::KosWrongCheckValue) => Some(KosReceiverCheat::WrongCheckValue),
+            _ => None,
+        });
     }
 
     #[cfg(feature = "adversary")]
