@@ -12,6 +12,7 @@ mod connect;
 mod demo;
 mod error;
 mod localnet;
+mod params;
 mod preprocess;
 mod run;
 mod store;
@@ -62,6 +63,9 @@ enum Command {
     Store(store::StoreCmd),
     /// Benchmarks: a protocol's phase table, or garbling / OT / parsing.
     Bench(bench::BenchArgs),
+    /// Parameters a protocol derives from (k, s, sizes), e.g. LEGO's buckets.
+    #[command(subcommand)]
+    Params(params::ParamsCmd),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
         Command::Preprocess(args) => preprocess::run(args),
         Command::Store(cmd) => store::run(cmd),
         Command::Bench(args) => bench::run(args),
+        Command::Params(cmd) => params::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

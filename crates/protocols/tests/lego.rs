@@ -81,3 +81,17 @@ fn bucket_size_objective_runs_too() {
     let want = cfg.circuit.eval(&assemble(&cfg, &ai[0], &bi[0])).unwrap();
     assert_eq!(run.bob_outputs[0], want);
 }
+
+#[test]
+fn sha256_with_rebased_xor_sets() {
+    // SHA-256's adders grow XOR sets past build::MAX_SET: Build re-bases
+    // them onto fresh committed keys, and the output must not change.
+    let c = brickyard_circuit::builtin("sha256").unwrap();
+    let cfg = cfg_for(c);
+    let mut rng = Rng(256);
+    let ai = random_inputs(&mut rng, &cfg, Role::Alice, 1);
+    let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
+    let run = run_memory("lego", &cfg, ai.clone(), bi.clone()).unwrap();
+    let want = cfg.circuit.eval(&assemble(&cfg, &ai[0], &bi[0])).unwrap();
+    assert_eq!(run.bob_outputs[0], want);
+}

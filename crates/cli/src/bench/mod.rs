@@ -5,6 +5,7 @@
 mod commit;
 mod compgc_table;
 mod garble;
+mod lego_tables;
 mod ot;
 mod parse;
 mod store;
@@ -120,6 +121,23 @@ pub enum BenchCmd {
         #[arg(long)]
         json: bool,
     },
+    /// NST17 Tables IV, V and VII: lego (and yao) for AES-128 (1, 32, 128)
+    /// and SHA-256 (1, 32), per phase, loopback and the paper's WAN.
+    #[command(
+        name = "lego-tables",
+        after_help = "Example:\n  brickyard bench lego-tables --max-circuits 32 --wan --json"
+    )]
+    LegoTables {
+        /// Skip rows with more circuits than this.
+        #[arg(long, default_value_t = 128)]
+        max_circuits: usize,
+        /// Also run under the shaped WAN (81 ms RTT, 214 Mbit/s).
+        #[arg(long)]
+        wan: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// The CompGC paper's Table 2: online time and bits Bob receives,
     /// naive yao vs compgc, loopback and shaped (33 ms, 50 Mbit/s).
     #[command(
@@ -172,6 +190,11 @@ pub fn run(args: BenchArgs) -> CliResult {
             json,
         }) => commit::run(count, threads, json),
         Some(BenchCmd::CompgcTable { runs, json }) => compgc_table::run(runs, json),
+        Some(BenchCmd::LegoTables {
+            max_circuits,
+            wan,
+            json,
+        }) => lego_tables::run(max_circuits, wan, json),
         Some(BenchCmd::Store { dir, megabytes, json }) => store::run(&dir, megabytes, json),
         Some(BenchCmd::TinytableTables { runs, batch, json }) => {
             tinytable_tables::run(json, runs, batch)

@@ -97,6 +97,7 @@ fn layout(asg: &Assignment, ids: &Ids, plan: &Plan) -> Layout {
             .collect(),
         in_heads: asg.input.iter().map(|g| ids.l + g[0]).collect(),
         in_auth_heads: asg.input_auth.iter().map(|a| ids.k + a[0]).collect(),
+        refresh_ids: (0..plan.refresh()).map(|j| ids.refresh + j).collect(),
         next: Default::default(),
     }
 }

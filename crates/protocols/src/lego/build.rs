@@ -34,6 +34,21 @@ pub struct BuiltBob {
     pub solder: Vec<[Block; 2]>,
     /// Per input wire: soldering to its input authenticator.
     pub auth_solder: Vec<Block>,
+    /// `(gate index, S)`: after that gate, its output key is XORed with S
+    /// (the wire was re-based onto a fresh committed key).
+    pub refresh: Vec<(usize, Block)>,
+}
+
+/// Largest set a wire keeps before it is re-based onto a fresh committed
+/// key: XOR-heavy circuits (SHA-256's adders) otherwise grow sets of
+/// thousands of ids, and every opening costs their size.
+pub const MAX_SET: usize = 64;
+
+/// What each opened value of Build is, in order.
+enum Tag {
+    And,
+    Refresh(usize),
+    Auth,
 }
 
 fn sym_diff(a: &[usize], b: &[usize]) -> Vec<usize> {
@@ -82,11 +97,16 @@ pub fn need(c: &Circuit, bob_inputs: usize) -> Need {
 }
 
 /// Reserves material for a copy of `c` and computes every set Build opens.
-fn plan(c: &Circuit, layout: &mut Layout, bob_inputs: usize) -> Result<(Built, Vec<Vec<usize>>)> {
+fn plan(
+    c: &Circuit,
+    layout: &mut Layout,
+    bob_inputs: usize,
+) -> Result<(Built, Vec<Vec<usize>>, Vec<Tag>)> {
     let at = layout.reserve(need(c, bob_inputs))?;
     let mut sets: Vec<Option<Vec<usize>>> = vec![None; c.num_wires as usize];
     let mut input_sets = Vec::new();
     let mut open = Vec::new();
+    let mut tags = Vec::new();
     for (i, w) in c.inputs.iter().flat_map(|g| g.wires.iter()).enumerate() {
         let head = layout.in_heads[at.input + i];
         sets[*w as usize] = Some(vec![head]);
@@ -99,18 +119,26 @@ fn plan(c: &Circuit, layout: &mut Layout, bob_inputs: usize) -> Result<(Built, V
     };
     let delta = [layout.delta_id];
     let mut k = 0;
-    for g in &c.gates {
-        let s = match *g {
+    for (gi, g) in c.gates.iter().enumerate() {
+        let mut s = match *g {
             Gate::Xor { a, b, .. } => sym_diff(&get(&sets, a)?, &get(&sets, b)?),
             Gate::Inv { a, .. } => sym_diff(&get(&sets, a)?, &delta),
             Gate::And { a, b, .. } => {
                 let [l, r, o] = layout.and_heads[at.and + k];
                 open.push(sym_diff(&get(&sets, a)?, &[l]));
                 open.push(sym_diff(&get(&sets, b)?, &[r]));
+                tags.push(Tag::And);
+                tags.push(Tag::And);
                 k += 1;
                 vec![o]
             }
         };
+        if s.len() > MAX_SET {
+            let u = layout.take_refresh()?;
+            open.push(sym_diff(&s, &[u]));
+            tags.push(Tag::Refresh(gi));
+            s = vec![u];
+        }
         sets[g.output() as usize] = Some(s);
     }
     for (i, _) in input_sets.iter().enumerate() {
@@ -118,6 +146,7 @@ fn plan(c: &Circuit, layout: &mut Layout, bob_inputs: usize) -> Result<(Built, V
             layout.in_heads[at.input + i],
             layout.in_auth_heads[at.input + i],
         ]);
+        tags.push(Tag::Auth);
     }
     let out_sets = c
         .outputs
@@ -132,6 +161,7 @@ fn plan(c: &Circuit, layout: &mut Layout, bob_inputs: usize) -> Result<(Built, V
             out_sets,
         },
         open,
+        tags,
     ))
 }
 
@@ -143,7 +173,7 @@ pub fn alice(
     layout: &mut Layout,
     bob_inputs: usize,
 ) -> Result<Built> {
-    let (built, open) = plan(c, layout, bob_inputs)?;
+    let (built, open, _) = plan(c, layout, bob_inputs)?;
     hcom.batch_open(ch, &open)?;
     Ok(built)
 }
@@ -156,15 +186,30 @@ pub fn bob(
     layout: &mut Layout,
     bob_inputs: usize,
 ) -> Result<BuiltBob> {
-    let (built, open) = plan(c, layout, bob_inputs)?;
+    let (built, open, tags) = plan(c, layout, bob_inputs)?;
     let vals = hcom.verify_batch_open(ch, &open)?;
-    let ands = need(c, bob_inputs).and;
-    let solder = (0..ands).map(|k| [vals[2 * k], vals[2 * k + 1]]).collect();
-    let auth_solder = vals[2 * ands..].to_vec();
+    if vals.len() != tags.len() {
+        return Err(Error::malformed(
+            "lego: Build opened the wrong number of solderings",
+        ));
+    }
+    let (mut ands, mut solder, mut refresh, mut auth_solder) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (t, v) in tags.iter().zip(vals) {
+        match t {
+            Tag::And => ands.push(v),
+            Tag::Refresh(g) => refresh.push((*g, v)),
+            Tag::Auth => auth_solder.push(v),
+        }
+    }
+    for p in ands.chunks_exact(2) {
+        solder.push([p[0], p[1]]);
+    }
     Ok(BuiltBob {
         built,
         solder,
         auth_solder,
+        refresh,
     })
 }
 

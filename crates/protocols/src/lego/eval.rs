@@ -133,7 +133,8 @@ pub fn bob(
         keys[*w as usize] = k;
     }
     let mut k_and = 0;
-    for g in &c.gates {
+    let mut refresh = built.refresh.iter().peekable();
+    for (gi, g) in c.gates.iter().enumerate() {
         let v = match *g {
             Gate::Xor { a, b, .. } => keys[a as usize] ^ keys[b as usize],
             Gate::Inv { a, .. } => keys[a as usize],
@@ -153,6 +154,13 @@ pub fn bob(
                     }
                 }
             }
+        };
+        let v = match refresh.peek() {
+            Some(&&(at_gate, s)) if at_gate == gi => {
+                refresh.next();
+                v ^ s
+            }
+            _ => v,
         };
         keys[g.output() as usize] = v;
     }

@@ -6,7 +6,7 @@
 //! counter `c`):
 //!
 //! ```text
-//! random batch:  L⁰ (Q) | R⁰ (Q) | authenticator keys (A) | v (m + s)
+//! random batch:  L⁰ (Q) | R⁰ (Q) | authenticator keys (A) | v (m + s) | refresh (q)
 //! chosen batch:  O⁰ (Q) | Δ | r⁰ (n + s)
 //! ```
 
@@ -23,6 +23,11 @@ use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_garble::Delta;
 use brickyard_ot::delta_rot::{DeltaRotReceiver, DeltaRotSender};
 use zeroize::Zeroizing;
+
+/// Refresh keys Generate makes per AND gate: Build re-bases an XOR output
+/// whose set exceeds `build::MAX_SET`; SHA-256 (5 XORs per AND) needs
+/// fewer than 2 per AND at that threshold.
+pub const REFRESH_PER_AND: usize = 2;
 
 /// The sizes of one Generate call, as both parties compute them.
 #[derive(Clone, Copy, Debug)]
@@ -51,6 +56,10 @@ impl Plan {
     fn n(&self) -> usize {
         self.params.n as usize
     }
+    /// Refresh keys for Build ([`REFRESH_PER_AND`] per preprocessed AND gate).
+    pub fn refresh(&self) -> usize {
+        REFRESH_PER_AND * self.params.q as usize
+    }
 }
 
 /// Ids of one call's commitments.
@@ -62,6 +71,7 @@ pub(crate) struct Ids {
     pub o: usize,
     pub delta: usize,
     pub r0: usize,
+    pub refresh: usize,
 }
 
 impl Ids {
@@ -75,6 +85,7 @@ impl Ids {
             o: chosen_start,
             delta: chosen_start + q,
             r0: chosen_start + q + 1,
+            refresh: random_start + 2 * q + plan.auths + plan.m + S as usize,
         }
     }
 }
@@ -94,7 +105,7 @@ pub fn alice(
     let delta = Zeroizing::new(rots.delta);
     let d = Delta::new(*delta);
     // Steps 3–4: random commitments fix L⁰, R⁰, authenticator keys, v.
-    let random = hcom.commit_random(ch, 2 * q + a + m + s)?;
+    let random = hcom.commit_random(ch, 2 * q + a + m + s + plan.refresh())?;
     let vals = hcom.values(random.clone())?;
     let (l0, rest) = vals.split_at(q);
     let (r0, rest) = rest.split_at(q);
@@ -135,11 +146,11 @@ pub fn bob(
     let (n, m, q, a) = (plan.n(), plan.m, plan.gates, plan.auths);
     let s = S as usize;
     let (rot_b, rot_r) = delta_rot::receive(rot, ch, n + s)?;
-    let random = hcom.receive(ch, 2 * q + a + m + s)?;
+    let random = hcom.receive(ch, 2 * q + a + m + s + plan.refresh())?;
     let tables = ch.recv_block_vec(2 * q)?;
     let auth_tables = ch.recv_block_vec(2 * a)?;
     let chosen = hcom.receive(ch, q + 1 + n + s)?;
-    if random.len() != 2 * q + a + m + s || chosen.len() != q + 1 + n + s {
+    if random.len() != 2 * q + a + m + s + plan.refresh() || chosen.len() != q + 1 + n + s {
         return Err(Error::malformed("lego: commitment batch of the wrong size"));
     }
     let ids = Ids::new(plan, random.start, chosen.start);

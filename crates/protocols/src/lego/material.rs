@@ -24,6 +24,8 @@ pub struct Layout {
     pub in_heads: Vec<usize>,
     /// Input authenticators: id of the head authenticator's key.
     pub in_auth_heads: Vec<usize>,
+    /// Fresh random commitments Build re-bases long XOR sets onto.
+    pub refresh_ids: Vec<usize>,
     /// Next unused AND bucket, input bucket, Δ-ROT, blinding value.
     pub next: Cursors,
 }
@@ -39,6 +41,8 @@ pub struct Cursors {
     pub rot: usize,
     /// Output blinding values.
     pub out: usize,
+    /// Refresh keys.
+    pub refresh: usize,
 }
 
 /// Wanted amounts for one circuit.
@@ -77,8 +81,18 @@ impl Layout {
             input: at.input + need.input,
             rot: at.rot + need.rot,
             out: at.out + need.out,
+            refresh: at.refresh,
         };
         Ok(at)
+    }
+
+    /// One fresh refresh key for Build.
+    pub fn take_refresh(&mut self) -> Result<usize> {
+        let id = *self.refresh_ids.get(self.next.refresh).ok_or_else(|| {
+            Error::Exhausted("lego: Build needs more refresh keys than Generate made".into())
+        })?;
+        self.next.refresh += 1;
+        Ok(id)
     }
 }
 

@@ -317,7 +317,12 @@ impl LegoParams {
         Cost {
             gates: gates.ceil() as u64,
             authenticators: auths.ceil() as u64,
-            independent_bytes: gates * per_gate + auths * per_auth + solderings * key,
+            // Plus one random commitment per AND gate for Build's re-basing
+            // of long XOR sets (independent of β, p_g, p_a).
+            independent_bytes: gates * per_gate
+                + auths * per_auth
+                + solderings * key
+                + 2.0 * self.q as f64 * random_commit,
         }
     }
 }

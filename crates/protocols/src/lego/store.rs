@@ -111,6 +111,7 @@ fn renumber(built: &Built, layout: &Layout, bob_inputs: usize) -> (Built, Layout
         and_heads: Vec::new(),
         in_heads: Vec::new(),
         in_auth_heads: Vec::new(),
+        refresh_ids: Vec::new(),
         next: Cursors::default(),
     };
     let mut old = vec![0; used.len()];
@@ -182,6 +183,7 @@ pub fn bob_exec(
             built: b,
             solder: built.solder.clone(),
             auth_solder: built.auth_solder.clone(),
+            refresh: built.refresh.clone(),
         },
         layout: l,
         mat: sub,

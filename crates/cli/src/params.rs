@@ -1,0 +1,100 @@
+//! `brickyard params …`: parameters the papers derive, computed by the
+//! protocols crate (the CLI only prints them).
+
+use crate::error::{CliError, CliResult};
+use brickyard_protocols::lego::{LegoParams, Objective};
+use clap::Subcommand;
+
+/// Parameter calculators.
+#[derive(Subcommand, Debug)]
+pub enum ParamsCmd {
+    /// LEGO bucket sizes and check probabilities by Theorem 2 (exact arithmetic).
+    #[command(after_help = "Examples:\n  \
+        brickyard params lego --and-gates 6928 --inputs 256\n  \
+        brickyard params lego --and-gates 886784 --inputs 32768 --objective bucket --json\n  \
+        brickyard params lego --and-gates 6928 --inputs 256 --beta 7 --pg 4 --pa 3")]
+    Lego {
+        /// AND gates to preprocess (q).
+        #[arg(long)]
+        and_gates: u64,
+        /// Input wires to preprocess (n).
+        #[arg(long)]
+        inputs: u64,
+        /// Statistical security parameter (at least 40).
+        #[arg(long, default_value_t = 40)]
+        s: u32,
+        /// Minimise `comm` (communication, the paper's choice) or `bucket` (bucket size, faster online).
+        #[arg(long, default_value = "comm")]
+        objective: String,
+        /// Override β (α = β−1); with --pg and --pa. Refused if the bound misses 2^-s.
+        #[arg(long, requires_all = ["pg", "pa"])]
+        beta: Option<u32>,
+        /// Override p_g = 2^-PG.
+        #[arg(long)]
+        pg: Option<u32>,
+        /// Override p_a = 2^-PA.
+        #[arg(long)]
+        pa: Option<u32>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs a `params` subcommand.
+pub fn run(cmd: ParamsCmd) -> CliResult {
+    match cmd {
+        ParamsCmd::Lego {
+            and_gates,
+            inputs,
+            s,
+            objective,
+            beta,
+            pg,
+            pa,
+            json,
+        } => {
+            let objective = match objective.as_str() {
+                "comm" => Objective::Communication,
+                "bucket" => Objective::BucketSize,
+                o => {
+                    return Err(CliError::Usage(format!(
+                        "unknown objective `{o}` (comm or bucket)"
+                    )))
+                }
+            };
+            let p = match (beta, pg, pa) {
+                (Some(b), Some(g), Some(a)) => LegoParams::checked(and_gates, inputs, s, b, g, a)?,
+                (None, None, None) => LegoParams::optimise(and_gates, inputs, s, objective)?,
+                _ => return Err(CliError::Usage("--beta, --pg and --pa go together".into())),
+            };
+            let bound = p.bound();
+            let (gates, auths) = p.components();
+            let cost = p.cost();
+            if json {
+                let v = serde_json::json!({
+                    "params": p, "bound": bound, "garbled_gates": gates,
+                    "authenticators": auths, "independent_bytes": cost.independent_bytes,
+                });
+                println!("{v}");
+            } else {
+                println!("q = {and_gates} AND gates, n = {inputs} inputs, k = 128, s = {s}");
+                println!(
+                    "beta = {}  alpha = {}  beta_in = {}  alpha_in = {}",
+                    p.beta, p.alpha, p.beta_in, p.alpha_in
+                );
+                println!("p_g = 2^-{}  p_a = 2^-{}", p.tg, p.ta);
+                println!("garbled gates Q = {gates}, wire authenticators A = {auths}");
+                println!(
+                    "Theorem 2: bucket 2^{:.2}, input authenticator 2^{:.2}, input bucket 2^{:.2}, total 2^{:.2} <= 2^-{s} (exact)",
+                    bound.bucket_log2, bound.input_auth_log2, bound.input_bucket_log2, bound.total_log2
+                );
+                println!(
+                    "predicted Generate traffic (Alice -> Bob): {:.2} MB",
+                    cost.independent_bytes / 1e6
+                );
+            }
+            Ok(())
+        }
+    }
+}
