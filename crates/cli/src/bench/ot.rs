@@ -21,7 +21,9 @@ pub fn run(kind: &str, count: usize, as_json: bool) -> CliResult {
         println!(
             "{}",
             json!({"kind": kind, "count": r.count, "ots_per_second": r.ots_per_second,
-                   "bytes_per_ot": r.bytes_per_ot, "extend_ms": r.extend_ms, "setup_ms": r.setup_ms})
+                   "bytes_per_ot": r.bytes_per_ot, "extend_ms": r.extend_ms, "setup_ms": r.setup_ms,
+                   "sender_cpu_ns_per_ot": r.sender_cpu_ns_per_ot,
+                   "receiver_cpu_ns_per_ot": r.receiver_cpu_ns_per_ot})
         );
     } else {
         println!(
