@@ -10,8 +10,8 @@ use clap::Args;
 #[derive(Args, Debug, Clone, Default)]
 pub struct TinyTableArgs {
     /// tinytable: preprocessing by a TRUSTED DEALER (simulated in Alice's
-    /// process) — benchmark/test mode; real Sec. 4 preprocessing is not
-    /// available yet.
+    /// process) — benchmark/test mode. Without it, the tables come from
+    /// real two-party preprocessing (Sec. 4, Fig. 8, on TinyOT).
     #[arg(long)]
     pub dealer: bool,
     /// tinytable: MAC scheme: passive, lookup-32, lookup-64, linear-32,

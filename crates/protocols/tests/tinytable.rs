@@ -1,5 +1,7 @@
 //! `tinytable` / `tinytable-sbox` (honest runs) against the plaintext
-//! evaluator, for every MAC scheme, both output modes, and from stores.
+//! evaluator, for every MAC scheme, both output modes, both table sources
+//! (real Fig. 8 preprocessing, the default, and `--dealer`), and from
+//! stores.
 
 mod common;
 
@@ -17,12 +19,21 @@ const KEY: &str = "0x000102030405060708090a0b0c0d0e0f";
 const PT: &str = "0x00112233445566778899aabbccddeeff";
 const CT: &str = "0x69c4e0d86a7b0430d8cdb78070b4c55a";
 
+/// Options with real two-party preprocessing (the default source).
 fn opts(variant: Variant, mac: &str) -> Options {
     Options {
         variant,
         mac: MacScheme::parse(mac).unwrap(),
-        source: Source::Dealer,
+        source: Source::Real,
         cheat: None,
+    }
+}
+
+/// Options with the trusted dealer (`--dealer`).
+fn dealer(variant: Variant, mac: &str) -> Options {
+    Options {
+        source: Source::Dealer,
+        ..opts(variant, mac)
     }
 }
 
@@ -104,17 +115,32 @@ fn binary_random_circuits_every_scheme() {
         if round % 2 == 0 {
             cfg.output = OutputMode::Both;
         }
-        check_honest(&cfg, opts(Variant::Binary, mac), round as u64);
+        // Real tables in two rounds of three, dealer tables in the third.
+        let o = if round % 3 == 2 {
+            dealer(Variant::Binary, mac)
+        } else {
+            opts(Variant::Binary, mac)
+        };
+        check_honest(&cfg, o, round as u64);
     }
 }
 
 #[test]
 fn binary_aes_fips_vector_and_rounds() {
+    for o in [
+        opts(Variant::Binary, "lookup-64"),
+        opts(Variant::Binary, "linear-64"),
+        dealer(Variant::Binary, "lookup-64"),
+    ] {
+        binary_aes_once(o);
+    }
+}
+
+fn binary_aes_once(o: Options) {
     let mut cfg = cfg_for(builtin("aes128").unwrap());
     cfg.output = OutputMode::Both;
     let ai = vec![vec![parse_value(KEY, 128).unwrap()]];
     let bi = vec![vec![parse_value(PT, 128).unwrap()]];
-    let o = opts(Variant::Binary, "lookup-64");
     let (ra, rb) = run_pair(&cfg, o.clone(), o, ai, bi);
     let (ra, rb) = (ra.unwrap(), rb.unwrap());
     let out = rb.outputs[0].as_ref().unwrap();
@@ -127,14 +153,21 @@ fn binary_aes_fips_vector_and_rounds() {
 
 #[test]
 fn sbox_aes_every_scheme_ten_table_rounds() {
-    for mac in ["passive", "linear-32", "linear-64", "lookup-32"] {
+    for (mac, real) in [
+        ("passive", false),
+        ("linear-32", true),
+        ("linear-64", true),
+        ("linear-64", false),
+        ("lookup-32", true),
+    ] {
+        let pick = |v, m| if real { opts(v, m) } else { dealer(v, m) };
         let mut cfg = cfg_for(builtin("aes128").unwrap());
         cfg.executions = if mac == "lookup-32" { 1 } else { 2 };
-        check_honest(&cfg, opts(Variant::Sbox, mac), 9);
+        check_honest(&cfg, pick(Variant::Sbox, mac), 9);
         let ai = vec![vec![parse_value(KEY, 128).unwrap()]];
         let bi = vec![vec![parse_value(PT, 128).unwrap()]];
         cfg.executions = 1;
-        let o = opts(Variant::Sbox, mac);
+        let o = pick(Variant::Sbox, mac);
         let (_, rb) = run_pair(&cfg, o.clone(), o, ai, bi);
         let rb = rb.unwrap();
         let out = rb.outputs[0].as_ref().unwrap();
@@ -147,16 +180,33 @@ fn sbox_aes_every_scheme_ten_table_rounds() {
 }
 
 #[test]
-fn sbox_refuses_other_circuits_and_real_preprocessing_is_refused() {
+fn sbox_refuses_other_circuits_and_real_preprocessing_is_the_default() {
     let cfg = cfg_for(builtin("add8").unwrap());
     let e = tinytable::new_party(Role::Alice, cfg, opts(Variant::Sbox, "linear-64")).err();
     assert!(matches!(e, Some(Error::Config(_))));
+    assert_eq!(
+        Options::for_protocol("tinytable").unwrap().source,
+        Source::Real
+    );
     let cfg = cfg_for(builtin("add8").unwrap());
-    let e = brickyard_protocols::registry::new_party("tinytable", Role::Bob, cfg).err();
-    match e {
-        Some(Error::Config(m)) => assert!(m.contains("--dealer"), "{m}"),
-        other => panic!("expected a Config error, got {other:?}"),
-    }
+    assert!(brickyard_protocols::registry::new_party("tinytable", Role::Bob, cfg).is_ok());
+}
+
+#[test]
+fn dealer_and_real_parties_refuse_each_other() {
+    let cfg = cfg_for(builtin("add8").unwrap());
+    let mut rng = Rng(4);
+    let ai = random_inputs(&mut rng, &cfg, Role::Alice, 1);
+    let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
+    let (ra, rb) = run_pair(
+        &cfg,
+        opts(Variant::Binary, "lookup-64"),
+        dealer(Variant::Binary, "lookup-64"),
+        ai,
+        bi,
+    );
+    assert!(matches!(ra, Err(Error::Config(_))));
+    assert!(matches!(rb, Err(Error::Config(_))));
 }
 
 #[test]
@@ -227,13 +277,21 @@ fn stored(
 
 #[test]
 fn dealer_tables_from_stores_are_used_once() {
-    let dir = std::env::temp_dir().join(format!("tinytable-store-{}", std::process::id()));
+    tables_from_stores_are_used_once(dealer(Variant::Binary, "linear-64"), "dealer");
+}
+
+#[test]
+fn real_tables_from_stores_are_used_once() {
+    tables_from_stores_are_used_once(opts(Variant::Binary, "lookup-64"), "real");
+}
+
+fn tables_from_stores_are_used_once(o: Options, tag: &str) {
+    let dir = std::env::temp_dir().join(format!("tinytable-store-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let c = Arc::new(builtin("aes128").unwrap());
     let mut cfg = RunConfig::new(c).unwrap();
     cfg.executions = 2;
-    let o = opts(Variant::Binary, "linear-64");
     stored(&dir, &cfg, &o, true, None).unwrap();
     let inputs = (
         vec![parse_value(KEY, 128).unwrap()],

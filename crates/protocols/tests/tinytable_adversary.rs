@@ -2,7 +2,10 @@
 //! every MAC scheme. The honest party must abort with the documented
 //! `Cheating { check }` (a cheat survives only w.p. 2^-k, k ≥ 32, so never
 //! in these runs) or, for input substitution, output the function of the
-//! substituted input — never a wrong value.
+//! substituted input — never a wrong value. Every online strategy runs
+//! against dealer tables and against real (Fig. 8) tables; the `prep-*`
+//! strategies attack real preprocessing itself and must be caught by its
+//! checks (TinyOT's `mac-check`, our `input-mask-mac`).
 //!
 //! Run with `cargo test -p brickyard-protocols --features adversary`.
 #![cfg(feature = "adversary")]
@@ -20,6 +23,7 @@ use common::*;
 
 fn run_pair(
     cfg: &RunConfig,
+    source: Source,
     variant: Variant,
     mac: &str,
     cheat: Option<(Role, String)>,
@@ -29,7 +33,7 @@ fn run_pair(
     let o = Options {
         variant,
         mac: MacScheme::parse(mac).unwrap(),
-        source: Source::Dealer,
+        source,
         cheat,
     };
     let p = match variant {
@@ -62,6 +66,7 @@ fn run_pair(
 /// Runs `strategy` by `cheater` `times` times and checks the honest party.
 fn attack(
     cfg: &RunConfig,
+    source: Source,
     variant: Variant,
     mac: &str,
     cheater: Role,
@@ -74,6 +79,7 @@ fn attack(
         let bi = random_inputs(&mut rng, cfg, Role::Bob, 1);
         let (ra, rb) = run_pair(
             cfg,
+            source,
             variant,
             mac,
             Some((cheater, strategy.to_string())),
@@ -83,7 +89,7 @@ fn attack(
         let honest = if cheater == Role::Alice { rb } else { ra };
         let honest_learns = cheater == Role::Alice || cfg.output == OutputMode::Both;
         let ctx = format!(
-            "{mac} {}:{strategy} run {run} output {:?}",
+            "{source:?} {mac} {}:{strategy} run {run} output {:?}",
             cheater.name(),
             cfg.output
         );
@@ -105,7 +111,26 @@ fn attack(
                     other.map(|r| r.outputs)
                 ),
             },
-            "wrong-output-share" | "wrong-input-mask" => {
+            "prep-flip-beaver-share" | "prep-wrong-input-mask-share" if source == Source::Real => {
+                let want = if strategy == "prep-flip-beaver-share" {
+                    "mac-check"
+                } else {
+                    "input-mask-mac"
+                };
+                match honest {
+                    Err(Error::Cheating { check }) => assert_eq!(check, want, "{ctx}"),
+                    other => panic!(
+                        "{ctx}: expected {want} abort, got {:?}",
+                        other.map(|r| r.outputs)
+                    ),
+                }
+            }
+            // Dealer tables: the preprocessing strategies have nothing to
+            // attack, so the run is honest.
+            "wrong-output-share"
+            | "wrong-input-mask"
+            | "prep-flip-beaver-share"
+            | "prep-wrong-input-mask-share" => {
                 let (mut a, mut b) = (ai[0].clone(), bi[0].clone());
                 if strategy == "wrong-input-mask" {
                     let v = if cheater == Role::Alice {
@@ -135,8 +160,26 @@ fn every_strategy_binary_every_scheme_both_roles() {
         for mac in ["lookup-32", "lookup-64", "linear-32", "linear-64"] {
             for cheater in [Role::Alice, Role::Bob] {
                 for (_, name, _) in STRATEGIES {
-                    attack(&cfg, Variant::Binary, mac, cheater, name, 6);
+                    attack(&cfg, Source::Dealer, Variant::Binary, mac, cheater, name, 6);
+                    // Real preprocessing costs a TinyOT setup per run: one run.
+                    attack(&cfg, Source::Real, Variant::Binary, mac, cheater, name, 1);
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn real_preprocessing_cheats_on_aes_are_caught() {
+    let cfg = cfg_for(builtin("aes128").unwrap());
+    for (v, mac) in [(Variant::Binary, "lookup-64"), (Variant::Sbox, "linear-64")] {
+        for cheater in [Role::Alice, Role::Bob] {
+            for name in [
+                "prep-flip-beaver-share",
+                "prep-wrong-input-mask-share",
+                "flip-table-bit",
+            ] {
+                attack(&cfg, Source::Real, v, mac, cheater, name, 1);
             }
         }
     }
@@ -149,7 +192,12 @@ fn every_strategy_sbox_linear_both_roles() {
     for mac in ["linear-32", "linear-64"] {
         for cheater in [Role::Alice, Role::Bob] {
             for (_, name, _) in STRATEGIES {
-                attack(&cfg, Variant::Sbox, mac, cheater, name, 2);
+                attack(&cfg, Source::Dealer, Variant::Sbox, mac, cheater, name, 2);
+                // Real S-box tables cost 49,400 AND triples per AES: one
+                // scheme (the MAC derivation of both is unit-tested).
+                if mac == "linear-64" {
+                    attack(&cfg, Source::Real, Variant::Sbox, mac, cheater, name, 1);
+                }
             }
         }
     }
@@ -158,22 +206,26 @@ fn every_strategy_sbox_linear_both_roles() {
 #[test]
 fn sbox_lookup_mac_catches_a_flipped_table() {
     let cfg = cfg_for(builtin("aes128").unwrap());
-    attack(
-        &cfg,
-        Variant::Sbox,
-        "lookup-32",
-        Role::Alice,
-        "flip-table-bit",
-        1,
-    );
-    attack(
-        &cfg,
-        Variant::Sbox,
-        "lookup-32",
-        Role::Bob,
-        "flip-last-layer",
-        1,
-    );
+    for source in [Source::Dealer, Source::Real] {
+        attack(
+            &cfg,
+            source,
+            Variant::Sbox,
+            "lookup-32",
+            Role::Alice,
+            "flip-table-bit",
+            1,
+        );
+        attack(
+            &cfg,
+            source,
+            Variant::Sbox,
+            "lookup-32",
+            Role::Bob,
+            "flip-last-layer",
+            1,
+        );
+    }
 }
 
 #[test]
@@ -186,6 +238,7 @@ fn passive_mode_does_not_detect_a_flip() {
     let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
     let (_, rb) = run_pair(
         &cfg,
+        Source::Real,
         Variant::Binary,
         "passive",
         Some((Role::Alice, "flip-last-layer".into())),

@@ -24,6 +24,12 @@ pub enum Strategy {
     WrongOutputShare,
     /// Mask own input bit 0 with the wrong mask (input substitution).
     WrongInputMask,
+    /// Real preprocessing: flip the own share of the first value opened in
+    /// the first Beaver round (without a matching MAC).
+    PrepFlipBeaverShare,
+    /// Real preprocessing: send a flipped share of the peer's first input
+    /// mask when opening input masks to their owners.
+    PrepWrongInputMaskShare,
 }
 
 /// Every strategy: name on the command line, what it does, what the honest
@@ -58,6 +64,16 @@ pub const STRATEGIES: &[(Strategy, &str, &str)] = &[
         Strategy::WrongInputMask,
         "wrong-input-mask",
         "masks its input bit 0 with the wrong mask: an input substitution the ideal functionality allows; honest party outputs f(x with bit 0 flipped, y)",
+    ),
+    (
+        Strategy::PrepFlipBeaverShare,
+        "prep-flip-beaver-share",
+        "real preprocessing only: flips its share of the first value opened by Beaver multiplication; honest party aborts with TinyOT's mac-check except w.p. 2^-126",
+    ),
+    (
+        Strategy::PrepWrongInputMaskShare,
+        "prep-wrong-input-mask-share",
+        "real preprocessing only: sends a flipped share of the peer's first input mask; honest party aborts with input-mask-mac except w.p. 2^-126 (no effect if the peer has no inputs)",
     ),
 ];
 

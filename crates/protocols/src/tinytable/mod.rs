@@ -11,7 +11,7 @@
 //! | [`mac`] | lookup MAC (Fig. 3/5) and linear MAC with batched opening (Sec. 3) |
 //! | [`material`] | one party's tables, tags and keys as bytes (Table 1's sizes) |
 //! | [`dealer`] | F^pre_mal played by a trusted dealer (`--dealer`, Sec. 5's setting) |
-//! | [`preprocessing`] | Fig. 8 against a [`preprocessing::TripleSource`] (no source exists yet) |
+//! | [`preprocessing`] | F^pre_mal for real (Fig. 8) on TinyOT aBits and AND triples: the default source |
 //! | [`online`] | π_mal (Fig. 5) |
 //! | `cheat` | adversary mode (feature `adversary`) |
 
@@ -94,7 +94,8 @@ pub enum Source {
     /// A trusted dealer (simulated in Alice's process): benchmarks and tests
     /// only, and every report says so.
     Dealer,
-    /// Two-party preprocessing (Sec. 4) from TinyOT aBits/aANDs.
+    /// Two-party preprocessing (Sec. 4, Fig. 8) from TinyOT aBits and AND
+    /// triples: the default.
     Real,
 }
 

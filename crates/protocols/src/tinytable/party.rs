@@ -3,13 +3,14 @@
 //! | phase | both parties |
 //! |---|---|
 //! | setup | agree on the options (variant, MAC scheme, preprocessing source) |
-//! | independent | — (the dealer needs nothing function-independent; real preprocessing would make aBits/aANDs here) |
-//! | dependent | `--dealer`: Alice's process runs the trusted dealer for all E executions and ships Bob's records to him; each side keeps its own in memory or streams them into its store |
+//! | independent | real: TinyOT setup (base OTs both ways); `--dealer`: nothing |
+//! | dependent | real (default): Fig. 8 ([`super::preprocessing`]) chunk by chunk — aBits, AND triples, Beaver, tables — each side streaming its records into memory or its store; `--dealer`: Alice's process runs the trusted dealer for all E executions and ships Bob's records to him |
 //! | online | reserve one execution's records, run π_mal ([`super::online`]) |
 
 use super::dealer::{deal, DealPlan, CHUNK_TABLES};
 use super::material::{Layout, Material};
 use super::online::{run_batch, Ctx};
+use super::preprocessing::{PrepPlan, Preprocessor};
 use super::program::Program;
 use super::{Options, Source};
 use crate::{Outputs, Party, PartyInputs, Role, RunConfig};
@@ -33,6 +34,7 @@ pub struct TinyTableParty {
     layouts: [Layout; 2],
     inputs: [Vec<u32>; 2],
     pool: Pool,
+    prep: Option<Preprocessor>,
 }
 
 fn idx(r: Role) -> usize {
@@ -43,17 +45,9 @@ fn idx(r: Role) -> usize {
 }
 
 impl TinyTableParty {
-    /// Compiles the program and checks the options. Real preprocessing
-    /// (Sec. 4) is refused until the TinyOT building blocks exist.
+    /// Compiles the program and checks the options.
     pub fn new(role: Role, cfg: RunConfig, opts: Options) -> Result<Self> {
         cfg.validate()?;
-        if opts.source == Source::Real {
-            return Err(Error::config(
-                "tinytable: real two-party preprocessing (Sec. 4, Fig. 8) needs TinyOT-style \
-                 authenticated bits and AND triples, which crates/ot does not provide yet; \
-                 run with --dealer (a trusted dealer, benchmark/test mode only)",
-            ));
-        }
         let program = opts.variant.compile(&cfg.circuit)?;
         let wires = |r: Role| -> Vec<u32> {
             cfg.groups_of(r)
@@ -74,6 +68,7 @@ impl TinyTableParty {
             layouts,
             inputs,
             pool: Pool::Memory(VecDeque::new()),
+            prep: None,
         })
     }
 
@@ -140,6 +135,35 @@ impl TinyTableParty {
             self.cfg.progress.advance(tables);
         }
         Ok(())
+    }
+
+    /// Both sides of real preprocessing (Fig. 8): records stream into the
+    /// pool execution by execution.
+    fn preprocess_all(&mut self, ch: &mut Channel) -> Result<()> {
+        let mut prep = match self.prep.take() {
+            Some(p) => p,
+            None => Preprocessor::setup(ch, self.role)?,
+        };
+        let program = self.program.clone();
+        let me = self.me();
+        let plan = PrepPlan {
+            program: &program,
+            role: self.role,
+            inputs: self.inputs.clone(),
+            layout: self.layouts[me],
+            #[cfg(feature = "adversary")]
+            cheat: self.opts.cheat_for(self.role, program.table_count())?,
+        };
+        let tables = program.table_count() as u64;
+        let execs = self.cfg.executions;
+        let r = prep.run(ch, &plan, execs, &mut |gates, exec| {
+            let mut cur = Zeroizing::new(Vec::new());
+            self.keep(Some(exec), gates, &mut cur)?;
+            self.cfg.progress.advance(tables);
+            Ok(())
+        });
+        self.prep = Some(prep);
+        r
     }
 
     /// Bob's side of `--dealer`: receive and keep his records.
@@ -209,7 +233,10 @@ impl Party for TinyTableParty {
         Ok(())
     }
 
-    fn independent(&mut self, _ch: &mut Channel) -> Result<()> {
+    fn independent(&mut self, ch: &mut Channel) -> Result<()> {
+        if self.opts.source == Source::Real {
+            self.prep = Some(Preprocessor::setup(ch, self.role)?);
+        }
         Ok(())
     }
 
@@ -217,9 +244,10 @@ impl Party for TinyTableParty {
         self.cfg
             .progress
             .add_total((self.program.table_count() * self.cfg.executions) as u64);
-        match self.role {
-            Role::Alice => self.deal_all(ch)?,
-            Role::Bob => self.receive_all(ch)?,
+        match (self.opts.source, self.role) {
+            (Source::Real, _) => self.preprocess_all(ch)?,
+            (Source::Dealer, Role::Alice) => self.deal_all(ch)?,
+            (Source::Dealer, Role::Bob) => self.receive_all(ch)?,
         }
         if let Pool::Store(s) = &mut self.pool {
             s.commit()?;
