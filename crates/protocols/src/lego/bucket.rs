@@ -14,7 +14,8 @@
 //!   wrong Δ' would need Alice to have corrupted the other slot of most
 //!   authenticators, each caught with probability 1/2 when checked.
 
-use super::component::{auth_accepts, eval_gate};
+use super::component::{auth_accepts, eval_gate_in};
+use brickyard_garble::AndScratch;
 use super::material::{AndBucket, AuthB};
 use brickyard_core::Block;
 
@@ -33,14 +34,15 @@ pub fn eval_and_bucket(
     l: Block,
     r: Block,
     checked: &[(Block, [Block; 2], u64)],
+    scratch: &mut AndScratch,
 ) -> BucketOut {
     let first = match b.gates.first() {
-        Some(g) => eval_gate(l ^ g.s[0], r ^ g.s[1], &g.table, g.id) ^ g.s[2],
+        Some(g) => eval_gate_in(l ^ g.s[0], r ^ g.s[1], &g.table, g.id, scratch) ^ g.s[2],
         None => return BucketOut::Key(Block::ZERO),
     };
     let mut cands: Vec<(Block, usize)> = vec![(first, 1)];
     for g in &b.gates[1..] {
-        let c = eval_gate(l ^ g.s[0], r ^ g.s[1], &g.table, g.id) ^ g.s[2];
+        let c = eval_gate_in(l ^ g.s[0], r ^ g.s[1], &g.table, g.id, scratch) ^ g.s[2];
         match cands.iter_mut().find(|(k, _)| *k == c) {
             Some(e) => e.1 += 1,
             None => cands.push((c, 1)),

@@ -12,7 +12,7 @@
 use brickyard_core::hash::{tccr, tccr_batch};
 use brickyard_core::Block;
 use brickyard_core::Result;
-use brickyard_garble::{eval_and, garble_ands, AndScratch, Delta};
+use brickyard_garble::{eval_and, eval_ands, garble_ands, AndScratch, Delta};
 
 /// The tweak of authenticator `id`.
 pub fn auth_tweak(id: u64) -> Block {
@@ -51,6 +51,17 @@ pub fn garble_gates(
 /// Evaluates gate `id` on keys `l`, `r`.
 pub fn eval_gate(l: Block, r: Block, table: &[Block; 2], id: u64) -> Block {
     eval_and(l, r, table, id)
+}
+
+/// [`eval_gate`] with reused buffers: the online phase evaluates β gates
+/// per AND bucket, and a fresh scratch per gate cost more than the hashing.
+pub fn eval_gate_in(l: Block, r: Block, table: &[Block; 2], id: u64, scratch: &mut AndScratch) -> Block {
+    let mut out = [Block::ZERO];
+    match eval_ands(&[l], &[r], table, 0, id, &mut out, scratch) {
+        Ok(()) => out[0],
+        // Lengths are fixed here; unreachable, but never panic on it.
+        Err(_) => eval_and(l, r, table, id),
+    }
 }
 
 /// Builds authenticators for 0-keys `k0` with ids `first..`: `2` hashes each.

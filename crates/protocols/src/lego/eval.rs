@@ -133,6 +133,7 @@ pub fn bob(
         keys[*w as usize] = k;
     }
     let mut k_and = 0;
+    let mut scratch = brickyard_garble::AndScratch::new();
     let mut refresh = built.refresh.iter().peekable();
     for (gi, g) in c.gates.iter().enumerate() {
         let v = match *g {
@@ -147,6 +148,7 @@ pub fn bob(
                     keys[a as usize] ^ s[0],
                     keys[b as usize] ^ s[1],
                     &mat.checked_auths,
+                    &mut scratch,
                 ) {
                     BucketOut::Key(k) => k,
                     BucketOut::Delta(delta) => {
