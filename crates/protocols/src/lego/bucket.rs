@@ -15,9 +15,9 @@
 //!   authenticators, each caught with probability 1/2 when checked.
 
 use super::component::{auth_accepts, eval_gate_in};
-use brickyard_garble::AndScratch;
 use super::material::{AndBucket, AuthB};
 use brickyard_core::Block;
+use brickyard_garble::AndScratch;
 
 /// What an AND bucket yields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

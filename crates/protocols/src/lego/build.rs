@@ -23,6 +23,9 @@ pub struct Built {
     pub input_sets: Vec<Vec<usize>>,
     /// Per output wire: its 0-key set.
     pub out_sets: Vec<Vec<usize>>,
+    /// Per input wire: soldered to an earlier copy's output (reactive use)
+    /// instead of a fresh input bucket; it has no input authenticator.
+    pub linked: Vec<bool>,
 }
 
 /// Bob's part of a built copy: the solderings he verified.
@@ -48,7 +51,7 @@ pub const MAX_SET: usize = 64;
 enum Tag {
     And,
     Refresh(usize),
-    Auth,
+    Auth(usize),
 }
 
 fn sym_diff(a: &[usize], b: &[usize]) -> Vec<usize> {
@@ -101,16 +104,27 @@ fn plan(
     c: &Circuit,
     layout: &mut Layout,
     bob_inputs: usize,
+    links: &[Option<Vec<usize>>],
 ) -> Result<(Built, Vec<Vec<usize>>, Vec<Tag>)> {
     let at = layout.reserve(need(c, bob_inputs))?;
     let mut sets: Vec<Option<Vec<usize>>> = vec![None; c.num_wires as usize];
     let mut input_sets = Vec::new();
     let mut open = Vec::new();
     let mut tags = Vec::new();
+    let mut linked = Vec::new();
     for (i, w) in c.inputs.iter().flat_map(|g| g.wires.iter()).enumerate() {
-        let head = layout.in_heads[at.input + i];
-        sets[*w as usize] = Some(vec![head]);
-        input_sets.push(vec![head]);
+        let set = match links.get(i).cloned().flatten() {
+            Some(s) => {
+                linked.push(true);
+                s
+            }
+            None => {
+                linked.push(false);
+                vec![layout.in_heads[at.input + i]]
+            }
+        };
+        sets[*w as usize] = Some(set.clone());
+        input_sets.push(set);
     }
     let get = |sets: &[Option<Vec<usize>>], w: u32| {
         sets.get(w as usize)
@@ -141,12 +155,12 @@ fn plan(
         }
         sets[g.output() as usize] = Some(s);
     }
-    for (i, _) in input_sets.iter().enumerate() {
+    for (i, _) in input_sets.iter().enumerate().filter(|(i, _)| !linked[*i]) {
         open.push(vec![
             layout.in_heads[at.input + i],
             layout.in_auth_heads[at.input + i],
         ]);
-        tags.push(Tag::Auth);
+        tags.push(Tag::Auth(i));
     }
     let out_sets = c
         .outputs
@@ -159,6 +173,7 @@ fn plan(
             at,
             input_sets,
             out_sets,
+            linked,
         },
         open,
         tags,
@@ -173,7 +188,20 @@ pub fn alice(
     layout: &mut Layout,
     bob_inputs: usize,
 ) -> Result<Built> {
-    let (built, open, _) = plan(c, layout, bob_inputs)?;
+    alice_linked(hcom, ch, c, layout, bob_inputs, &[])
+}
+
+/// Alice: Build(f) with some input wires soldered to outputs of earlier
+/// copies (`links[i] = Some(earlier.out_sets[j])`): reactive computation.
+pub fn alice_linked(
+    hcom: &HcomSender,
+    ch: &mut Channel,
+    c: &Circuit,
+    layout: &mut Layout,
+    bob_inputs: usize,
+    links: &[Option<Vec<usize>>],
+) -> Result<Built> {
+    let (built, open, _) = plan(c, layout, bob_inputs, links)?;
     hcom.batch_open(ch, &open)?;
     Ok(built)
 }
@@ -186,20 +214,32 @@ pub fn bob(
     layout: &mut Layout,
     bob_inputs: usize,
 ) -> Result<BuiltBob> {
-    let (built, open, tags) = plan(c, layout, bob_inputs)?;
+    bob_linked(hcom, ch, c, layout, bob_inputs, &[])
+}
+
+/// Bob's side of [`alice_linked`].
+pub fn bob_linked(
+    hcom: &mut HcomReceiver,
+    ch: &mut Channel,
+    c: &Circuit,
+    layout: &mut Layout,
+    bob_inputs: usize,
+    links: &[Option<Vec<usize>>],
+) -> Result<BuiltBob> {
+    let (built, open, tags) = plan(c, layout, bob_inputs, links)?;
     let vals = hcom.verify_batch_open(ch, &open)?;
     if vals.len() != tags.len() {
         return Err(Error::malformed(
             "lego: Build opened the wrong number of solderings",
         ));
     }
-    let (mut ands, mut solder, mut refresh, mut auth_solder) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut ands, mut solder, mut refresh) = (Vec::new(), Vec::new(), Vec::new());
+    let mut auth_solder = vec![Block::ZERO; built.input_sets.len()];
     for (t, v) in tags.iter().zip(vals) {
         match t {
             Tag::And => ands.push(v),
             Tag::Refresh(g) => refresh.push((*g, v)),
-            Tag::Auth => auth_solder.push(v),
+            Tag::Auth(i) => auth_solder[*i] = v,
         }
     }
     for p in ands.chunks_exact(2) {

@@ -55,7 +55,13 @@ pub fn eval_gate(l: Block, r: Block, table: &[Block; 2], id: u64) -> Block {
 
 /// [`eval_gate`] with reused buffers: the online phase evaluates β gates
 /// per AND bucket, and a fresh scratch per gate cost more than the hashing.
-pub fn eval_gate_in(l: Block, r: Block, table: &[Block; 2], id: u64, scratch: &mut AndScratch) -> Block {
+pub fn eval_gate_in(
+    l: Block,
+    r: Block,
+    table: &[Block; 2],
+    id: u64,
+    scratch: &mut AndScratch,
+) -> Block {
     let mut out = [Block::ZERO];
     match eval_ands(&[l], &[r], table, 0, id, &mut out, scratch) {
         Ok(()) => out[0],

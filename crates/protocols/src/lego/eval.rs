@@ -83,6 +83,10 @@ pub fn alice(
     hcom.open(ch, &sets)
 }
 
+/// An input wire soldered to an earlier copy's output: its position, the
+/// key Bob got there, and the bit it carries (Bob decoded it).
+pub type LinkedKey = (usize, Block, bool);
+
 /// Bob's Eval for one built copy: the outputs, one bit per output wire.
 #[allow(clippy::too_many_arguments)]
 pub fn bob(
@@ -95,6 +99,24 @@ pub fn bob(
     owners: &Owners,
     y: &[bool],
 ) -> Result<Vec<bool>> {
+    Ok(bob_linked(hcom, ch, c, built, layout, mat, owners, y, &[])?.0)
+}
+
+/// [`bob`] for a copy with linked inputs (reactive use); also returns the
+/// output keys, so a later copy can be linked to them. On the extraction
+/// path (Bob learned Δ) the keys are empty and the bits are f(x, y).
+#[allow(clippy::too_many_arguments)]
+pub fn bob_linked(
+    hcom: &HcomReceiver,
+    ch: &mut Channel,
+    c: &Circuit,
+    built: &BuiltBob,
+    layout: &Layout,
+    mat: &BobMaterial,
+    owners: &Owners,
+    y: &[bool],
+    linked: &[LinkedKey],
+) -> Result<(Vec<bool>, Vec<Block>)> {
     let at = built.built.at;
     let b = &mat.rot_b[at.rot..at.rot + owners.bob.len()];
     let e: Vec<bool> = b.iter().zip(y).map(|(b, y)| b ^ y).collect();
@@ -119,7 +141,18 @@ pub fn bob(
         }
         in_keys[p] = k;
     }
+    for &(p, k, _) in linked {
+        if !built.built.linked.get(p).copied().unwrap_or(false) {
+            return Err(Error::config(format!(
+                "lego: input {p} was not linked in Build"
+            )));
+        }
+        in_keys[p] = k;
+    }
     for (p, &k) in in_keys.iter().enumerate() {
+        if built.built.linked[p] {
+            continue;
+        }
         let auths = &mat.input_auth[at.input + p];
         if !input_key_accepted(k ^ built.auth_solder[p], auths) {
             return Err(Error::Cheating {
@@ -152,7 +185,12 @@ pub fn bob(
                 ) {
                     BucketOut::Key(k) => k,
                     BucketOut::Delta(delta) => {
-                        return extract_and_compute(c, mat, at.input, &in_keys, owners, y, delta)
+                        return Ok((
+                            extract_and_compute(
+                                c, mat, at.input, &in_keys, owners, y, linked, delta,
+                            )?,
+                            Vec::new(),
+                        ))
                     }
                 }
             }
@@ -171,15 +209,17 @@ pub fn bob(
         .iter()
         .flat_map(|g| g.wires.iter().copied())
         .collect();
-    Ok(out_wires
+    let bits = out_wires
         .iter()
         .zip(d_out)
         .enumerate()
         .map(|(j, (&w, dj))| keys[w as usize].lsb() ^ dj.lsb() ^ mat.v_lsb[at.out + j])
-        .collect())
+        .collect();
+    Ok((bits, out_wires.iter().map(|&w| keys[w as usize]).collect()))
 }
 
 /// Bob holds Δ: extracts x through the input buckets and computes f(x, y).
+#[allow(clippy::too_many_arguments)]
 fn extract_and_compute(
     c: &Circuit,
     mat: &BobMaterial,
@@ -187,9 +227,13 @@ fn extract_and_compute(
     in_keys: &[Block],
     owners: &Owners,
     y: &[bool],
+    linked: &[LinkedKey],
     delta: Block,
 ) -> Result<Vec<bool>> {
     let mut bits = vec![false; in_keys.len()];
+    for &(p, _, b) in linked {
+        bits[p] = b;
+    }
     for &p in owners.alice {
         bits[p] =
             extract_bit(&mat.input[first_input + p], in_keys[p], delta).ok_or(Error::Cheating {

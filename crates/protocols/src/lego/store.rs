@@ -100,6 +100,7 @@ fn renumber(built: &Built, layout: &Layout, bob_inputs: usize) -> (Built, Layout
         at: Cursors::default(),
         input_sets: sets(&built.input_sets),
         out_sets: sets(&built.out_sets),
+        linked: built.linked.clone(),
     };
     let new_layout = Layout {
         delta_id: map(&layout.delta_id),
