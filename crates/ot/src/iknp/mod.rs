@@ -3,8 +3,8 @@
 //! One session runs 128 base OTs with the roles reversed (the extension
 //! *sender* is the base-OT *receiver*, its choice bits are Δ), then extends
 //! any number of times: every column PRG keeps its stream position and both
-//! parties keep the running OT index used as the hash tweak, so successive
-//! calls never reuse pad bits or tweaks.
+//! parties keep the running OT index, so successive calls never reuse pad
+//! bits, and stored batches carry it for Beaver's agreement check.
 //!
 //! Per extension of `m` OTs (padded to a multiple of 128), for each column
 //! `j < 128` the receiver sends `u_j = G(k_j^0) ⊕ G(k_j^1) ⊕ r` and keeps
@@ -54,8 +54,9 @@ pub(crate) fn col_blocks(m: usize) -> usize {
     m.div_ceil(KAPPA)
 }
 
-/// The hash tweaks of OTs `start..start + n`: the global OT index, so no
-/// tweak repeats within a session.
+/// The hash tweaks of OTs `start..start + n` for KOS (malicious, TCCR): the
+/// global OT index, so no tweak repeats within a session. Semi-honest IKNP
+/// hashes with CR and needs none.
 #[inline]
 pub(crate) fn fill_tweaks(start: u64, tweaks: &mut [Block]) {
     for (i, t) in tweaks.iter_mut().enumerate() {

@@ -1,12 +1,9 @@
 //! The IKNP extension receiver (base-OT sender; holds both column seeds).
 
-use super::{
-    col_blocks, fill_tweaks, pack_bits, transpose_to, unpack_bits, CHOSEN_BATCH_OTS, CHUNK_OTS,
-    KAPPA,
-};
+use super::{col_blocks, pack_bits, transpose_to, unpack_bits, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
 use crate::base;
 use crate::rot::{CotReceiverBatch, RotReceiverBatch};
-use brickyard_core::hash::tccr_batch;
+use brickyard_core::hash::cr_batch;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroize;
@@ -25,7 +22,7 @@ enum Choices<'a> {
 /// drop.
 pub struct IknpReceiver {
     prgs: Vec<(Prg, Prg)>,
-    /// Index of the next OT of this session: the hash tweak.
+    /// Index of the next OT of this session (Beaver checks both sides agree).
     index: u64,
     /// Set when an I/O error interrupted an extension: the two parties'
     /// PRG positions may now differ, so the session refuses further use.
@@ -38,7 +35,6 @@ pub struct IknpReceiver {
     r: Vec<Block>,
     /// Transposed rows when a chunk is not a whole number of tiles.
     rows: Vec<Block>,
-    tweaks: Vec<Block>,
     /// The sender's padded pairs of one chosen-message super-batch (public:
     /// they came over the wire, so they are not wiped).
     ys: Vec<Block>,
@@ -76,7 +72,6 @@ impl IknpReceiver {
             u_cols: Vec::new(),
             r: Vec::new(),
             rows: Vec::new(),
-            tweaks: Vec::new(),
             ys: Vec::new(),
         })
     }
@@ -143,9 +138,8 @@ impl IknpReceiver {
         self.track(r)?;
         transpose_to(&self.t_cols, &mut self.rows, out);
         if hash {
-            self.tweaks.resize(m, Block::ZERO);
-            fill_tweaks(self.index, &mut self.tweaks);
-            tccr_batch(out, &self.tweaks);
+            // CR suffices for a semi-honest sender's view (GKWY19); see sender.rs.
+            cr_batch(out);
         }
         self.index += m as u64;
         Ok(())

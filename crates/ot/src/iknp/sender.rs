@@ -1,9 +1,9 @@
 //! The IKNP extension sender (base-OT receiver; holds Δ).
 
-use super::{col_blocks, fill_tweaks, transpose_to, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
+use super::{col_blocks, transpose_to, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
 use crate::base;
 use crate::rot::{CotSenderBatch, RotSenderBatch};
-use brickyard_core::hash::tccr_batch;
+use brickyard_core::hash::cr_batch;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroize;
@@ -14,7 +14,7 @@ use zeroize::Zeroize;
 pub struct IknpSender {
     delta: Block,
     prgs: Vec<Prg>,
-    /// Index of the next OT of this session: the hash tweak.
+    /// Index of the next OT of this session (Beaver checks both sides agree).
     index: u64,
     /// Set when an I/O error interrupted an extension: the two parties'
     /// PRG positions may now differ, so the session refuses further use.
@@ -23,10 +23,9 @@ pub struct IknpSender {
     cols: Vec<Block>,
     /// Transposed rows when a chunk is not a whole number of tiles.
     rows: Vec<Block>,
-    /// Hash buffers of one chunk: `q_i` and `q_i ⊕ Δ`, then tweaks.
+    /// Hash buffers of one chunk: `q_i` and `q_i ⊕ Δ`.
     h0: Vec<Block>,
     h1: Vec<Block>,
-    tweaks: Vec<Block>,
     /// Padded replies of one chosen-message super-batch (sent to the peer,
     /// hence not secret).
     ys: Vec<Block>,
@@ -73,7 +72,6 @@ impl IknpSender {
             rows: Vec::new(),
             h0: Vec::new(),
             h1: Vec::new(),
-            tweaks: Vec::new(),
             ys: Vec::new(),
         })
     }
@@ -147,7 +145,7 @@ impl IknpSender {
     }
 
     /// Random OTs into `out`: `(m0_i, m1_i)` with
-    /// `m_b = TCCR(q_i ⊕ b·Δ, index_i)`; the receiver learns `m_{c_i}`.
+    /// `m_b = CR(q_i ⊕ b·Δ)`; the receiver learns `m_{c_i}`.
     pub fn random_into(&mut self, ch: &mut Channel, out: &mut [(Block, Block)]) -> Result<()> {
         for chunk in out.chunks_mut(CHUNK_OTS) {
             self.hashed_chunk(ch, chunk.len())?;
@@ -228,7 +226,6 @@ impl IknpSender {
     /// Extends `m ≤ CHUNK_OTS` OTs and leaves `H(q_i)` in `h0` and
     /// `H(q_i ⊕ Δ)` in `h1`.
     fn hashed_chunk(&mut self, ch: &mut Channel, m: usize) -> Result<()> {
-        let start = self.index;
         let mut h0 = std::mem::take(&mut self.h0);
         h0.resize(m, Block::ZERO);
         let r = self.extend_chunk(ch, &mut h0);
@@ -236,10 +233,10 @@ impl IknpSender {
         r?;
         self.h1.clear();
         self.h1.extend(self.h0.iter().map(|&x| x ^ self.delta));
-        self.tweaks.resize(m, Block::ZERO);
-        fill_tweaks(start, &mut self.tweaks);
-        tccr_batch(&mut self.h0, &self.tweaks);
-        tccr_batch(&mut self.h1, &self.tweaks);
+        // Semi-honest IKNP needs only correlation robustness (GKWY19): the
+        // receiver's t_i are uniform and Δ is secret. KOS keeps TCCR.
+        cr_batch(&mut self.h0);
+        cr_batch(&mut self.h1);
         Ok(())
     }
 }
