@@ -8,8 +8,8 @@ mod garble;
 mod lego_tables;
 mod ot;
 mod parse;
-mod store;
 pub mod protocol;
+mod store;
 mod tinytable_tables;
 mod triples;
 
@@ -109,7 +109,9 @@ pub enum BenchCmd {
     },
     /// XOR-homomorphic commitments: µs per commit and decommit, both
     /// parties in this process.
-    #[command(after_help = "Example:\n  brickyard bench commit --count 1000000 --threads 2 --json")]
+    #[command(
+        after_help = "Example:\n  brickyard bench commit --count 1000000 --threads 2 --json"
+    )]
     Commit {
         /// Number of commitments γ.
         #[arg(long, default_value_t = 1_000_000)]
@@ -195,7 +197,11 @@ pub fn run(args: BenchArgs) -> CliResult {
             wan,
             json,
         }) => lego_tables::run(max_circuits, wan, json),
-        Some(BenchCmd::Store { dir, megabytes, json }) => store::run(&dir, megabytes, json),
+        Some(BenchCmd::Store {
+            dir,
+            megabytes,
+            json,
+        }) => store::run(&dir, megabytes, json),
         Some(BenchCmd::TinytableTables { runs, batch, json }) => {
             tinytable_tables::run(json, runs, batch)
         }
