@@ -84,7 +84,9 @@ pub enum BenchCmd {
     },
     /// OT extension over loopback TCP, both parties in this process: IKNP
     /// (random, correlated, chosen), KOS (kos-*) or LEGO's Δ-ROT.
-    #[command(after_help = "Example:\n  brickyard bench ot --kind chosen --count 1000000 --json\n  brickyard bench ot --kind kos-correlated --count 10000000")]
+    #[command(
+        after_help = "Example:\n  brickyard bench ot --kind chosen --count 1000000 --json\n  brickyard bench ot --kind kos-correlated --count 10000000"
+    )]
     Ot {
         /// random, correlated, chosen, kos-correlated, kos-random, kos-chosen or delta-rot.
         #[arg(long, default_value = "correlated", value_parser = ["random", "correlated", "chosen", "kos-correlated", "kos-random", "kos-chosen", "delta-rot"])]
