@@ -1,5 +1,7 @@
-//! TinyTable's flags on `demo`, `run`, `preprocess` and `bench`: the MAC
-//! scheme, the trusted-dealer mode and (feature `adversary`) cheating.
+//! Protocol-specific flags on `demo`, `run`, `preprocess` and `bench`:
+//! TinyTable's MAC scheme and trusted-dealer mode, and (feature
+//! `adversary`) the named cheating strategies of the malicious protocols
+//! (`tinytable`, `tinytable-sbox`, `lego`).
 
 use crate::error::CliError;
 use brickyard_protocols::tinytable::{self, MacScheme, Options, Source};
@@ -20,7 +22,8 @@ pub struct TinyTableArgs {
     #[arg(long, value_name = "SCHEME")]
     pub mac: Option<String>,
     /// Adversary mode (build with --features adversary): ROLE:STRATEGY,
-    /// e.g. alice:flip-table-bit.
+    /// e.g. alice:flip-table-bit (tinytable) or alice:nand-gate (lego);
+    /// --list-cheats lists them.
     #[arg(long, value_name = "ROLE:NAME")]
     pub cheat: Option<String>,
     /// Print the cheating strategies of --protocol and exit.
@@ -54,12 +57,47 @@ impl TinyTableArgs {
 
     /// Refuses TinyTable flags on other protocols, so a typo is not silently ignored.
     fn check_other(&self, protocol: &str) -> Result<(), CliError> {
-        if self.dealer || self.mac.is_some() || self.cheat.is_some() {
+        if self.dealer || self.mac.is_some() {
             return Err(CliError::Usage(format!(
-                "--dealer, --mac and --cheat apply to tinytable and tinytable-sbox, not `{protocol}`"
+                "--dealer and --mac apply to tinytable and tinytable-sbox, not `{protocol}`"
+            )));
+        }
+        if self.cheat.is_some() && protocol != "lego" {
+            return Err(CliError::Usage(format!(
+                "`{protocol}` has no cheating strategies (tinytable, tinytable-sbox and lego do)"
             )));
         }
         Ok(())
+    }
+
+    /// A LEGO party, following `--cheat` when it names this role.
+    fn lego_party(&self, role: Role, cfg: RunConfig) -> Result<Box<dyn Party>, CliError> {
+        use brickyard_protocols::lego::{LegoAlice, LegoBob};
+        let Some(spec) = &self.cheat else {
+            return Ok(brickyard_protocols::registry::new_party("lego", role, cfg)?);
+        };
+        #[cfg(feature = "adversary")]
+        {
+            let c = brickyard_protocols::lego::Cheat::parse(spec).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "unknown lego strategy `{spec}` (see --list-cheats)"
+                ))
+            })?;
+            let mine = spec.starts_with(role.name());
+            Ok(match role {
+                Role::Alice if mine => Box::new(LegoAlice::new(cfg)?.cheat(c)),
+                Role::Bob if mine => Box::new(LegoBob::new(cfg)?.cheat(c)),
+                Role::Alice => Box::new(LegoAlice::new(cfg)?),
+                Role::Bob => Box::new(LegoBob::new(cfg)?),
+            })
+        }
+        #[cfg(not(feature = "adversary"))]
+        {
+            let _ = (role, cfg, LegoAlice::new, LegoBob::new);
+            Err(CliError::Usage(format!(
+                "--cheat {spec}: cheating strategies need a build with `--features adversary`"
+            )))
+        }
     }
 
     /// A party of `protocol`, with these flags for TinyTable.
@@ -73,6 +111,9 @@ impl TinyTableArgs {
             Ok(tinytable::new_party(role, cfg, self.options(protocol)?)?)
         } else {
             self.check_other(protocol)?;
+            if protocol == "lego" {
+                return self.lego_party(role, cfg);
+            }
             Ok(brickyard_protocols::registry::new_party(
                 protocol, role, cfg,
             )?)
@@ -92,14 +133,20 @@ impl TinyTableArgs {
         if !self.list_cheats {
             return Ok(false);
         }
-        if !is_tinytable(protocol) {
+        if !is_tinytable(protocol) && protocol != "lego" {
             return Err(CliError::Usage(format!(
                 "`{protocol}` has no cheating strategies"
             )));
         }
         #[cfg(feature = "adversary")]
-        for line in tinytable::cheat::list() {
-            println!("{line}");
+        if protocol == "lego" {
+            for (name, _, what) in brickyard_protocols::lego::Cheat::ALL {
+                println!("{name} — {what}");
+            }
+        } else {
+            for line in tinytable::cheat::list() {
+                println!("{line}");
+            }
         }
         #[cfg(not(feature = "adversary"))]
         return Err(CliError::Usage(
