@@ -64,13 +64,20 @@ format     v{}{}
     for (k, v) in &info.parameters {
         s += &format!("param      {k} = {v}\n");
     }
+    let w = info
+        .kinds
+        .iter()
+        .map(|k| k.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(4);
     s += &format!(
-        "{:<12} {:>12} {:>12} {:>10} {:>12} {:>10}\n",
+        "{:<w$} {:>12} {:>12} {:>10} {:>12} {:>10}\n",
         "kind", "produced", "consumed", "burned", "remaining", "dropped"
     );
     for k in &info.kinds {
         s += &format!(
-            "{:<12} {:>12} {:>12} {:>10} {:>12} {:>10}\n",
+            "{:<w$} {:>12} {:>12} {:>10} {:>12} {:>10}\n",
             k.name, k.produced, k.consumed, k.burned, k.remaining, k.dropped
         );
     }
