@@ -76,37 +76,156 @@ pub struct BenchResult {
 
 /// CPU time consumed by the calling thread, from the scheduler's own
 /// accounting (`/proc/thread-self/schedstat`, first field, in ns).
-pub(crate) fn thread_cpu_ns() -> Option<u64> {
+fn thread_cpu_ns() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     s.split_whitespace().next()?.parse().ok()
 }
 
-pub(crate) fn per_ot(start: Option<u64>, end: Option<u64>, count: usize) -> Option<f64> {
-    Some(end?.checked_sub(start?)? as f64 / count.max(1) as f64)
+/// One party's measurement of the timed part of a two-party benchmark.
+pub(crate) struct Side {
+    setup_ms: f64,
+    start: Instant,
+    end: Instant,
+    sent: u64,
+    cpu_ns: Option<u64>,
+}
+
+/// What both parties measured, combined: the harness every OT-style
+/// benchmark here shares (IKNP, KOS, Δ-ROT, TinyOT triples).
+pub(crate) struct Pair {
+    /// The slower party's setup (base OTs), in ms.
+    pub setup_ms: f64,
+    /// From the earlier start to the later end of the timed part.
+    pub secs: f64,
+    /// Bytes both parties sent during the timed part.
+    pub bytes: u64,
+    first_cpu: Option<u64>,
+    second_cpu: Option<u64>,
+}
+
+impl Pair {
+    /// Thread CPU ns per item of the listening (first) and the connecting
+    /// (second) party; `None` where Linux `schedstat` is unavailable.
+    pub fn cpu_per_item(&self, items: usize) -> (Option<f64>, Option<f64>) {
+        let per = |c: Option<u64>| c.map(|c| c as f64 / items.max(1) as f64);
+        (per(self.first_cpu), per(self.second_cpu))
+    }
+}
+
+/// Runs one party: `setup` untimed, then a one-byte start barrier (the
+/// `leads` party sends it) so both clocks start together, then `work`,
+/// timed in wall and thread-CPU time.
+pub(crate) fn timed<S>(
+    ch: &mut Channel,
+    leads: bool,
+    setup: impl FnOnce(&mut Channel) -> Result<S>,
+    work: impl FnOnce(S, &mut Channel) -> Result<()>,
+) -> Result<Side> {
+    let t0 = Instant::now();
+    let state = setup(ch)?;
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    if leads {
+        ch.send_bytes(&[1])?;
+        ch.flush()?;
+    } else {
+        ch.recv_bytes(&mut [0u8])?;
+    }
+    let before = ch.stats();
+    let start = Instant::now();
+    let cpu0 = thread_cpu_ns();
+    work(state, ch)?;
+    ch.flush()?;
+    let cpu_ns = cpu0
+        .zip(thread_cpu_ns())
+        .and_then(|(a, b)| b.checked_sub(a));
+    Ok(Side {
+        setup_ms,
+        start,
+        end: Instant::now(),
+        sent: ch.stats().since(&before).bytes_sent,
+        cpu_ns,
+    })
+}
+
+/// Both parties over loopback TCP: `first` accepts in this thread,
+/// `second` connects from a new one.
+pub(crate) fn on_loopback(
+    first: impl FnOnce(&mut Channel) -> Result<Side>,
+    second: impl FnOnce(&mut Channel) -> Result<Side> + Send + 'static,
+) -> Result<Pair> {
+    let listener = channel::listen("127.0.0.1:0")?;
+    let addr = listener.local_addr()?.to_string();
+    let opts = NetOptions::default();
+    let sopts = opts.clone();
+    let handle = std::thread::spawn(move || {
+        let mut ch = channel::connect(&addr, &sopts)?;
+        second(&mut ch)
+    });
+    let mut ch = channel::accept(&listener, &opts)?;
+    let a = first(&mut ch);
+    drop(ch);
+    let b = handle
+        .join()
+        .map_err(|_| Error::config("benchmark thread panicked"))?;
+    let (a, b) = (a?, b?);
+    Ok(Pair {
+        setup_ms: a.setup_ms.max(b.setup_ms),
+        secs: a
+            .end
+            .max(b.end)
+            .duration_since(a.start.min(b.start))
+            .as_secs_f64(),
+        bytes: a.sent + b.sent,
+        first_cpu: a.cpu_ns,
+        second_cpu: b.cpu_ns,
+    })
 }
 
 /// Runs `count` OTs of `kind` between two threads over loopback TCP.
 pub fn bench_ot(kind: OtKind, count: usize) -> Result<BenchResult> {
-    let listener = channel::listen("127.0.0.1:0")?;
-    let addr = listener.local_addr()?.to_string();
-    let opts = NetOptions::default();
-    let ropts = opts.clone();
-    let t0 = Instant::now();
-    let receiver = std::thread::spawn(move || -> Result<(Instant, u64, Option<f64>)> {
-        let mut ch = channel::connect(&addr, &ropts)?;
-        run_receiver(&mut ch, kind, count)
-    });
-    let mut ch = channel::accept(&listener, &opts)?;
-    let mut prg = Prg::new();
-    let mut sender = IknpSender::setup(&mut ch, &mut prg)?;
-    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
-    // Start signal: the receiver begins extending once it reads this byte.
-    ch.send_bytes(&[1])?;
-    ch.flush()?;
-    let before = ch.stats();
-    let start = Instant::now();
-    let cpu0 = thread_cpu_ns();
     let step = count.min(STEP);
+    let p = on_loopback(
+        |ch| {
+            timed(
+                ch,
+                true,
+                |ch| IknpSender::setup(ch, &mut Prg::new()),
+                |mut s, ch| send_ots(&mut s, ch, kind, count, step),
+            )
+        },
+        move |ch| {
+            timed(
+                ch,
+                false,
+                |ch| {
+                    let mut prg = Prg::new();
+                    let r = IknpReceiver::setup(ch, &mut prg)?;
+                    Ok((r, prg.random_bits(step)))
+                },
+                |(mut r, choices), ch| receive_ots(&mut r, ch, kind, count, &choices),
+            )
+        },
+    )?;
+    let (sender_cpu, receiver_cpu) = p.cpu_per_item(count);
+    Ok(BenchResult {
+        kind,
+        count: count as u64,
+        ots_per_second: count as f64 / p.secs,
+        bytes_per_ot: p.bytes as f64 / count.max(1) as f64,
+        extend_ms: p.secs * 1e3,
+        setup_ms: p.setup_ms,
+        sender_cpu_ns_per_ot: sender_cpu,
+        receiver_cpu_ns_per_ot: receiver_cpu,
+    })
+}
+
+fn send_ots(
+    s: &mut IknpSender,
+    ch: &mut Channel,
+    kind: OtKind,
+    count: usize,
+    step: usize,
+) -> Result<()> {
     let mut msgs =
         vec![(Block::ZERO, Block::ZERO); if kind == OtKind::Correlated { 0 } else { step }];
     let mut q = vec![Block::ZERO; if kind == OtKind::Correlated { step } else { 0 }];
@@ -119,61 +238,35 @@ pub fn bench_ot(kind: OtKind, count: usize) -> Result<BenchResult> {
     while left > 0 {
         let m = left.min(STEP);
         match kind {
-            OtKind::Random => sender.random_into(&mut ch, &mut msgs[..m])?,
-            OtKind::Correlated => sender.correlated_into(&mut ch, &mut q[..m])?,
-            OtKind::Chosen => sender.chosen(&mut ch, &msgs[..m])?,
+            OtKind::Random => s.random_into(ch, &mut msgs[..m])?,
+            OtKind::Correlated => s.correlated_into(ch, &mut q[..m])?,
+            OtKind::Chosen => s.chosen(ch, &msgs[..m])?,
         }
         left -= m;
     }
-    let sender_end = Instant::now();
-    let sender_cpu = per_ot(cpu0, thread_cpu_ns(), count);
-    let sent = ch.stats().since(&before).bytes_sent;
-    let (receiver_end, receiver_sent, receiver_cpu) = receiver
-        .join()
-        .map_err(|_| Error::config("benchmark receiver thread panicked"))??;
-    let secs = sender_end
-        .max(receiver_end)
-        .duration_since(start)
-        .as_secs_f64();
-    Ok(BenchResult {
-        kind,
-        count: count as u64,
-        ots_per_second: count as f64 / secs,
-        bytes_per_ot: (sent + receiver_sent) as f64 / count.max(1) as f64,
-        extend_ms: secs * 1e3,
-        setup_ms,
-        sender_cpu_ns_per_ot: sender_cpu,
-        receiver_cpu_ns_per_ot: receiver_cpu,
-    })
+    Ok(())
 }
 
-fn run_receiver(
+fn receive_ots(
+    r: &mut IknpReceiver,
     ch: &mut Channel,
     kind: OtKind,
     count: usize,
-) -> Result<(Instant, u64, Option<f64>)> {
-    let mut prg = Prg::new();
-    let mut receiver = IknpReceiver::setup(ch, &mut prg)?;
-    let choices = prg.random_bits(count.min(STEP));
+    choices: &[bool],
+) -> Result<()> {
     let mut out = vec![Block::ZERO; choices.len()];
-    let mut go = [0u8; 1];
-    ch.recv_bytes(&mut go)?;
-    let before = ch.stats();
-    let cpu0 = thread_cpu_ns();
     let mut left = count;
     while left > 0 {
         let m = left.min(STEP);
         let (c, o) = (&choices[..m], &mut out[..m]);
         match kind {
-            OtKind::Random => receiver.random_into(ch, c, o)?,
-            OtKind::Correlated => receiver.correlated_into(ch, c, o)?,
-            OtKind::Chosen => receiver.chosen_into(ch, c, o)?,
+            OtKind::Random => r.random_into(ch, c, o)?,
+            OtKind::Correlated => r.correlated_into(ch, c, o)?,
+            OtKind::Chosen => r.chosen_into(ch, c, o)?,
         }
         left -= m;
     }
-    ch.flush()?;
-    let cpu = per_ot(cpu0, thread_cpu_ns(), count);
-    Ok((Instant::now(), ch.stats().since(&before).bytes_sent, cpu))
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,14 +4,12 @@
 //! timed, the base OTs are reported as `setup_ms`; thread CPU time per OT
 //! from the scheduler, which a loaded machine barely inflates).
 
-use crate::bench::{per_ot, thread_cpu_ns};
+use crate::bench::{on_loopback, timed};
 use crate::delta_rot::{DeltaRotReceiver, DeltaRotSender};
 use crate::{KosReceiver, KosSender};
-use brickyard_core::channel::{self, NetOptions};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use serde::{Deserialize, Serialize};
-use std::time::Instant;
 
 /// OTs per extension call (as in the IKNP bench): one KOS check batch.
 const STEP: usize = 1 << 18;
@@ -86,108 +84,133 @@ pub struct MaliciousOtResult {
 
 /// Runs `count` OTs of `kind` between two threads over loopback TCP.
 pub fn bench_malicious_ot(kind: MaliciousOtKind, count: usize) -> Result<MaliciousOtResult> {
-    let listener = channel::listen("127.0.0.1:0")?;
-    let addr = listener.local_addr()?.to_string();
-    let opts = NetOptions::default();
-    let ropts = opts.clone();
-    let t0 = Instant::now();
-    let receiver = std::thread::spawn(move || -> Result<(Instant, u64, Option<f64>)> {
-        let mut ch = channel::connect(&addr, &ropts)?;
-        run_receiver(&mut ch, kind, count)
-    });
-    let mut ch = channel::accept(&listener, &opts)?;
-    let mut prg = Prg::new();
-    let mut kos = None;
-    let mut drot = None;
-    if kind == MaliciousOtKind::DeltaRot {
-        drot = Some(DeltaRotSender::setup(&mut ch, &mut prg, true)?);
-    } else {
-        kos = Some(KosSender::setup(&mut ch, &mut prg)?);
-    }
-    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
-    ch.send_bytes(&[1])?;
-    ch.flush()?;
-    let before = ch.stats();
-    let start = Instant::now();
-    let cpu0 = thread_cpu_ns();
-    if let Some(d) = drot.as_mut() {
-        let q = d.extend(&mut ch, count)?;
-        std::hint::black_box(q);
-    } else if let Some(s) = kos.as_mut() {
-        let step = count.min(STEP);
-        let mut q = vec![Block::ZERO; step];
-        let mut pairs = vec![(Block::ZERO, Block::ZERO); step];
-        let msgs: Vec<(Block, Block)> = (0..step as u128).map(|i| (Block(i), Block(!i))).collect();
-        let mut left = count;
-        while left > 0 {
-            let m = left.min(STEP);
-            match kind {
-                MaliciousOtKind::KosCorrelated => s.correlated_into(&mut ch, &mut q[..m])?,
-                MaliciousOtKind::KosRandom => s.random_into(&mut ch, &mut pairs[..m])?,
-                _ => s.chosen(&mut ch, &msgs[..m])?,
-            }
-            left -= m;
-        }
-    }
-    let sender_end = Instant::now();
-    let sender_cpu = per_ot(cpu0, thread_cpu_ns(), count);
-    let sent = ch.stats().since(&before).bytes_sent;
-    let (receiver_end, receiver_sent, receiver_cpu) = receiver
-        .join()
-        .map_err(|_| Error::config("benchmark receiver thread panicked"))??;
-    let secs = sender_end
-        .max(receiver_end)
-        .duration_since(start)
-        .as_secs_f64();
+    let step = count.min(STEP);
+    let p = on_loopback(
+        |ch| {
+            timed(
+                ch,
+                true,
+                |ch| Sender::setup(ch, kind),
+                |mut s, ch| s.run(ch, kind, count, step),
+            )
+        },
+        move |ch| {
+            timed(
+                ch,
+                false,
+                |ch| Receiver::setup(ch, kind, step),
+                |mut r, ch| r.run(ch, kind, count),
+            )
+        },
+    )?;
+    let (sender_cpu, receiver_cpu) = p.cpu_per_item(count);
     Ok(MaliciousOtResult {
         kind,
         count: count as u64,
-        ots_per_second: count as f64 / secs,
-        bytes_per_ot: (sent + receiver_sent) as f64 / count.max(1) as f64,
-        extend_ms: secs * 1e3,
-        setup_ms,
+        ots_per_second: count as f64 / p.secs,
+        bytes_per_ot: p.bytes as f64 / count.max(1) as f64,
+        extend_ms: p.secs * 1e3,
+        setup_ms: p.setup_ms,
         sender_cpu_ns_per_ot: sender_cpu,
         receiver_cpu_ns_per_ot: receiver_cpu,
     })
 }
 
-fn run_receiver(
-    ch: &mut Channel,
-    kind: MaliciousOtKind,
-    count: usize,
-) -> Result<(Instant, u64, Option<f64>)> {
-    let mut prg = Prg::new();
-    let mut kos = None;
-    let mut drot = None;
-    if kind == MaliciousOtKind::DeltaRot {
-        drot = Some(DeltaRotReceiver::setup(ch, &mut prg)?);
-    } else {
-        kos = Some(KosReceiver::setup(ch, &mut prg)?);
+/// The sender's session: Δ-ROT or KOS.
+enum Sender {
+    DeltaRot(DeltaRotSender),
+    Kos(KosSender),
+}
+
+impl Sender {
+    fn setup(ch: &mut Channel, kind: MaliciousOtKind) -> Result<Sender> {
+        let mut prg = Prg::new();
+        Ok(if kind == MaliciousOtKind::DeltaRot {
+            Sender::DeltaRot(DeltaRotSender::setup(ch, &mut prg, true)?)
+        } else {
+            Sender::Kos(KosSender::setup(ch, &mut prg)?)
+        })
     }
-    let choices = prg.random_bits(count.min(STEP));
-    let mut out = vec![Block::ZERO; choices.len()];
-    let mut go = [0u8; 1];
-    ch.recv_bytes(&mut go)?;
-    let before = ch.stats();
-    let cpu0 = thread_cpu_ns();
-    if let Some(d) = drot.as_mut() {
-        std::hint::black_box(d.extend(ch, count)?);
-    } else if let Some(r) = kos.as_mut() {
-        let mut left = count;
-        while left > 0 {
-            let m = left.min(STEP);
-            let (c, o) = (&choices[..m], &mut out[..m]);
-            match kind {
-                MaliciousOtKind::KosCorrelated => r.correlated_into(ch, c, o)?,
-                MaliciousOtKind::KosRandom => r.random_into(ch, c, o)?,
-                _ => r.chosen_into(ch, c, o)?,
+
+    fn run(
+        &mut self,
+        ch: &mut Channel,
+        kind: MaliciousOtKind,
+        count: usize,
+        step: usize,
+    ) -> Result<()> {
+        match self {
+            Sender::DeltaRot(d) => {
+                std::hint::black_box(d.extend(ch, count)?);
             }
-            left -= m;
+            Sender::Kos(s) => {
+                let mut q = vec![Block::ZERO; step];
+                let mut pairs = vec![(Block::ZERO, Block::ZERO); step];
+                let msgs: Vec<(Block, Block)> =
+                    (0..step as u128).map(|i| (Block(i), Block(!i))).collect();
+                let mut left = count;
+                while left > 0 {
+                    let m = left.min(STEP);
+                    match kind {
+                        MaliciousOtKind::KosCorrelated => s.correlated_into(ch, &mut q[..m])?,
+                        MaliciousOtKind::KosRandom => s.random_into(ch, &mut pairs[..m])?,
+                        _ => s.chosen(ch, &msgs[..m])?,
+                    }
+                    left -= m;
+                }
+            }
         }
+        Ok(())
     }
-    ch.flush()?;
-    let cpu = per_ot(cpu0, thread_cpu_ns(), count);
-    Ok((Instant::now(), ch.stats().since(&before).bytes_sent, cpu))
+}
+
+/// The receiver's session and its random choice bits.
+struct Receiver {
+    session: ReceiverSession,
+    choices: Vec<bool>,
+}
+
+enum ReceiverSession {
+    DeltaRot(DeltaRotReceiver),
+    Kos(KosReceiver),
+}
+
+impl Receiver {
+    fn setup(ch: &mut Channel, kind: MaliciousOtKind, step: usize) -> Result<Receiver> {
+        let mut prg = Prg::new();
+        let session = if kind == MaliciousOtKind::DeltaRot {
+            ReceiverSession::DeltaRot(DeltaRotReceiver::setup(ch, &mut prg)?)
+        } else {
+            ReceiverSession::Kos(KosReceiver::setup(ch, &mut prg)?)
+        };
+        Ok(Receiver {
+            session,
+            choices: prg.random_bits(step),
+        })
+    }
+
+    fn run(&mut self, ch: &mut Channel, kind: MaliciousOtKind, count: usize) -> Result<()> {
+        match &mut self.session {
+            ReceiverSession::DeltaRot(d) => {
+                std::hint::black_box(d.extend(ch, count)?);
+            }
+            ReceiverSession::Kos(r) => {
+                let mut out = vec![Block::ZERO; self.choices.len()];
+                let mut left = count;
+                while left > 0 {
+                    let m = left.min(STEP);
+                    let (c, o) = (&self.choices[..m], &mut out[..m]);
+                    match kind {
+                        MaliciousOtKind::KosCorrelated => r.correlated_into(ch, c, o)?,
+                        MaliciousOtKind::KosRandom => r.random_into(ch, c, o)?,
+                        _ => r.chosen_into(ch, c, o)?,
+                    }
+                    left -= m;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -3,12 +3,10 @@
 //! reported separately as `setup_ms`).
 
 use super::{Role, TinyOt};
-use crate::bench::{per_ot, thread_cpu_ns};
-use brickyard_core::channel::{self, NetOptions};
+use crate::bench::{on_loopback, timed};
 use brickyard_core::prg::Prg;
-use brickyard_core::{Channel, Error, Result};
+use brickyard_core::{Channel, Result};
 use serde::{Deserialize, Serialize};
-use std::time::Instant;
 
 /// One measurement (the `--json` schema of `brickyard bench triples`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -31,63 +29,28 @@ pub struct TriplesBenchResult {
     pub bob_cpu_ns_per_triple: Option<f64>,
 }
 
-fn party(
-    ch: &mut Channel,
-    role: Role,
-    count: usize,
-) -> Result<(f64, Instant, Instant, u64, Option<f64>)> {
-    let t0 = Instant::now();
-    let mut t = TinyOt::setup(ch, role, &mut Prg::new())?;
-    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
-    // Barrier so both clocks start together.
-    match role {
-        Role::Alice => {
-            ch.send_bytes(&[1])?;
-            ch.flush()?;
-        }
-        Role::Bob => ch.recv_bytes(&mut [0u8])?,
-    }
-    let before = ch.stats();
-    let start = Instant::now();
-    let cpu0 = thread_cpu_ns();
-    let triples = t.and_triples(ch, count)?;
-    std::hint::black_box(&triples);
-    let cpu = per_ot(cpu0, thread_cpu_ns(), count);
-    Ok((
-        setup_ms,
-        start,
-        Instant::now(),
-        ch.stats().since(&before).bytes_sent,
-        cpu,
-    ))
-}
-
 /// Generates `count` AND triples and reports the rate.
 pub fn bench_triples(count: usize) -> Result<TriplesBenchResult> {
     let (_, _, bucket_size) = super::bucket::plan(40, count)?;
-    let listener = channel::listen("127.0.0.1:0")?;
-    let addr = listener.local_addr()?.to_string();
-    let opts = NetOptions::default();
-    let bopts = opts.clone();
-    let bob = std::thread::spawn(move || {
-        let mut ch = channel::connect(&addr, &bopts)?;
-        party(&mut ch, Role::Bob, count)
-    });
-    let mut ch = channel::accept(&listener, &opts)?;
-    let (setup_ms, start_a, end_a, sent_a, cpu_a) = party(&mut ch, Role::Alice, count)?;
-    let (_, start_b, end_b, sent_b, cpu_b) = bob
-        .join()
-        .map_err(|_| Error::config("benchmark thread panicked"))??;
-    let secs = end_a
-        .max(end_b)
-        .duration_since(start_a.min(start_b))
-        .as_secs_f64();
+    let party = move |role: Role, ch: &mut Channel| {
+        timed(
+            ch,
+            role == Role::Alice,
+            |ch| TinyOt::setup(ch, role, &mut Prg::new()),
+            |mut t, ch| {
+                std::hint::black_box(t.and_triples(ch, count)?);
+                Ok(())
+            },
+        )
+    };
+    let p = on_loopback(|ch| party(Role::Alice, ch), move |ch| party(Role::Bob, ch))?;
+    let (cpu_a, cpu_b) = p.cpu_per_item(count);
     Ok(TriplesBenchResult {
         count: count as u64,
-        triples_per_second: count as f64 / secs,
-        bytes_per_triple: (sent_a + sent_b) as f64 / count.max(1) as f64,
-        wall_ms: secs * 1e3,
-        setup_ms,
+        triples_per_second: count as f64 / p.secs,
+        bytes_per_triple: p.bytes as f64 / count.max(1) as f64,
+        wall_ms: p.secs * 1e3,
+        setup_ms: p.setup_ms,
         bucket_size,
         alice_cpu_ns_per_triple: cpu_a,
         bob_cpu_ns_per_triple: cpu_b,
