@@ -6,7 +6,7 @@
 //! garbler's `decode_checked` then exposes.
 
 use crate::garbler::GarbledCircuit;
-use crate::gate::{eval_ands, AndScratch};
+use crate::gate::TABLE_BLOCKS;
 use crate::plan::GarblePlan;
 use crate::walk::{self, Keep};
 use brickyard_core::{Block, Channel, Error, Result};
@@ -96,15 +96,16 @@ fn run<S: TableSource>(
 ) -> Result<EvalOutput> {
     check_inputs(plan, input_labels)?;
     let layout = plan.layout(keep);
-    let mut w = walk::start(layout, input_labels, Block::ZERO);
-    let mut scratch = AndScratch::new();
-    walk::walk(plan, layout, &mut w, |first, a, b, out| {
-        let tables = src.take(2 * a.len())?;
-        eval_ands(a, b, tables, tweak_offset, first, out, &mut scratch)
+    let mut w = walk::start(layout, input_labels);
+    walk::walk(layout, &mut w, |w, ands| {
+        let tables = src.take(TABLE_BLOCKS * ands.len())?;
+        let first = ands.start as u64;
+        layout.prog.eval_ands(w, ands, tables, tweak_offset, first);
+        Ok(())
     })?;
     Ok(EvalOutput {
-        output_labels: walk::outputs(layout, &w),
-        wire_labels: walk::all_wires(layout, &w, keep),
+        output_labels: walk::outputs(layout, &w, Block::ZERO),
+        wire_labels: walk::all_wires(layout, &w, keep, Block::ZERO),
     })
 }
 

@@ -2,7 +2,7 @@
 
 use crate::decode::Decoding;
 use crate::delta::Delta;
-use crate::gate::{garble_ands, AndScratch};
+use crate::gate::TABLE_BLOCKS;
 use crate::plan::GarblePlan;
 use crate::walk::{self, Keep};
 use brickyard_core::prg::Prg;
@@ -36,8 +36,65 @@ impl GarbleOutput {
     }
 }
 
-/// Garbles `plan` under `delta`, handing each batch's tables to `sink` as
-/// soon as they exist; memory stays at one batch whatever the circuit size.
+/// Table blocks handed to a streaming sink per call (32 KiB), unless one
+/// batch is larger.
+pub const STREAM_CHUNK: usize = 2048;
+
+fn check_inputs(plan: &GarblePlan, input_zero_labels: &[Block]) -> Result<()> {
+    if input_zero_labels.len() != plan.input_wires.len() {
+        return Err(Error::config(format!(
+            "{} input labels for {} input wires",
+            input_zero_labels.len(),
+            plan.input_wires.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Garbles into `buf` (at least one batch long), handing it to `sink`
+/// whenever the next batch would not fit, and at the end.
+fn run<F>(
+    plan: &GarblePlan,
+    delta: &Delta,
+    input_zero_labels: &[Block],
+    tweak_offset: u64,
+    keep: Keep,
+    buf: &mut [Block],
+    sink: &mut F,
+) -> Result<GarbleOutput>
+where
+    F: FnMut(&[Block]) -> Result<()>,
+{
+    check_inputs(plan, input_zero_labels)?;
+    let layout = plan.layout(keep);
+    let d = delta.block();
+    let mut w = walk::start(layout, input_zero_labels);
+    let mut fill = 0;
+    walk::walk(layout, &mut w, |w, ands| {
+        let n = TABLE_BLOCKS * ands.len();
+        if fill + n > buf.len() {
+            sink(&buf[..fill])?;
+            fill = 0;
+        }
+        let first = ands.start as u64;
+        layout
+            .prog
+            .garble_ands(w, ands, d, tweak_offset, first, &mut buf[fill..fill + n]);
+        fill += n;
+        Ok(())
+    })?;
+    if fill > 0 {
+        sink(&buf[..fill])?;
+    }
+    Ok(GarbleOutput {
+        output_zero_labels: Zeroizing::new(walk::outputs(layout, &w, d)),
+        wire_zero_labels: walk::all_wires(layout, &w, keep, d),
+    })
+}
+
+/// Garbles `plan` under `delta`, handing the tables to `sink` in order, in
+/// pieces of about [`STREAM_CHUNK`] blocks (whole batches) as soon as they
+/// exist; memory stays at one piece whatever the circuit size.
 ///
 /// `input_zero_labels` are the 0-labels of [`GarblePlan::input_wires`].
 /// `tweak_offset` must differ between circuits garbled under the same Δ.
@@ -52,26 +109,19 @@ pub fn garble_streaming<F>(
 where
     F: FnMut(&[Block]) -> Result<()>,
 {
-    if input_zero_labels.len() != plan.input_wires.len() {
-        return Err(Error::config(format!(
-            "{} input labels for {} input wires",
-            input_zero_labels.len(),
-            plan.input_wires.len()
-        )));
-    }
-    let layout = plan.layout(keep);
-    let mut w = walk::start(layout, input_zero_labels, delta.block());
-    let mut tables = vec![Block::ZERO; 2 * plan.max_batch()];
-    let mut scratch = AndScratch::new();
-    walk::walk(plan, layout, &mut w, |first, a, b, out| {
-        let t = &mut tables[..2 * a.len()];
-        garble_ands(a, b, delta, tweak_offset, first, out, t, &mut scratch)?;
-        sink(t)
-    })?;
-    Ok(GarbleOutput {
-        output_zero_labels: Zeroizing::new(walk::outputs(layout, &w)),
-        wire_zero_labels: walk::all_wires(layout, &w, keep),
-    })
+    let len = STREAM_CHUNK
+        .max(TABLE_BLOCKS * plan.max_batch())
+        .min(plan.table_blocks().max(1));
+    let mut buf = vec![Block::ZERO; len];
+    run(
+        plan,
+        delta,
+        input_zero_labels,
+        tweak_offset,
+        keep,
+        &mut buf,
+        sink,
+    )
 }
 
 /// Garbles into memory, for protocols that send or check circuits later.
@@ -82,17 +132,14 @@ pub fn garble(
     tweak_offset: u64,
     keep: Keep,
 ) -> Result<(GarbledCircuit, GarbleOutput)> {
-    let mut tables = Vec::with_capacity(plan.table_blocks());
-    let out = garble_streaming(
+    let mut tables = Vec::new();
+    let out = garble_into(
         plan,
         delta,
         input_zero_labels,
         tweak_offset,
         keep,
-        &mut |t| {
-            tables.extend_from_slice(t);
-            Ok(())
-        },
+        &mut tables,
     )?;
     Ok((
         GarbledCircuit {
@@ -101,6 +148,28 @@ pub fn garble(
         },
         out,
     ))
+}
+
+/// [`garble`] into a caller's vector (resized to the table length), so
+/// repeated garblings reuse one allocation.
+pub fn garble_into(
+    plan: &GarblePlan,
+    delta: &Delta,
+    input_zero_labels: &[Block],
+    tweak_offset: u64,
+    keep: Keep,
+    tables: &mut Vec<Block>,
+) -> Result<GarbleOutput> {
+    tables.resize(plan.table_blocks(), Block::ZERO);
+    run(
+        plan,
+        delta,
+        input_zero_labels,
+        tweak_offset,
+        keep,
+        tables,
+        &mut |_| Ok(()),
+    )
 }
 
 /// Garbles straight onto `ch` (the channel buffers ~64 KiB per write). Does

@@ -11,15 +11,20 @@
 //! working set of AES-128 or SHA-256 stays in L1/L2 and wiping the labels
 //! afterwards is cheap; the *dense* one gives every wire its own slot, for
 //! callers that want every wire's label back ([`crate::Keep::AllWires`]).
-//! Slot 0 is the constant wire, slots `1..=inputs` the input wires.
+//! Slots `0..inputs` are the input wires, in input order.
 //!
-//! INV is folded into XOR: the *constant wire* holds Δ for the garbler and
-//! zero for the evaluator, and `¬a` is compiled as `a ⊕ const`. This is the
-//! INV convention of `docs/protocols/garbling.md`: the garbler's 0-label of
-//! `¬a` is `A₀ ⊕ Δ`, the evaluator copies its label. The hot loop then has
-//! one kind of linear gate and no branches.
+//! INV costs nothing: `¬a` shares `a`'s slot with the *polarity* bit
+//! flipped. This is the INV convention of `docs/protocols/garbling.md` (the
+//! garbler's 0-label of `¬a` is `A₀ ⊕ Δ`, the evaluator's label is `a`'s):
+//! the evaluator's slot is the same either way, and the garbler's slot holds
+//! `0-label ⊕ polarity·Δ`, which XOR preserves (polarities add) and which
+//! the AND kernel and the output code undo. The compact layout also drops
+//! XOR gates whose result nothing reads. What is left is a
+//! [`SlotProgram`]: XORs and ANDs over validated slot indices, run by the
+//! kernels in `brickyard_core::aes::halfgates`.
 
 use brickyard_circuit::{Circuit, Gate, WireId};
+use brickyard_core::aes::halfgates::{AndSlots, SlotProgram};
 use brickyard_core::{Error, Result};
 
 /// Largest number of AND gates hashed in one batch. A batch's scratch is
@@ -27,9 +32,6 @@ use brickyard_core::{Error, Result};
 /// its tables 8 KiB: AES still sees 1 024-block runs, the batch stays in L1,
 /// and streaming memory is bounded whatever the layer width.
 pub const MAX_BATCH: usize = 256;
-
-/// The slot of the constant wire.
-pub(crate) const CONST_SLOT: u32 = 0;
 
 /// Stand-in for the constant wire among original wire ids.
 const CONST_WIRE: WireId = u32::MAX;
@@ -44,18 +46,22 @@ pub(crate) struct Step {
     pub ands: (u32, u32),
 }
 
-/// Gate arrays over slots of one label-vector layout.
+/// The gates compiled over the slots of one label-vector layout.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Layout {
     pub num_slots: usize,
-    /// `[a, b, out]`: `out = a ⊕ b`; INV has `b = CONST_SLOT`.
-    pub linear: Vec<[u32; 3]>,
-    pub and_a: Vec<u32>,
-    pub and_b: Vec<u32>,
-    pub and_out: Vec<u32>,
+    /// XOR gates (INV compiled away) and AND gates over slots.
+    pub prog: SlotProgram,
+    /// Per step: range of `prog.xors()`, range of `prog.ands()` (= global
+    /// AND indices).
+    pub steps: Vec<Step>,
     pub output_slots: Vec<u32>,
+    /// Whether the garbler's slot of each output wire holds its 1-label.
+    pub output_flips: Vec<bool>,
     /// Slot of each original wire (dense layout only; `u32::MAX` if unwritten).
     pub wire_slots: Vec<u32>,
+    /// Polarity of each original wire's slot (dense layout only).
+    pub wire_flips: Vec<bool>,
 }
 
 /// A circuit compiled for garbling and evaluation; reuse it across executions.
@@ -64,7 +70,6 @@ pub struct GarblePlan {
     pub(crate) num_wires: usize,
     pub(crate) input_wires: Vec<WireId>,
     pub(crate) output_wires: Vec<WireId>,
-    pub(crate) steps: Vec<Step>,
     pub(crate) compact: Layout,
     pub(crate) dense: Layout,
     max_batch: usize,
@@ -168,43 +173,92 @@ fn order(circuit: &Circuit, inputs: &[WireId]) -> Result<Order> {
 const NEVER_READ: u32 = u32::MAX - 1;
 const OUTPUT: u32 = u32::MAX;
 
-/// Assigns slots to the wires of `o`. With `reuse`, a slot returns to the
-/// free list after the last event (linear gate or AND batch) that reads its
-/// wire; an AND batch gathers its inputs before writing any output, so its
-/// outputs may take the slots its inputs free.
+/// Assigns slots to the wires of `o` and compiles the gates over them.
+///
+/// Wires are first mapped to *values*: an INV output is its input's value
+/// with the polarity bit flipped (no gate at all), every XOR and AND output
+/// is a new value. With `reuse` (the compact layout), XORs whose value is
+/// never needed are dropped, and a slot returns to the free list after the
+/// last event (XOR gate or AND batch) reading its value; an AND batch takes
+/// its output slots before releasing its inputs, so no output of a batch
+/// lands on an input of the same batch and the kernels may read and write
+/// in any order.
 fn layout(
     o: &Order,
     num_wires: usize,
     inputs: &[WireId],
     outputs: &[WireId],
     reuse: bool,
-) -> Layout {
-    // last[w]: index of the last event reading w.
-    let mut last = vec![NEVER_READ; num_wires];
+) -> Result<Layout> {
+    // Values and polarities of every wire, in plan order.
+    let mut value = vec![u32::MAX; num_wires];
+    let mut flip = vec![false; num_wires];
+    let mut nvalues = 0u32;
+    let mut fresh = || {
+        nvalues += 1;
+        nvalues - 1
+    };
+    for &w in inputs {
+        value[w as usize] = fresh();
+    }
+    for st in &o.steps {
+        for &[a, b, out] in &o.linear[st.lin.0 as usize..st.lin.1 as usize] {
+            if b == CONST_WIRE {
+                value[out as usize] = value[a as usize];
+                flip[out as usize] = !flip[a as usize];
+            } else {
+                value[out as usize] = fresh();
+                flip[out as usize] = flip[a as usize] ^ flip[b as usize];
+            }
+        }
+        for &[_, _, out] in &o.ands[st.ands.0 as usize..st.ands.1 as usize] {
+            value[out as usize] = fresh();
+        }
+    }
+    let nv = nvalues as usize;
+    let val = |w: WireId| value[w as usize] as usize;
+    // Which values are needed (compact only): outputs, AND inputs, and the
+    // inputs of needed XORs, found walking backwards.
+    let mut needed = vec![!reuse; nv];
+    for &w in outputs {
+        needed[val(w)] = true;
+    }
+    for g in &o.ands {
+        needed[val(g[0])] = true;
+        needed[val(g[1])] = true;
+    }
+    for &[a, b, out] in o.linear.iter().rev() {
+        if b != CONST_WIRE && needed[val(out)] {
+            needed[val(a)] = true;
+            needed[val(b)] = true;
+        }
+    }
+    // last[v]: index of the last event reading value v.
+    let mut last = vec![NEVER_READ; nv];
     let mut ev = 0u32;
     for st in &o.steps {
-        for g in &o.linear[st.lin.0 as usize..st.lin.1 as usize] {
-            for &w in &g[..2] {
-                if w != CONST_WIRE {
-                    last[w as usize] = ev;
-                }
+        for &[a, b, out] in &o.linear[st.lin.0 as usize..st.lin.1 as usize] {
+            if b != CONST_WIRE && needed[val(out)] {
+                last[val(a)] = ev;
+                last[val(b)] = ev;
+                ev += 1;
             }
-            ev += 1;
         }
         for g in &o.ands[st.ands.0 as usize..st.ands.1 as usize] {
-            last[g[0] as usize] = ev;
-            last[g[1] as usize] = ev;
+            last[val(g[0])] = ev;
+            last[val(g[1])] = ev;
         }
         ev += 1;
     }
     for &w in outputs {
-        last[w as usize] = OUTPUT;
+        last[val(w)] = OUTPUT;
     }
-    let mut slot = vec![u32::MAX; num_wires];
-    for (i, &w) in inputs.iter().enumerate() {
-        slot[w as usize] = CONST_SLOT + 1 + i as u32;
+    let mut slot = vec![u32::MAX; nv];
+    let mut next = 0u32;
+    for &w in inputs {
+        slot[val(w)] = next;
+        next += 1;
     }
-    let mut next = CONST_SLOT + 1 + inputs.len() as u32;
     let mut free: Vec<u32> = Vec::new();
     let mut alloc = |free: &mut Vec<u32>| {
         free.pop().unwrap_or_else(|| {
@@ -212,58 +266,76 @@ fn layout(
             next - 1
         })
     };
-    // Frees w's slot if `ev` is its last reader (once, even if read twice).
-    let release = |w: WireId, ev: u32, last: &mut [u32], slot: &[u32], free: &mut Vec<u32>| {
-        if reuse && w != CONST_WIRE && last[w as usize] == ev {
-            last[w as usize] = NEVER_READ - 1;
-            free.push(slot[w as usize]);
+    // Frees v's slot if `ev` is its last reader (once, even if read twice).
+    let release = |v: usize, ev: u32, last: &mut [u32], slot: &[u32], free: &mut Vec<u32>| {
+        if reuse && last[v] == ev {
+            last[v] = NEVER_READ - 1;
+            free.push(slot[v]);
         }
     };
-    let sl = |w: WireId, slot: &[u32]| {
-        if w == CONST_WIRE {
-            CONST_SLOT
-        } else {
-            slot[w as usize]
-        }
-    };
-    let mut l = Layout::default();
+    let mut xors = Vec::new();
+    let mut ands = Vec::new();
+    let mut steps = Vec::with_capacity(o.steps.len());
     let mut ev = 0u32;
     for st in &o.steps {
+        let lin0 = xors.len() as u32;
         for &[a, b, out] in &o.linear[st.lin.0 as usize..st.lin.1 as usize] {
-            let (sa, sb) = (sl(a, &slot), sl(b, &slot));
-            release(a, ev, &mut last, &slot, &mut free);
-            release(b, ev, &mut last, &slot, &mut free);
+            if b == CONST_WIRE || !needed[val(out)] {
+                continue;
+            }
+            let (sa, sb) = (slot[val(a)], slot[val(b)]);
+            release(val(a), ev, &mut last, &slot, &mut free);
+            release(val(b), ev, &mut last, &slot, &mut free);
             let so = alloc(&mut free);
-            slot[out as usize] = so;
-            l.linear.push([sa, sb, so]);
-            release(out, NEVER_READ, &mut last, &slot, &mut free);
+            slot[val(out)] = so;
+            xors.push([sa, sb, so]);
+            release(val(out), NEVER_READ, &mut last, &slot, &mut free);
             ev += 1;
         }
-        let ands = &o.ands[st.ands.0 as usize..st.ands.1 as usize];
-        for &[a, b, _] in ands {
-            l.and_a.push(slot[a as usize]);
-            l.and_b.push(slot[b as usize]);
+        let batch = &o.ands[st.ands.0 as usize..st.ands.1 as usize];
+        let first = ands.len();
+        for &[a, b, _] in batch {
+            ands.push(AndSlots {
+                a: slot[val(a)],
+                b: slot[val(b)],
+                out: 0,
+                flip: flip[a as usize] as u32 | (flip[b as usize] as u32) << 1,
+            });
         }
-        for &[a, b, _] in ands {
-            release(a, ev, &mut last, &slot, &mut free);
-            release(b, ev, &mut last, &slot, &mut free);
-        }
-        for &[_, _, out] in ands {
+        for (g, &[_, _, out]) in ands[first..].iter_mut().zip(batch) {
             let so = alloc(&mut free);
-            slot[out as usize] = so;
-            l.and_out.push(so);
+            slot[val(out)] = so;
+            g.out = so;
         }
-        for &[_, _, out] in ands {
-            release(out, NEVER_READ, &mut last, &slot, &mut free);
+        for &[a, b, out] in batch {
+            release(val(a), ev, &mut last, &slot, &mut free);
+            release(val(b), ev, &mut last, &slot, &mut free);
+            release(val(out), NEVER_READ, &mut last, &slot, &mut free);
         }
         ev += 1;
+        steps.push(Step {
+            lin: (lin0, xors.len() as u32),
+            ands: st.ands,
+        });
     }
-    l.num_slots = next as usize;
-    l.output_slots = outputs.iter().map(|&w| slot[w as usize]).collect();
-    if !reuse {
-        l.wire_slots = slot;
-    }
-    l
+    let num_slots = next as usize;
+    let wire_slot = |w: WireId| match value[w as usize] {
+        u32::MAX => u32::MAX,
+        v => slot[v as usize],
+    };
+    Ok(Layout {
+        num_slots,
+        prog: SlotProgram::new(num_slots, xors, ands)?,
+        steps,
+        output_slots: outputs.iter().map(|&w| wire_slot(w)).collect(),
+        output_flips: outputs.iter().map(|&w| flip[w as usize]).collect(),
+        wire_slots: if reuse {
+            Vec::new()
+        } else {
+            (0..num_wires as u32).map(wire_slot).collect()
+        },
+        wire_flips: if reuse { Vec::new() } else { flip },
+    })
 }
 
 impl GarblePlan {
@@ -302,11 +374,10 @@ impl GarblePlan {
         }
         Ok(GarblePlan {
             num_wires,
-            compact: layout(&o, num_wires, &input_wires, &output_wires, true),
-            dense: layout(&o, num_wires, &input_wires, &output_wires, false),
+            compact: layout(&o, num_wires, &input_wires, &output_wires, true)?,
+            dense: layout(&o, num_wires, &input_wires, &output_wires, false)?,
             input_wires,
             output_wires,
-            steps: o.steps,
             max_batch: o.max_batch,
         })
     }
@@ -326,7 +397,7 @@ impl GarblePlan {
 
     /// Number of AND gates, i.e. half the number of table blocks.
     pub fn and_count(&self) -> usize {
-        self.compact.and_a.len()
+        self.compact.prog.ands().len()
     }
 
     /// Number of table blocks a garbling of this circuit produces.
@@ -348,7 +419,11 @@ impl GarblePlan {
 
     /// Number of hash batches (AND layers, wide layers split).
     pub fn batch_count(&self) -> usize {
-        self.steps.iter().filter(|s| s.ands.1 > s.ands.0).count()
+        self.compact
+            .steps
+            .iter()
+            .filter(|s| s.ands.1 > s.ands.0)
+            .count()
     }
 
     /// Labels held at once when only outputs are kept (the working set).
@@ -394,23 +469,35 @@ mod tests {
     }
 
     #[test]
-    fn wide_layers_are_split_and_inv_uses_the_constant() {
+    fn wide_layers_are_split_and_inv_is_a_polarity() {
         let n = MAX_BATCH as u32 * 2 + 5;
         let p = GarblePlan::new(&wide(n)).unwrap();
         assert_eq!(p.and_count(), n as usize);
         assert_eq!(p.batch_count(), 3);
         assert_eq!(p.max_batch(), MAX_BATCH);
-        let ands: Vec<_> = p.steps.iter().map(|s| s.ands).collect();
         let m = MAX_BATCH as u32;
-        assert_eq!(ands, vec![(0, m), (m, 2 * m), (2 * m, n), (n, n)]);
-        // Dense: constant, 2n inputs, n AND outputs, then the INV.
-        assert_eq!(p.dense.linear, vec![[3 * n, CONST_SLOT, 3 * n + 1]]);
-        assert_eq!(p.dense.num_slots, 3 * n as usize + 2);
-        assert_eq!(p.dense.wire_slots[0], 1);
-        // Compact: each batch's outputs reuse the slots its inputs freed,
-        // and the dead AND outputs are reused by the next batch.
-        assert_eq!(p.compact.num_slots, 2 * n as usize + 1);
-        assert_eq!(p.compact.output_slots.len(), 1);
+        for l in [&p.compact, &p.dense] {
+            let ands: Vec<_> = l.steps.iter().map(|s| s.ands).collect();
+            assert_eq!(ands, vec![(0, m), (m, 2 * m), (2 * m, n), (n, n)]);
+            // The INV is no gate: its output shares the AND output's slot.
+            assert!(l.prog.xors().is_empty());
+            assert_eq!(l.output_slots, vec![l.prog.ands()[n as usize - 1].out]);
+            assert_eq!(l.output_flips, vec![true]);
+        }
+        // Dense: 2n inputs, n AND outputs; the INV wire aliases the last.
+        assert_eq!(p.dense.num_slots, 3 * n as usize);
+        assert_eq!(p.dense.wire_slots[3 * n as usize], 3 * n - 1);
+        assert!(p.dense.wire_flips[3 * n as usize]);
+        assert!(!p.dense.wire_flips[3 * n as usize - 1]);
+        // Compact: a batch's outputs never take its own inputs' slots, but
+        // later batches reuse the slots earlier ones freed.
+        assert_eq!(p.compact.num_slots, 2 * n as usize + MAX_BATCH);
+        for st in &p.compact.steps {
+            let g = &p.compact.prog.ands()[st.ands.0 as usize..st.ands.1 as usize];
+            for x in g {
+                assert!(g.iter().all(|y| y.a != x.out && y.b != x.out));
+            }
+        }
     }
 
     #[test]
@@ -436,14 +523,39 @@ mod tests {
         let l = &p.compact;
         // Layer 0: the XOR (depth 0) runs first and gets a fresh slot, since
         // a and b are still read by the AND batch after it.
-        assert_eq!(l.linear, vec![[1, 2, 3]]);
-        // The first AND batch frees a's and b's slots and writes into one.
-        assert_eq!((l.and_a[0], l.and_b[0], l.and_out[0]), (1, 2, 2));
-        // The last AND reads x and y; it may take y's slot but not x's, an output.
-        assert_eq!((l.and_a[1], l.and_b[1]), (2, 3));
-        assert_ne!(l.and_out[1], 2);
-        assert_eq!(l.output_slots, vec![l.and_out[1], 2]);
+        assert_eq!(l.prog.xors(), &[[0, 1, 2]]);
+        // The first AND batch takes a fresh slot, then frees a's and b's.
+        let g = l.prog.ands();
+        assert_eq!((g[0].a, g[0].b, g[0].out), (0, 1, 3));
+        // The last AND reads x and y and takes a freed input slot, not x's.
+        assert_eq!((g[1].a, g[1].b, g[1].out), (3, 2, 1));
+        assert_eq!(l.output_slots, vec![1, 3]);
         assert_eq!(l.num_slots, 4);
+    }
+
+    #[test]
+    fn dead_xors_are_dropped_from_the_compact_layout_only() {
+        // y = a ^ b is never read; out = ¬(a & b).
+        let c = Circuit {
+            num_wires: 5,
+            inputs: vec![Group {
+                name: "i".into(),
+                wires: vec![0, 1],
+            }],
+            outputs: vec![Group {
+                name: "o".into(),
+                wires: vec![4],
+            }],
+            gates: vec![
+                Gate::Xor { a: 0, b: 1, out: 2 },
+                Gate::And { a: 0, b: 1, out: 3 },
+                Gate::Inv { a: 3, out: 4 },
+            ],
+        };
+        let p = GarblePlan::new(&c).unwrap();
+        assert!(p.compact.prog.xors().is_empty());
+        assert_eq!(p.dense.prog.xors().len(), 1);
+        assert_eq!(p.compact.output_flips, vec![true]);
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! The layer walk shared by the garbler and the evaluator.
 //!
-//! Both sides do the same thing between hash batches: run the linear gates on
-//! the label vector, gather the inputs of the next AND batch into contiguous
-//! slices, let the side-specific batch function (garble or evaluate) fill the
-//! outputs, and scatter them back. Keeping that in one place means the two
-//! sides cannot drift apart in gate order or AND numbering.
+//! Both sides do the same thing per step: run the step's XOR gates on the
+//! label vector, then let the side-specific batch function garble or
+//! evaluate the step's ANDs (the kernels gather their inputs from, and
+//! scatter their outputs to, the label vector). Keeping the walk in one
+//! place means the two sides cannot drift apart in gate order or AND
+//! numbering.
 
-use crate::plan::{GarblePlan, Layout, CONST_SLOT};
+use crate::plan::Layout;
 use brickyard_core::{Block, Result};
+use std::ops::Range;
 use zeroize::Zeroizing;
 
 /// Which labels a garbling or evaluation hands back.
@@ -23,70 +25,60 @@ pub enum Keep {
 /// A label vector indexed by slot (see `plan.rs`).
 pub(crate) type Labels = Zeroizing<Vec<Block>>;
 
-/// A fresh label vector for `layout`: `constant` on the constant slot,
-/// `inputs` on the input slots (the caller has checked the count).
-pub(crate) fn start(layout: &Layout, inputs: &[Block], constant: Block) -> Labels {
+/// A fresh label vector for `layout` with `inputs` on the input slots (the
+/// caller has checked the count).
+pub(crate) fn start(layout: &Layout, inputs: &[Block]) -> Labels {
     let mut w = Zeroizing::new(vec![Block::ZERO; layout.num_slots]);
-    w[CONST_SLOT as usize] = constant;
-    w[CONST_SLOT as usize + 1..][..inputs.len()].copy_from_slice(inputs);
+    w[..inputs.len()].copy_from_slice(inputs);
     w
 }
 
-/// Walks the plan over `layout`. `batch(first_and, a, b, out)` must fill
-/// `out` with the output labels of ANDs `first_and..first_and + a.len()`.
-pub(crate) fn walk<F>(
-    plan: &GarblePlan,
-    layout: &Layout,
-    w: &mut [Block],
-    mut batch: F,
-) -> Result<()>
+/// Walks `layout`. `batch(w, ands)` must garble or evaluate the AND gates
+/// `ands` of `layout.prog` (whose indices are also the global AND indices).
+pub(crate) fn walk<F>(layout: &Layout, w: &mut [Block], mut batch: F) -> Result<()>
 where
-    F: FnMut(u64, &[Block], &[Block], &mut [Block]) -> Result<()>,
+    F: FnMut(&mut [Block], Range<usize>) -> Result<()>,
 {
-    let m = plan.max_batch();
-    let mut a = Zeroizing::new(vec![Block::ZERO; m]);
-    let mut b = Zeroizing::new(vec![Block::ZERO; m]);
-    let mut out = Zeroizing::new(vec![Block::ZERO; m]);
-    for step in &plan.steps {
-        for &[x, y, o] in &layout.linear[step.lin.0 as usize..step.lin.1 as usize] {
-            w[o as usize] = w[x as usize] ^ w[y as usize];
-        }
-        let (s, e) = (step.ands.0 as usize, step.ands.1 as usize);
-        let n = e - s;
-        if n == 0 {
-            continue;
-        }
-        let (a, b, out) = (&mut a[..n], &mut b[..n], &mut out[..n]);
-        for ((la, lb), (&wa, &wb)) in a
-            .iter_mut()
-            .zip(b.iter_mut())
-            .zip(layout.and_a[s..e].iter().zip(&layout.and_b[s..e]))
-        {
-            *la = w[wa as usize];
-            *lb = w[wb as usize];
-        }
-        batch(s as u64, a, b, out)?;
-        for (&o, &l) in layout.and_out[s..e].iter().zip(out.iter()) {
-            w[o as usize] = l;
+    for step in &layout.steps {
+        layout
+            .prog
+            .run_xors(w, step.lin.0 as usize..step.lin.1 as usize);
+        if step.ands.1 > step.ands.0 {
+            batch(w, step.ands.0 as usize..step.ands.1 as usize)?;
         }
     }
     Ok(())
 }
 
-/// The labels of the output wires, in plan order.
-pub(crate) fn outputs(layout: &Layout, w: &[Block]) -> Vec<Block> {
-    layout.output_slots.iter().map(|&o| w[o as usize]).collect()
+/// The labels of the output wires, in plan order; `delta` undoes the
+/// garbler's polarities (the evaluator passes zero).
+pub(crate) fn outputs(layout: &Layout, w: &[Block], delta: Block) -> Vec<Block> {
+    layout
+        .output_slots
+        .iter()
+        .zip(&layout.output_flips)
+        .map(|(&o, &f)| w[o as usize] ^ delta.and_bit(f))
+        .collect()
 }
 
 /// Every original wire's label (zero for wires nothing writes), if asked
 /// for; only the dense layout keeps them all.
-pub(crate) fn all_wires(layout: &Layout, w: &[Block], keep: Keep) -> Option<Zeroizing<Vec<Block>>> {
+pub(crate) fn all_wires(
+    layout: &Layout,
+    w: &[Block],
+    keep: Keep,
+    delta: Block,
+) -> Option<Zeroizing<Vec<Block>>> {
     (keep == Keep::AllWires).then(|| {
         Zeroizing::new(
             layout
                 .wire_slots
                 .iter()
-                .map(|&s| w.get(s as usize).copied().unwrap_or_default())
+                .zip(&layout.wire_flips)
+                .map(|(&s, &f)| {
+                    w.get(s as usize)
+                        .map_or(Block::ZERO, |&l| l ^ delta.and_bit(f))
+                })
                 .collect(),
         )
     })

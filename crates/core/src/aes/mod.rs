@@ -21,6 +21,7 @@ use crate::Block;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use std::sync::OnceLock;
 
+pub mod halfgates;
 #[cfg(target_arch = "x86_64")]
 mod ni;
 
@@ -88,6 +89,15 @@ impl Aes128 {
         zeroize::Zeroize::zeroize(&mut bytes);
         Aes128 {
             imp: Imp::Crate(inner),
+        }
+    }
+
+    /// The round keys, if this instance runs on the VAES-512 kernels.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn vaes512_keys(&self) -> Option<&ni::RoundKeys> {
+        match &self.imp {
+            Imp::Ni { rk, vaes512: true } => Some(rk),
+            _ => None,
         }
     }
 

@@ -1,0 +1,771 @@
+//! Slot-indexed half-gates kernels: the hot loops of garbling and evaluation.
+//!
+//! A compiled circuit (`brickyard_garble::GarblePlan`) is, per label layout,
+//! a [`SlotProgram`]: XOR gates `w[out] = w[a] ⊕ w[b]` and AND gates over
+//! slots of one label vector `w`. Every index is checked against the
+//! program's bound once, when the program is built, so the loops here index
+//! without bounds checks and without copying labels into staging buffers:
+//! the AND kernels gather their inputs straight from `w` into vector
+//! registers, run both AES passes of the hash there, and scatter the output
+//! labels back.
+//!
+//! The equations are those of `docs/protocols/garbling.md` (ZRE15
+//! half-gates, hash `H(x, i) = π(π(x) ⊕ i) ⊕ π(x)` of Guo–Katz–Wang–Yu):
+//!
+//! ```text
+//! garbler:   A₀ = w[a] ⊕ f_a·Δ, B₀ = w[b] ⊕ f_b·Δ   (f: the INV polarity of the slot, see below)
+//!            T_G = H(A₀,t) ⊕ H(A₀⊕Δ,t) ⊕ p_b·Δ      W_G = H(A₀,t) ⊕ p_a·T_G
+//!            T_E = H(B₀,t') ⊕ H(B₀⊕Δ,t') ⊕ A₀        W_E = H(B₀,t') ⊕ p_b·(T_E ⊕ A₀)
+//!            w[out] = W_G ⊕ W_E,  tables ← [T_G, T_E]
+//! evaluator: w[out] = H(A,t) ⊕ s_a·T_G ⊕ H(B,t') ⊕ s_b·(T_E ⊕ A)
+//! ```
+//!
+//! with `t = offset·2⁶⁴ + 2j`, `t' = t ⊕ 1` for global AND index `j`.
+//!
+//! **Polarity.** INV gates cost nothing: the plan lets `¬a` share `a`'s
+//! slot and records, per slot read by an AND, whether the garbler's slot
+//! holds the wire's 0-label or its 1-label (`f = 1`). The evaluator's labels
+//! are the same either way, so only the garbler's AND kernel looks at `f`.
+//!
+//! Backends: VAES-512 (8 garbler / 16 evaluator gates per step, all AES
+//! states in ZMM registers) when the CPU has it, else a portable twin built
+//! on [`fixed_key`]'s batch encryption; tests check they agree.
+
+use super::fixed_key;
+use crate::{Block, Error, Result};
+use std::ops::Range;
+
+/// One AND gate over slots: `out ← a ∧ b`. `flip` bit 0 (bit 1) says the
+/// garbler's slot `a` (`b`) holds the wire's 1-label instead of its 0-label.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+pub struct AndSlots {
+    /// First input slot.
+    pub a: u32,
+    /// Second input slot.
+    pub b: u32,
+    /// Output slot.
+    pub out: u32,
+    /// Polarity of the inputs (bit 0: `a`, bit 1: `b`).
+    pub flip: u32,
+}
+
+/// XOR gates and AND gates over the slots of one label vector, every slot
+/// index checked `< bound` at construction.
+#[derive(Clone, Debug, Default)]
+pub struct SlotProgram {
+    bound: usize,
+    xors: Vec<[u32; 3]>,
+    ands: Vec<AndSlots>,
+}
+
+/// Blocks per AND gate table.
+pub const TABLE_BLOCKS: usize = 2;
+
+impl SlotProgram {
+    /// Checks every index against `bound` (the label vector length the
+    /// program will run on). `xors[i] = [a, b, out]` means `w[out] = w[a] ⊕ w[b]`.
+    pub fn new(bound: usize, xors: Vec<[u32; 3]>, ands: Vec<AndSlots>) -> Result<Self> {
+        let ok = |s: u32| (s as usize) < bound;
+        if let Some(g) = xors.iter().find(|g| !g.iter().all(|&s| ok(s))) {
+            return Err(Error::config(format!(
+                "XOR gate {g:?} names a slot outside 0..{bound}"
+            )));
+        }
+        if let Some(g) = ands.iter().find(|g| !(ok(g.a) && ok(g.b) && ok(g.out))) {
+            return Err(Error::config(format!(
+                "AND gate {g:?} names a slot outside 0..{bound}"
+            )));
+        }
+        Ok(SlotProgram { bound, xors, ands })
+    }
+
+    /// The label vector length this program needs.
+    pub fn bound(&self) -> usize {
+        self.bound
+    }
+
+    /// The XOR gates.
+    pub fn xors(&self) -> &[[u32; 3]] {
+        &self.xors
+    }
+
+    /// The AND gates.
+    pub fn ands(&self) -> &[AndSlots] {
+        &self.ands
+    }
+
+    fn check_w(&self, w: &[Block]) {
+        assert!(
+            w.len() >= self.bound,
+            "label vector of {} slots for a program over {}",
+            w.len(),
+            self.bound
+        );
+    }
+
+    /// Runs XOR gates `range` in order.
+    ///
+    /// # Panics
+    /// If `w` is shorter than [`SlotProgram::bound`] or `range` is out of bounds.
+    pub fn run_xors(&self, w: &mut [Block], range: Range<usize>) {
+        self.check_w(w);
+        let gates = &self.xors[range];
+        for &[a, b, o] in gates {
+            // SAFETY: every index was checked `< bound` in `new`, and
+            // `w.len() >= bound` just above.
+            unsafe {
+                let x = *w.get_unchecked(a as usize) ^ *w.get_unchecked(b as usize);
+                *w.get_unchecked_mut(o as usize) = x;
+            }
+        }
+    }
+
+    /// Garbles AND gates `range` (global AND indices `first_and..`) under
+    /// `delta` (lsb 1) and `tweak_offset`; writes `[T_G, T_E]` per gate to
+    /// `tables` (length `2 · range.len()`). All inputs of the range are
+    /// read before any output is written only if no output slot of the
+    /// range is also one of its input slots; the plan guarantees that.
+    ///
+    /// # Panics
+    /// On a short `w`, an out-of-bounds `range` or a wrong `tables` length
+    /// (all internal buffers).
+    pub fn garble_ands(
+        &self,
+        w: &mut [Block],
+        range: Range<usize>,
+        delta: Block,
+        tweak_offset: u64,
+        first_and: u64,
+        tables: &mut [Block],
+    ) {
+        self.check_w(w);
+        let gates = &self.ands[range];
+        assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
+        #[cfg(target_arch = "x86_64")]
+        if let Some(rk) = fixed_key().vaes512_keys() {
+            // SAFETY: `vaes512_keys` is `Some` only when VAES, AVX-512F and
+            // AES-NI were detected; indices are checked as in `run_xors`.
+            unsafe { x86::garble(rk, w, gates, delta, tweak_offset, first_and, tables) };
+            return;
+        }
+        garble_portable(w, gates, delta, tweak_offset, first_and, tables)
+    }
+
+    /// Evaluates AND gates `range` from `tables` (`2 · range.len()` blocks),
+    /// with the same `tweak_offset` and `first_and` as the garbler.
+    ///
+    /// # Panics
+    /// As [`SlotProgram::garble_ands`].
+    pub fn eval_ands(
+        &self,
+        w: &mut [Block],
+        range: Range<usize>,
+        tables: &[Block],
+        tweak_offset: u64,
+        first_and: u64,
+    ) {
+        self.check_w(w);
+        let gates = &self.ands[range];
+        assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
+        #[cfg(target_arch = "x86_64")]
+        if let Some(rk) = fixed_key().vaes512_keys() {
+            // SAFETY: as in `garble_ands`.
+            unsafe { x86::eval(rk, w, gates, tables, tweak_offset, first_and) };
+            return;
+        }
+        eval_portable(w, gates, tables, tweak_offset, first_and)
+    }
+
+    /// [`SlotProgram::garble_ands`] on the portable backend (tests, and
+    /// CPUs without VAES).
+    pub fn garble_ands_portable(
+        &self,
+        w: &mut [Block],
+        range: Range<usize>,
+        delta: Block,
+        tweak_offset: u64,
+        first_and: u64,
+        tables: &mut [Block],
+    ) {
+        self.check_w(w);
+        let gates = &self.ands[range];
+        assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
+        garble_portable(w, gates, delta, tweak_offset, first_and, tables)
+    }
+
+    /// [`SlotProgram::eval_ands`] on the portable backend.
+    pub fn eval_ands_portable(
+        &self,
+        w: &mut [Block],
+        range: Range<usize>,
+        tables: &[Block],
+        tweak_offset: u64,
+        first_and: u64,
+    ) {
+        self.check_w(w);
+        let gates = &self.ands[range];
+        assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
+        eval_portable(w, gates, tables, tweak_offset, first_and)
+    }
+}
+
+/// The tweak of the garbler half of AND gate `j`: `offset·2⁶⁴ + 2j`.
+#[inline]
+pub fn and_tweak(tweak_offset: u64, and_index: u64) -> Block {
+    Block::from_halves(and_index << 1, tweak_offset)
+}
+
+/// Gates hashed per portable batch (4 AES blocks each for the garbler).
+const PORTABLE_CHUNK: usize = 64;
+
+fn garble_portable(
+    w: &mut [Block],
+    gates: &[AndSlots],
+    delta: Block,
+    tweak_offset: u64,
+    first_and: u64,
+    tables: &mut [Block],
+) {
+    let pi = fixed_key();
+    let mut u = [Block::ZERO; 4 * PORTABLE_CHUNK];
+    let mut v = [Block::ZERO; 4 * PORTABLE_CHUNK];
+    let mut ab = [(Block::ZERO, Block::ZERO); PORTABLE_CHUNK];
+    for (c, (gs, ts)) in gates
+        .chunks(PORTABLE_CHUNK)
+        .zip(tables.chunks_mut(TABLE_BLOCKS * PORTABLE_CHUNK))
+        .enumerate()
+    {
+        let n = gs.len();
+        let first = first_and + (c * PORTABLE_CHUNK) as u64;
+        for (i, g) in gs.iter().enumerate() {
+            let a = w[g.a as usize] ^ delta.and_bit(g.flip & 1 == 1);
+            let b = w[g.b as usize] ^ delta.and_bit(g.flip & 2 == 2);
+            ab[i] = (a, b);
+            u[4 * i..4 * i + 4].copy_from_slice(&[a, a ^ delta, b, b ^ delta]);
+        }
+        let (u, v) = (&mut u[..4 * n], &mut v[..4 * n]);
+        pi.encrypt_blocks(u);
+        for (i, (uc, vc)) in u.chunks_exact(4).zip(v.chunks_exact_mut(4)).enumerate() {
+            let t = and_tweak(tweak_offset, first + i as u64);
+            let t1 = t ^ Block(1);
+            vc.copy_from_slice(&[uc[0] ^ t, uc[1] ^ t, uc[2] ^ t1, uc[3] ^ t1]);
+        }
+        pi.encrypt_blocks(v);
+        for (i, g) in gs.iter().enumerate() {
+            let h: [Block; 4] = std::array::from_fn(|k| u[4 * i + k] ^ v[4 * i + k]);
+            let (a, b) = ab[i];
+            let (pa, pb) = (a.lsb(), b.lsb());
+            let tg = h[0] ^ h[1] ^ delta.and_bit(pb);
+            let wg = h[0] ^ tg.and_bit(pa);
+            let hb = h[2] ^ h[3];
+            let we = h[2] ^ hb.and_bit(pb);
+            ts[2 * i] = tg;
+            ts[2 * i + 1] = hb ^ a;
+            w[g.out as usize] = wg ^ we;
+        }
+    }
+}
+
+fn eval_portable(
+    w: &mut [Block],
+    gates: &[AndSlots],
+    tables: &[Block],
+    tweak_offset: u64,
+    first_and: u64,
+) {
+    let pi = fixed_key();
+    let mut u = [Block::ZERO; 2 * PORTABLE_CHUNK];
+    let mut v = [Block::ZERO; 2 * PORTABLE_CHUNK];
+    let mut outs = [Block::ZERO; PORTABLE_CHUNK];
+    for (c, (gs, ts)) in gates
+        .chunks(PORTABLE_CHUNK)
+        .zip(tables.chunks(TABLE_BLOCKS * PORTABLE_CHUNK))
+        .enumerate()
+    {
+        let n = gs.len();
+        let first = first_and + (c * PORTABLE_CHUNK) as u64;
+        for (i, g) in gs.iter().enumerate() {
+            u[2 * i] = w[g.a as usize];
+            u[2 * i + 1] = w[g.b as usize];
+        }
+        let (u, v) = (&mut u[..2 * n], &mut v[..2 * n]);
+        let mut held = [Block::ZERO; 2 * PORTABLE_CHUNK];
+        held[..2 * n].copy_from_slice(u);
+        pi.encrypt_blocks(u);
+        for (i, (uc, vc)) in u.chunks_exact(2).zip(v.chunks_exact_mut(2)).enumerate() {
+            let t = and_tweak(tweak_offset, first + i as u64);
+            vc.copy_from_slice(&[uc[0] ^ t, uc[1] ^ t ^ Block(1)]);
+        }
+        pi.encrypt_blocks(v);
+        for (i, ab) in held[..2 * n].chunks_exact(2).enumerate() {
+            let (a, b) = (ab[0], ab[1]);
+            let (tg, te) = (ts[2 * i], ts[2 * i + 1]);
+            let wg = u[2 * i] ^ v[2 * i] ^ tg.and_bit(a.lsb());
+            let we = u[2 * i + 1] ^ v[2 * i + 1] ^ (te ^ a).and_bit(b.lsb());
+            outs[i] = wg ^ we;
+        }
+        // Outputs after all inputs of the chunk were read (see `garble_ands`).
+        for (g, &o) in gs.iter().zip(&outs[..n]) {
+            w[g.out as usize] = o;
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! VAES-512 kernels. Four gates share a ZMM register (one 128-bit lane
+    //! each); the garbler keeps 2 groups × 4 hash inputs = 8 ZMM states in
+    //! flight, the evaluator 4 groups × 2.
+
+    use super::{and_tweak, AndSlots};
+    use crate::aes::ni::RoundKeys;
+    use crate::Block;
+    use std::arch::x86_64::*;
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn ld(b: Block) -> __m128i {
+        bytemuck::cast(b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn st(v: __m128i) -> Block {
+        bytemuck::cast(v)
+    }
+
+    /// Four labels `w[idx[k]]` into the lanes of one register.
+    ///
+    /// # Safety
+    /// Every `idx[k] < w.len()`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn gather(w: &[Block], idx: [u32; 4]) -> __m512i {
+        // SAFETY: the caller guarantees the indices are in bounds.
+        let l = |i: u32| ld(unsafe { *w.get_unchecked(i as usize) });
+        let v = _mm512_castsi128_si512(l(idx[0]));
+        let v = _mm512_inserti32x4::<1>(v, l(idx[1]));
+        let v = _mm512_inserti32x4::<2>(v, l(idx[2]));
+        _mm512_inserti32x4::<3>(v, l(idx[3]))
+    }
+
+    /// Writes the first `n` lanes of `v` to `w[idx[k]]`.
+    ///
+    /// # Safety
+    /// Every `idx[k] < w.len()` for `k < n`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn scatter(w: &mut [Block], idx: [u32; 4], n: usize, v: __m512i) {
+        let lanes = [
+            _mm512_castsi512_si128(v),
+            _mm512_extracti32x4_epi32::<1>(v),
+            _mm512_extracti32x4_epi32::<2>(v),
+            _mm512_extracti32x4_epi32::<3>(v),
+        ];
+        for k in 0..n {
+            // SAFETY: the caller guarantees the indices are in bounds.
+            unsafe { *w.get_unchecked_mut(idx[k] as usize) = st(lanes[k]) };
+        }
+    }
+
+    /// Mask of the 64-bit elements of the lanes whose label has lsb 1.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn colour(x: __m512i) -> __mmask8 {
+        let k = _mm512_test_epi64_mask(x, _mm512_set_epi64(0, 1, 0, 1, 0, 1, 0, 1));
+        k | (k << 1)
+    }
+
+    /// Lane mask from one polarity bit per gate.
+    #[inline]
+    fn flip_mask(gs: &[AndSlots], bit: u32) -> __mmask8 {
+        let mut k = 0u8;
+        for (i, g) in gs.iter().enumerate() {
+            k |= (((g.flip >> bit) & 1) as u8 * 3) << (2 * i);
+        }
+        k
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes")]
+    fn aes_rounds<const N: usize>(k: &[__m512i; 11], v: &mut [__m512i; N]) {
+        for x in v.iter_mut() {
+            *x = _mm512_xor_si512(*x, k[0]);
+        }
+        for rk in &k[1..10] {
+            for x in v.iter_mut() {
+                *x = _mm512_aesenc_epi128(*x, *rk);
+            }
+        }
+        for x in v.iter_mut() {
+            *x = _mm512_aesenclast_epi128(*x, k[10]);
+        }
+    }
+
+    /// Tweaks `[offset, 2(j+i)]` of gates `j..j+4` in the four lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn tweaks4(tweak_offset: u64, j: u64) -> __m512i {
+        let base = and_tweak(tweak_offset, j);
+        let b = _mm512_broadcast_i32x4(ld(base));
+        _mm512_add_epi64(b, _mm512_set_epi64(0, 6, 0, 4, 0, 2, 0, 0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn keys(rk: &RoundKeys) -> [__m512i; 11] {
+        std::array::from_fn(|i| _mm512_broadcast_i32x4(ld(rk[i])))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn one_lo() -> __m512i {
+        _mm512_set_epi64(0, 1, 0, 1, 0, 1, 0, 1)
+    }
+
+    /// Garbles `G` groups of 4 gates (`counts[g]` real gates in group `g`,
+    /// the rest padding that is computed but never stored).
+    ///
+    /// # Safety
+    /// Slot indices of `groups` are `< w.len()`; `tables` holds
+    /// `2 · Σ counts` blocks.
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn garble_groups<const G: usize, const S: usize>(
+        k: &[__m512i; 11],
+        w: &mut [Block],
+        groups: [&[AndSlots]; G],
+        delta: __m512i,
+        tweak_offset: u64,
+        first: u64,
+        tables: &mut [Block],
+    ) {
+        debug_assert_eq!(S, 4 * G);
+        let idx = |gs: &[AndSlots], f: fn(&AndSlots) -> u32| -> [u32; 4] {
+            std::array::from_fn(|i| f(&gs[i.min(gs.len() - 1)]))
+        };
+        let mut a0 = [_mm512_setzero_si512(); G];
+        let mut b0 = [_mm512_setzero_si512(); G];
+        let mut x = [_mm512_setzero_si512(); S];
+        for (g, gs) in groups.iter().enumerate() {
+            // SAFETY: indices checked by the caller.
+            let a = unsafe { gather(w, idx(gs, |s| s.a)) };
+            let b = unsafe { gather(w, idx(gs, |s| s.b)) };
+            a0[g] = _mm512_mask_xor_epi64(a, flip_mask(gs, 0), a, delta);
+            b0[g] = _mm512_mask_xor_epi64(b, flip_mask(gs, 1), b, delta);
+            x[4 * g] = a0[g];
+            x[4 * g + 1] = _mm512_xor_si512(a0[g], delta);
+            x[4 * g + 2] = b0[g];
+            x[4 * g + 3] = _mm512_xor_si512(b0[g], delta);
+        }
+        aes_rounds(k, &mut x);
+        let u = x;
+        let mut at = 0u64;
+        for g in 0..G {
+            let ta = tweaks4(tweak_offset, first + at);
+            let tb = _mm512_xor_si512(ta, one_lo());
+            x[4 * g] = _mm512_xor_si512(u[4 * g], ta);
+            x[4 * g + 1] = _mm512_xor_si512(u[4 * g + 1], ta);
+            x[4 * g + 2] = _mm512_xor_si512(u[4 * g + 2], tb);
+            x[4 * g + 3] = _mm512_xor_si512(u[4 * g + 3], tb);
+            at += groups[g].len() as u64;
+        }
+        aes_rounds(k, &mut x);
+        let mut t_at = 0;
+        for (g, gs) in groups.iter().enumerate() {
+            let h: [__m512i; 4] =
+                std::array::from_fn(|q| _mm512_xor_si512(u[4 * g + q], x[4 * g + q]));
+            let (pa, pb) = (colour(a0[g]), colour(b0[g]));
+            let tg = _mm512_xor_si512(h[0], h[1]);
+            let tg = _mm512_mask_xor_epi64(tg, pb, tg, delta);
+            let wg = _mm512_mask_xor_epi64(h[0], pa, h[0], tg);
+            let hb = _mm512_xor_si512(h[2], h[3]);
+            let te = _mm512_xor_si512(hb, a0[g]);
+            let we = _mm512_mask_xor_epi64(h[2], pb, h[2], hb);
+            let c = _mm512_xor_si512(wg, we);
+            // [T_G, T_E] per gate: interleave the lanes of tg and te.
+            let lo = _mm512_permutex2var_epi64(tg, _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), te);
+            let hi =
+                _mm512_permutex2var_epi64(tg, _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4), te);
+            let n = gs.len();
+            let mut t: [Block; 8] = bytemuck::cast([lo, hi]);
+            if n == 4 {
+                tables[t_at..t_at + 8].copy_from_slice(&t);
+            } else {
+                tables[t_at..t_at + 2 * n].copy_from_slice(&t[..2 * n]);
+            }
+            zeroize::Zeroize::zeroize(&mut t);
+            t_at += 2 * n;
+            // SAFETY: indices checked by the caller.
+            unsafe { scatter(w, idx(gs, |s| s.out), n, c) };
+        }
+    }
+
+    /// See [`super::SlotProgram::garble_ands`].
+    ///
+    /// # Safety
+    /// VAES, AVX-512F and AES-NI are available; every slot index of `gates`
+    /// is `< w.len()`; `tables.len() == 2 · gates.len()`.
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    pub(super) unsafe fn garble(
+        rk: &RoundKeys,
+        w: &mut [Block],
+        gates: &[AndSlots],
+        delta: Block,
+        tweak_offset: u64,
+        first_and: u64,
+        tables: &mut [Block],
+    ) {
+        let k = keys(rk);
+        let d = _mm512_broadcast_i32x4(ld(delta));
+        let mut eights = gates.chunks_exact(8);
+        let mut j = first_and;
+        let mut t = 0;
+        for c in &mut eights {
+            // SAFETY: forwarded from the caller.
+            unsafe {
+                garble_groups::<2, 8>(
+                    &k,
+                    w,
+                    [&c[..4], &c[4..]],
+                    d,
+                    tweak_offset,
+                    j,
+                    &mut tables[t..t + 16],
+                )
+            };
+            j += 8;
+            t += 16;
+        }
+        for c in eights.remainder().chunks(4) {
+            // SAFETY: forwarded from the caller.
+            unsafe {
+                garble_groups::<1, 4>(
+                    &k,
+                    w,
+                    [c],
+                    d,
+                    tweak_offset,
+                    j,
+                    &mut tables[t..t + 2 * c.len()],
+                )
+            };
+            j += c.len() as u64;
+            t += 2 * c.len();
+        }
+    }
+
+    /// Evaluates `G` groups of 4 gates (see [`garble_groups`]).
+    ///
+    /// # Safety
+    /// As [`garble_groups`].
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    unsafe fn eval_groups<const G: usize, const S: usize>(
+        k: &[__m512i; 11],
+        w: &mut [Block],
+        groups: [&[AndSlots]; G],
+        tables: &[Block],
+        tweak_offset: u64,
+        first: u64,
+    ) {
+        debug_assert_eq!(S, 2 * G);
+        let idx = |gs: &[AndSlots], f: fn(&AndSlots) -> u32| -> [u32; 4] {
+            std::array::from_fn(|i| f(&gs[i.min(gs.len() - 1)]))
+        };
+        let mut x = [_mm512_setzero_si512(); S];
+        let mut tg = [_mm512_setzero_si512(); G];
+        let mut te = [_mm512_setzero_si512(); G];
+        let mut t_at = 0;
+        for (g, gs) in groups.iter().enumerate() {
+            // SAFETY: indices checked by the caller.
+            x[2 * g] = unsafe { gather(w, idx(gs, |s| s.a)) };
+            x[2 * g + 1] = unsafe { gather(w, idx(gs, |s| s.b)) };
+            let n = gs.len();
+            let mut t = [Block::ZERO; 8];
+            t[..2 * n].copy_from_slice(&tables[t_at..t_at + 2 * n]);
+            t_at += 2 * n;
+            let [lo, hi]: [__m512i; 2] = bytemuck::cast(t);
+            tg[g] = _mm512_permutex2var_epi64(lo, _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0), hi);
+            te[g] = _mm512_permutex2var_epi64(lo, _mm512_set_epi64(15, 14, 11, 10, 7, 6, 3, 2), hi);
+        }
+        let held = x;
+        aes_rounds(k, &mut x);
+        let u = x;
+        let mut at = 0u64;
+        for g in 0..G {
+            let ta = tweaks4(tweak_offset, first + at);
+            x[2 * g] = _mm512_xor_si512(u[2 * g], ta);
+            x[2 * g + 1] = _mm512_xor_si512(u[2 * g + 1], _mm512_xor_si512(ta, one_lo()));
+            at += groups[g].len() as u64;
+        }
+        aes_rounds(k, &mut x);
+        for (g, gs) in groups.iter().enumerate() {
+            let (a, b) = (held[2 * g], held[2 * g + 1]);
+            let ha = _mm512_xor_si512(u[2 * g], x[2 * g]);
+            let hb = _mm512_xor_si512(u[2 * g + 1], x[2 * g + 1]);
+            let wg = _mm512_mask_xor_epi64(ha, colour(a), ha, tg[g]);
+            let we = _mm512_mask_xor_epi64(hb, colour(b), hb, _mm512_xor_si512(te[g], a));
+            // SAFETY: indices checked by the caller.
+            unsafe { scatter(w, idx(gs, |s| s.out), gs.len(), _mm512_xor_si512(wg, we)) };
+        }
+    }
+
+    /// See [`super::SlotProgram::eval_ands`].
+    ///
+    /// # Safety
+    /// As [`garble`].
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    pub(super) unsafe fn eval(
+        rk: &RoundKeys,
+        w: &mut [Block],
+        gates: &[AndSlots],
+        tables: &[Block],
+        tweak_offset: u64,
+        first_and: u64,
+    ) {
+        let k = keys(rk);
+        let mut sixteens = gates.chunks_exact(16);
+        let mut j = first_and;
+        let mut t = 0;
+        for c in &mut sixteens {
+            // SAFETY: forwarded from the caller.
+            unsafe {
+                eval_groups::<4, 8>(
+                    &k,
+                    w,
+                    [&c[..4], &c[4..8], &c[8..12], &c[12..]],
+                    &tables[t..t + 32],
+                    tweak_offset,
+                    j,
+                )
+            };
+            j += 16;
+            t += 32;
+        }
+        for c in sixteens.remainder().chunks(4) {
+            // SAFETY: forwarded from the caller.
+            unsafe {
+                eval_groups::<1, 2>(&k, w, [c], &tables[t..t + 2 * c.len()], tweak_offset, j)
+            };
+            j += c.len() as u64;
+            t += 2 * c.len();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::tccr;
+    use crate::prg::Prg;
+
+    /// The ZRE15 equations for one gate, written out with the scalar hash.
+    fn reference(a0: Block, b0: Block, d: Block, t: Block) -> (Block, [Block; 2]) {
+        let t1 = t ^ Block(1);
+        let (ha0, ha1) = (tccr(a0, t), tccr(a0 ^ d, t));
+        let (hb0, hb1) = (tccr(b0, t1), tccr(b0 ^ d, t1));
+        let tg = ha0 ^ ha1 ^ d.and_bit(b0.lsb());
+        let te = hb0 ^ hb1 ^ a0;
+        let wg = ha0 ^ tg.and_bit(a0.lsb());
+        let we = hb0 ^ (te ^ a0).and_bit(b0.lsb());
+        (wg ^ we, [tg, te])
+    }
+
+    fn random_program(p: &mut Prg, slots: usize, n: usize) -> SlotProgram {
+        // Inputs from the first half, outputs distinct in the second half.
+        let half = (slots / 2) as u32;
+        let ands = (0..n as u32)
+            .map(|i| {
+                let r = p.random_block().0;
+                let a = (r as u32) % half;
+                // Distinct inputs, so the test can give them independent values.
+                let b = (a + 1 + ((r >> 32) as u32) % (half - 1)) % half;
+                AndSlots {
+                    a,
+                    b,
+                    out: half + i,
+                    flip: ((r >> 64) & 3) as u32,
+                }
+            })
+            .collect();
+        SlotProgram::new(slots, vec![[0, 1, 2]], ands).unwrap()
+    }
+
+    #[test]
+    fn kernels_match_the_equations_and_each_other() {
+        let mut p = Prg::from_seed(Block(21));
+        for n in [0usize, 1, 3, 4, 5, 8, 9, 13, 16, 17, 31, 40, 100] {
+            let slots = 2 * n + 2 * 64;
+            let prog = random_program(&mut p, slots, n);
+            let d = p.random_block().with_lsb(true);
+            let w0 = p.random_blocks(slots);
+            let (off, first) = (7u64, 1000 + n as u64);
+            let (mut wf, mut wp) = (w0.clone(), w0.clone());
+            let (mut tf, mut tp) = (vec![Block::ZERO; 2 * n], vec![Block::ZERO; 2 * n]);
+            prog.garble_ands(&mut wf, 0..n, d, off, first, &mut tf);
+            prog.garble_ands_portable(&mut wp, 0..n, d, off, first, &mut tp);
+            assert_eq!(tf, tp, "tables, n = {n}");
+            assert_eq!(wf, wp, "labels, n = {n}");
+            for (i, g) in prog.ands().iter().enumerate() {
+                let a0 = w0[g.a as usize] ^ d.and_bit(g.flip & 1 == 1);
+                let b0 = w0[g.b as usize] ^ d.and_bit(g.flip & 2 == 2);
+                let (c0, t) = reference(a0, b0, d, and_tweak(off, first + i as u64));
+                assert_eq!(t, [tf[2 * i], tf[2 * i + 1]], "gate {i}");
+                assert_eq!(wf[g.out as usize], c0, "gate {i}");
+                // Evaluate on random input values, both backends.
+                let (x, y) = (p.random_block().lsb(), p.random_block().lsb());
+                let mut we = w0.clone();
+                we[g.a as usize] = a0 ^ d.and_bit(x);
+                we[g.b as usize] = b0 ^ d.and_bit(y);
+                let mut we2 = we.clone();
+                prog.eval_ands(
+                    &mut we,
+                    i..i + 1,
+                    &tf[2 * i..2 * i + 2],
+                    off,
+                    first + i as u64,
+                );
+                prog.eval_ands_portable(
+                    &mut we2,
+                    i..i + 1,
+                    &tf[2 * i..2 * i + 2],
+                    off,
+                    first + i as u64,
+                );
+                assert_eq!(we[g.out as usize], c0 ^ d.and_bit(x && y));
+                assert_eq!(we2[g.out as usize], c0 ^ d.and_bit(x && y));
+            }
+            // Whole-range evaluation: both backends agree on arbitrary labels.
+            let (mut ef, mut ep) = (w0.clone(), w0.clone());
+            prog.eval_ands(&mut ef, 0..n, &tf, off, first);
+            prog.eval_ands_portable(&mut ep, 0..n, &tf, off, first);
+            assert_eq!(ef, ep, "eval, n = {n}");
+        }
+    }
+
+    #[test]
+    fn xors_and_bounds() {
+        let prog = SlotProgram::new(4, vec![[0, 1, 2], [2, 3, 0]], vec![]).unwrap();
+        let mut w = vec![Block(1), Block(2), Block(0), Block(8)];
+        prog.run_xors(&mut w, 0..2);
+        assert_eq!(w, vec![Block(11), Block(2), Block(3), Block(8)]);
+        assert!(SlotProgram::new(4, vec![[0, 4, 1]], vec![]).is_err());
+        let bad = AndSlots {
+            a: 0,
+            b: 1,
+            out: 9,
+            flip: 0,
+        };
+        assert!(SlotProgram::new(4, vec![], vec![bad]).is_err());
+    }
+
+    #[test]
+    #[should_panic(expected = "label vector")]
+    fn short_label_vector_panics() {
+        let prog = SlotProgram::new(4, vec![[0, 1, 3]], vec![]).unwrap();
+        prog.run_xors(&mut [Block::ZERO; 3], 0..1);
+    }
+}
