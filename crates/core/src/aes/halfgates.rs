@@ -111,13 +111,15 @@ impl SlotProgram {
     pub fn run_xors(&self, w: &mut [Block], range: Range<usize>) {
         self.check_w(w);
         let gates = &self.xors[range];
-        for &[a, b, o] in gates {
+        #[cfg(target_arch = "x86_64")]
+        {
             // SAFETY: every index was checked `< bound` in `new`, and
-            // `w.len() >= bound` just above.
-            unsafe {
-                let x = *w.get_unchecked(a as usize) ^ *w.get_unchecked(b as usize);
-                *w.get_unchecked_mut(o as usize) = x;
-            }
+            // `w.len() >= bound` just above; SSE2 is part of x86-64.
+            unsafe { x86::xors(w, gates) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        for &[a, b, o] in gates {
+            w[o as usize] = w[a as usize] ^ w[b as usize];
         }
     }
 
@@ -335,6 +337,27 @@ mod x86 {
         bytemuck::cast(v)
     }
 
+    /// `w[o] = w[a] ⊕ w[b]` for each gate, in order, in SSE registers (a
+    /// `u128` XOR would go through two pairs of 64-bit loads).
+    ///
+    /// # Safety
+    /// Every index of `gates` is `< w.len()`.
+    #[inline]
+    pub(super) unsafe fn xors(w: &mut [Block], gates: &[[u32; 3]]) {
+        let base = w.as_mut_ptr().cast::<__m128i>();
+        for &[a, b, o] in gates {
+            // SAFETY: the caller guarantees the indices are in bounds, and
+            // `Block` is 16 bytes (unaligned accesses are used anyway).
+            unsafe {
+                let x = _mm_xor_si128(
+                    _mm_loadu_si128(base.add(a as usize)),
+                    _mm_loadu_si128(base.add(b as usize)),
+                );
+                _mm_storeu_si128(base.add(o as usize), x);
+            }
+        }
+    }
+
     /// Four labels `w[idx[k]]` into the lanes of one register.
     ///
     /// # Safety
@@ -539,21 +562,16 @@ mod x86 {
             j += 8;
             t += 16;
         }
-        for c in eights.remainder().chunks(4) {
-            // SAFETY: forwarded from the caller.
-            unsafe {
-                garble_groups::<1, 4>(
-                    &k,
-                    w,
-                    [c],
-                    d,
-                    tweak_offset,
-                    j,
-                    &mut tables[t..t + 2 * c.len()],
-                )
-            };
-            j += c.len() as u64;
-            t += 2 * c.len();
+        // The remainder in one call, so its AES states are in flight together.
+        let r = eights.remainder();
+        let t = &mut tables[t..];
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match r.len() {
+                0 => {}
+                1..=4 => garble_groups::<1, 4>(&k, w, [r], d, tweak_offset, j, t),
+                _ => garble_groups::<2, 8>(&k, w, [&r[..4], &r[4..]], d, tweak_offset, j, t),
+            }
         }
     }
 
@@ -645,13 +663,18 @@ mod x86 {
             j += 16;
             t += 32;
         }
-        for c in sixteens.remainder().chunks(4) {
-            // SAFETY: forwarded from the caller.
-            unsafe {
-                eval_groups::<1, 2>(&k, w, [c], &tables[t..t + 2 * c.len()], tweak_offset, j)
-            };
-            j += c.len() as u64;
-            t += 2 * c.len();
+        let r = sixteens.remainder();
+        let t = &tables[t..];
+        let q = |i: usize| &r[(4 * i).min(r.len())..(4 * i + 4).min(r.len())];
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match r.len().div_ceil(4) {
+                0 => {}
+                1 => eval_groups::<1, 2>(&k, w, [r], t, tweak_offset, j),
+                2 => eval_groups::<2, 4>(&k, w, [q(0), q(1)], t, tweak_offset, j),
+                3 => eval_groups::<3, 6>(&k, w, [q(0), q(1), q(2)], t, tweak_offset, j),
+                _ => eval_groups::<4, 8>(&k, w, [q(0), q(1), q(2), q(3)], t, tweak_offset, j),
+            }
         }
     }
 }
