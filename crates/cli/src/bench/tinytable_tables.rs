@@ -10,17 +10,12 @@
 //! second.
 
 use crate::error::{CliError, CliResult};
-use brickyard_core::prg::Prg;
-use brickyard_core::{Channel, Result};
-use brickyard_protocols::tinytable::dealer::{deal_memory, DealPlan};
-use brickyard_protocols::tinytable::material::{table_bytes, Layout, Material};
-use brickyard_protocols::tinytable::online::{run_batch, Ctx};
+use brickyard_core::Result;
+use brickyard_protocols::tinytable::bench::measure_online;
+use brickyard_protocols::tinytable::material::{table_bytes, Layout};
 use brickyard_protocols::tinytable::preprocessing::{measure_aes, PrepRate};
-use brickyard_protocols::tinytable::program::Program;
 use brickyard_protocols::tinytable::{MacScheme, Variant};
-use brickyard_protocols::{OutputMode, Role};
 use serde::Serialize;
-use std::time::Instant;
 
 /// The paper's numbers for one row: Table 1 size, Table 2/3 (LAN seq ms,
 /// LAN par µs, cloud seq ms, cloud par µs).
@@ -81,112 +76,40 @@ fn human(b: u64) -> String {
     }
 }
 
-struct Setup {
-    program: Program,
-    layouts: [Layout; 2],
-    inputs: [Vec<u32>; 2],
-}
-
-/// Runs both parties over loopback on `mats`, `per_call` executions per
-/// `run_batch` call; returns per-call wall times (the slower side) and
-/// Alice's bytes sent.
-fn online(s: &Setup, mats: [Vec<Material>; 2], per_call: usize) -> Result<(Vec<f64>, u64)> {
-    let net = crate::localnet::loopback(None, "loopback")?;
-    let [ma, mb] = mats;
-    let go = |role: Role, mut ch: Channel, mats: Vec<Material>| -> Result<(Vec<f64>, u64)> {
-        let me = if role == Role::Alice { 0 } else { 1 };
-        let ctx = Ctx::new(
-            &s.program,
-            s.layouts[me],
-            role,
-            OutputMode::Both,
-            &s.inputs[me],
-            &s.inputs[1 - me],
-        );
-        let mut prg = Prg::new();
-        let mut times = Vec::new();
-        for chunk in mats.chunks(per_call) {
-            let inputs: Vec<Vec<bool>> = chunk
-                .iter()
-                .map(|_| prg.random_bits(s.inputs[me].len()))
-                .collect();
-            // Untimed one-byte barrier so both sides start together.
-            ch.send_bytes(&[1])?;
-            let mut b = [0u8];
-            ch.recv_bytes(&mut b)?;
-            let t = Instant::now();
-            run_batch(&mut ch, &ctx, chunk, &inputs)?;
-            ch.flush()?;
-            times.push(t.elapsed().as_secs_f64());
-        }
-        Ok((times, ch.stats().bytes_sent))
-    };
-    let (ra, rb) = std::thread::scope(|sc| {
-        let h = sc.spawn(|| go(Role::Alice, net.alice, ma));
-        let rb = go(Role::Bob, net.bob, mb);
-        (h.join(), rb)
-    });
-    let (ta, bytes) = ra.map_err(|_| brickyard_core::Error::config("alice panicked"))??;
-    let (tb, _) = rb?;
-    Ok((ta.iter().zip(&tb).map(|(a, b)| a.max(*b)).collect(), bytes))
-}
-
 fn row(v: Variant, mac: &str, seq: usize, batch: usize) -> Result<Row> {
     let aes = brickyard_circuit::builtin("aes128").map_err(brickyard_core::Error::config)?;
     let program = v.compile(&aes)?;
     let scheme = MacScheme::parse(mac)?;
-    let inputs = [program.inputs[0].clone(), program.inputs[1].clone()];
-    let layouts = [
-        Layout::new(&program, scheme, inputs[0].len()),
-        Layout::new(&program, scheme, inputs[1].len()),
-    ];
-    let s = Setup {
-        program,
-        layouts,
-        inputs,
-    };
-    let plan = DealPlan {
-        program: &s.program,
-        alice_inputs: s.inputs[0].clone(),
-        bob_inputs: s.inputs[1].clone(),
-        layouts: s.layouts,
-    };
+    let layout = Layout::new(&program, scheme, program.inputs[0].len());
     // The S-box lookup MAC holds 256 strings per entry (~100 MB per AES
     // per party): keep its runs small.
     let big = v == Variant::Sbox && mac.starts_with("lookup");
-    let (seq, batch) = if big {
-        (seq.min(3), batch.min(2))
+    let (seq, batch, batches) = if big {
+        (seq.min(3), batch.min(2), 2)
     } else {
-        (seq, batch)
+        // Three batches (median), so one cold or preempted call does not decide.
+        (seq, batch, 3)
     };
-    let mut prg = Prg::new();
-    let t = Instant::now();
-    let mats = deal_memory(&mut prg, &plan, seq)?;
-    let dealer_rate = (seq * s.program.table_count()) as f64 / t.elapsed().as_secs_f64();
-    let (lat, bytes) = online(&s, mats, 1)?;
-    // Three batches (median), so one cold or preempted call does not decide.
-    let reps = if big { 2 } else { 3 };
-    let mats = deal_memory(&mut prg, &plan, reps * batch)?;
-    let (par, _) = online(&s, mats, batch)?;
-    let tb = table_bytes(&s.program, &s.layouts[0]);
+    let o = measure_online(v, scheme, seq, batch, batches, true)?;
+    let tb = table_bytes(&program, &layout);
     let paper_count = if v == Variant::Sbox { 160 } else { 5440 };
     let p = paper(v, mac);
     Ok(Row {
         variant: v.name(),
         mac: mac.to_string(),
-        tables: s.program.table_count(),
+        tables: program.table_count(),
         table_bytes_per_party: tb,
-        table_bytes_at_paper_count: paper_count * s.layouts[0].gate_bytes as u64,
+        table_bytes_at_paper_count: paper_count * layout.gate_bytes as u64,
         paper_table1: p.size,
-        latency_ms: brickyard_protocols::report::median(&lat) * 1e3,
-        amortised_us: brickyard_protocols::report::median(&par) * 1e6 / batch as f64,
+        latency_ms: o.latency_ms,
+        amortised_us: o.amortised_us,
         batch,
-        online_bytes_per_party: bytes / seq as u64,
+        online_bytes_per_party: o.online_bytes_per_party,
         paper_lan_seq_ms: p.lan_seq_ms,
         paper_lan_par_us: p.lan_par_us,
         paper_cloud_seq_ms: p.cloud_seq_ms,
         paper_cloud_par_us: p.cloud_par_us,
-        dealer_tables_per_second: dealer_rate,
+        dealer_tables_per_second: o.dealer_tables_per_second,
     })
 }
 

@@ -77,8 +77,9 @@ fn mac_entry(
 }
 
 /// Deals one execution. Table records go to `sink(alice, bob)` in chunks of
-/// at most [`CHUNK_TABLES`] tables, in table order; the execution records
-/// are returned at the end.
+/// at most [`CHUNK_TABLES`] tables, in table order and in the record order
+/// of [`super::material`] (built planar, then converted); the execution
+/// records are returned at the end.
 pub fn deal(
     prg: &mut Prg,
     plan: &DealPlan<'_>,
@@ -174,6 +175,8 @@ pub fn deal(
                 }
             }
             if bufs[0].len() >= CHUNK_TABLES * gb {
+                la.record_from_planar_in_place(&mut bufs[0]);
+                lb.record_from_planar_in_place(&mut bufs[1]);
                 sink(&bufs[0], &bufs[1])?;
                 bufs[0].clear();
                 bufs[1].clear();
@@ -181,6 +184,8 @@ pub fn deal(
         }
     }
     if !bufs[0].is_empty() {
+        la.record_from_planar_in_place(&mut bufs[0]);
+        lb.record_from_planar_in_place(&mut bufs[1]);
         sink(&bufs[0], &bufs[1])?;
     }
     // Execution records.

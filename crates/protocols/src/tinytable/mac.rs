@@ -143,44 +143,107 @@ pub fn clmul_small(alpha: u64, x: u8, m: u32) -> u128 {
     acc
 }
 
+/// Linear-MAC values hashed per fixed-key AES call (two full VAES-512
+/// pipelines of `brickyard_core::hash`).
+const F_BATCH: usize = 128;
+
 /// One side's running authentication value for a batch of openings.
+///
+/// Lookup strings are XORed in directly (Fig. 5). Linear-MAC values `d_i`
+/// (`k + m − 1` bits each) are packed into 128-bit blocks, in slots of 32
+/// bits (binary linear-32: four per block), 64 bits (binary linear-64,
+/// S-box linear-32: two per block) or 128 bits (S-box linear-64), and the
+/// blocks are hashed [`F_BATCH`] at a time into
+/// `H = ⊕_j F(d_{jp} ‖ … ‖ d_{jp+p−1})` (Sec. 3.3, with `F` applied to
+/// packed blocks: a `d_i` the committer cannot predict makes its whole
+/// block an input it has never seen, so the paper's random-oracle argument
+/// is unchanged; both sides pack in the same order because they run the
+/// same loops). Memory stays constant however many entries a batch opens,
+/// and AES always sees full pipelines.
 pub struct Acc {
     scheme: MacScheme,
     lookup: u64,
-    linear: Vec<Block>,
+    hashed: u64,
+    /// Slot width in bits (32, 64 or 128), linear MAC only.
+    slot: u32,
+    /// Filled 32-bit words of `buf`.
+    pos: usize,
+    buf: [Block; F_BATCH],
 }
 
 impl Acc {
-    /// An empty accumulator.
-    pub fn new(scheme: MacScheme) -> Acc {
+    /// An empty accumulator for `m`-bit entries.
+    pub fn new(scheme: MacScheme, m: u32) -> Acc {
+        let slot = match scheme {
+            MacScheme::Linear { k } => (k + m - 1).next_power_of_two().max(32),
+            _ => 128,
+        };
         Acc {
             scheme,
             lookup: 0,
-            linear: Vec::new(),
+            hashed: 0,
+            slot,
+            pos: 0,
+            buf: [Block::ZERO; F_BATCH],
         }
     }
     /// Adds a lookup string (Fig. 5: `m_A ⊕= a^{e_A}` / `t_B ⊕= a^{e_A}`).
-    #[inline]
+    #[inline(always)]
     pub fn add_lookup(&mut self, s: u64) {
         self.lookup ^= s;
     }
-    /// Adds a linear-MAC value `d` (a tag, or the verifier's recomputation).
-    #[inline]
+    /// Adds a linear-MAC value `d < 2^(k+m−1)` (a tag, or the verifier's
+    /// recomputation).
+    #[inline(always)]
     pub fn add_linear(&mut self, d: u128) {
-        self.linear.push(Block(d));
+        let words: &mut [u32] = bytemuck::cast_slice_mut(&mut self.buf[..]);
+        match self.slot {
+            32 => {
+                words[self.pos] = d as u32;
+                self.pos += 1;
+            }
+            64 => {
+                words[self.pos] = d as u32;
+                words[self.pos + 1] = (d >> 32) as u32;
+                self.pos += 2;
+            }
+            _ => {
+                for (j, w) in words[self.pos..self.pos + 4].iter_mut().enumerate() {
+                    *w = (d >> (32 * j)) as u32;
+                }
+                self.pos += 4;
+            }
+        }
+        if self.pos == 4 * F_BATCH {
+            self.hash_pending();
+        }
+    }
+    /// `hashed ⊕= ⊕ F(block)` over the filled blocks (a partly filled last
+    /// block is zero-padded), `F` = fixed-key AES in MMO form truncated to
+    /// its low 64 bits (then to k by `finish`).
+    fn hash_pending(&mut self) {
+        let blocks = self.pos.div_ceil(4);
+        if let Some(partial) = self.buf.get_mut(self.pos / 4) {
+            if !self.pos.is_multiple_of(4) {
+                partial.0 &= (1u128 << (32 * (self.pos % 4))) - 1;
+            }
+        }
+        let pending = &mut self.buf[..blocks];
+        cr_batch(pending);
+        self.hashed ^= pending.iter().fold(0u64, |h, b| h ^ b.0 as u64);
+        self.pos = 0;
     }
     /// The k-bit value sent (committer) or compared (verifier):
-    /// the XOR of lookup strings, or `H = ⊕ F(d_i)` (Sec. 3.3).
+    /// the XOR of lookup strings, or `H` (Sec. 3.3).
     pub fn finish(mut self) -> u64 {
         let v = match self.scheme {
             MacScheme::Passive => 0,
             MacScheme::Lookup { .. } => self.lookup,
             MacScheme::Linear { .. } => {
-                cr_batch(&mut self.linear);
-                self.linear.iter().fold(0u64, |h, b| h ^ b.halves().0)
+                self.hash_pending();
+                self.hashed
             }
         };
-        self.lookup = 0;
         v & self.scheme.proof_mask()
     }
 }
@@ -189,7 +252,8 @@ impl Drop for Acc {
     fn drop(&mut self) {
         use zeroize::Zeroize;
         self.lookup.zeroize();
-        self.linear.zeroize();
+        self.hashed.zeroize();
+        self.buf.zeroize();
     }
 }
 
@@ -227,6 +291,41 @@ mod tests {
                 clmul_small(a, x, 8) ^ clmul_small(a, 0x33, 8),
                 clmul_small(a, x ^ 0x33, 8)
             );
+        }
+    }
+
+    #[test]
+    fn packed_hash_depends_on_every_value_and_its_position() {
+        for (scheme, m) in [
+            (MacScheme::Linear { k: 64 }, 1),
+            (MacScheme::Linear { k: 32 }, 1),
+            (MacScheme::Linear { k: 64 }, 8),
+            (MacScheme::Linear { k: 32 }, 8),
+        ] {
+            let bits = scheme.k() + m - 1;
+            let vals: Vec<u128> = (0..300u128)
+                .map(|i| (i * 0x9e37_79b9_7f4a_7c15_f39c) & ((1u128 << bits) - 1))
+                .collect();
+            let h = |v: &[u128]| {
+                let mut a = Acc::new(scheme, m);
+                for &d in v {
+                    a.add_linear(d);
+                }
+                a.finish()
+            };
+            let base = h(&vals);
+            assert_eq!(base, h(&vals), "deterministic");
+            for i in [0, 1, 2, 127, 128, 299] {
+                let mut v = vals.clone();
+                v[i] ^= 1 << (bits - 1);
+                assert_ne!(h(&v), base, "value {i} counts");
+            }
+            if bits <= 64 {
+                let mut v = vals.clone();
+                v.swap(0, 1);
+                assert_ne!(h(&v), base, "positions inside a block count");
+            }
+            assert_ne!(h(&vals[..299]), base, "length counts");
         }
     }
 

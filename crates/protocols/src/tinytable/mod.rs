@@ -16,6 +16,7 @@
 //! | `cheat` | adversary mode (feature `adversary`) |
 
 pub mod aes_sbox;
+pub mod bench;
 #[cfg(feature = "adversary")]
 pub mod cheat;
 pub mod dealer;
@@ -128,7 +129,7 @@ impl Options {
     /// a cheater does not announce itself).
     pub fn describe(&self) -> String {
         format!(
-            "tinytable v1 variant={} mac={} source={:?}",
+            "tinytable v2 variant={} mac={} source={:?}",
             self.variant.name(),
             self.mac.name(),
             self.source

@@ -9,7 +9,7 @@
 
 use super::dealer::{deal, DealPlan, CHUNK_TABLES};
 use super::material::{Layout, Material};
-use super::online::{run_batch, Ctx};
+use super::online::{run_batch_with, Ctx, OnlinePlan, Scratch};
 use super::preprocessing::{PrepPlan, Preprocessor};
 use super::program::Program;
 use super::{Options, Source};
@@ -31,6 +31,8 @@ pub struct TinyTableParty {
     opts: Options,
     role: Role,
     program: Program,
+    plan: OnlinePlan,
+    scratch: Scratch,
     layouts: [Layout; 2],
     inputs: [Vec<u32>; 2],
     pool: Pool,
@@ -64,6 +66,8 @@ impl TinyTableParty {
             cfg,
             opts,
             role,
+            plan: OnlinePlan::new(&program),
+            scratch: Scratch::default(),
             program,
             layouts,
             inputs,
@@ -74,7 +78,9 @@ impl TinyTableParty {
 
     fn kinds(&self) -> [String; 2] {
         let tag = format!("{}-{}", self.opts.variant.name(), self.opts.mac.name());
-        [format!("tt-exec-{tag}"), format!("tt-tables-{tag}")]
+        // `tables2`: table records in the record order of `material.rs`
+        // (entry by entry); version 1 stores (planar) are not read.
+        [format!("tt-exec-{tag}"), format!("tt-tables2-{tag}")]
     }
 
     fn me(&self) -> usize {
@@ -156,9 +162,15 @@ impl TinyTableParty {
         };
         let tables = program.table_count() as u64;
         let execs = self.cfg.executions;
+        let layout = self.layouts[me];
+        let mut recs = Zeroizing::new(Vec::new());
         let r = prep.run(ch, &plan, execs, &mut |gates, exec| {
+            // Fig. 8 writes its records in the planar order; keep them in
+            // the record order the online phase reads.
+            recs.resize(gates.len(), 0);
+            layout.record_from_planar(gates, &mut recs);
             let mut cur = Zeroizing::new(Vec::new());
-            self.keep(Some(exec), gates, &mut cur)?;
+            self.keep(Some(exec), &recs, &mut cur)?;
             self.cfg.progress.advance(tables);
             Ok(())
         });
@@ -269,6 +281,7 @@ impl Party for TinyTableParty {
         let me = self.me();
         let ctx = Ctx {
             program: &self.program,
+            plan: &self.plan,
             layout: self.layouts[me],
             role: self.role,
             output: self.cfg.output,
@@ -277,7 +290,13 @@ impl Party for TinyTableParty {
             #[cfg(feature = "adversary")]
             cheat: self.opts.cheat_for(self.role, self.program.table_count())?,
         };
-        let mut out = run_batch(ch, &ctx, std::slice::from_ref(&mat), &[bits])?;
+        let mut out = run_batch_with(
+            ch,
+            &ctx,
+            std::slice::from_ref(&mat),
+            &[bits],
+            &mut self.scratch,
+        )?;
         Ok(out.pop().flatten().map(|bits| {
             let mut at = 0;
             self.program

@@ -1,0 +1,318 @@
+//! Online-phase measurement for `brickyard bench tinytable-tables` (and the
+//! ignored `online_rate` test): both parties as two threads of this process
+//! over loopback TCP, tables from the TRUSTED DEALER (the online phase does
+//! not depend on where its tables came from; reports say so), dealt before
+//! the clock starts, every execution on fresh tables.
+
+use super::dealer::{deal_memory, DealPlan};
+use super::material::{Layout, Material};
+use super::online::{run_batch_refs, Ctx, OnlinePlan, Scratch};
+use super::program::Program;
+use super::{MacScheme, Variant};
+use crate::{OutputMode, Role};
+use brickyard_core::channel::{self, NetOptions};
+use brickyard_core::prg::Prg;
+use brickyard_core::{Channel, Error, Result};
+use std::time::Instant;
+
+/// One online measurement.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct OnlineRate {
+    /// `binary` or `sbox`.
+    pub variant: &'static str,
+    /// MAC scheme name.
+    pub mac: String,
+    /// Table gates per AES.
+    pub tables: usize,
+    /// Median wall time of one execution run alone (the slower party), ms.
+    pub latency_ms: f64,
+    /// Sequential executions measured.
+    pub runs: usize,
+    /// Median wall time of one batch divided by its size, µs.
+    pub amortised_us: f64,
+    /// Executions per batch (in lockstep: one flight per layer for all).
+    pub batch: usize,
+    /// Batches measured.
+    pub batches: usize,
+    /// CPU time of the busier party's thread per sequential execution, ms
+    /// (mean over all runs, Linux schedstat; 0 elsewhere): unlike wall time,
+    /// barely affected by other processes on the machine.
+    pub latency_cpu_ms: f64,
+    /// CPU time of the busier party's thread per execution in the batches,
+    /// µs (mean over all batches).
+    pub amortised_cpu_us: f64,
+    /// The paper's method (Sec. 5: "reuse the same instance"): like
+    /// `amortised_us`, but every execution reads the same dealt tables, so
+    /// they stay in cache. INSECURE (reused tables leak inputs); shown only
+    /// to compare with the paper's Tables 2–3. 0 if not measured.
+    pub reused_us: f64,
+    /// CPU per execution of the reused-instance batches, µs.
+    pub reused_cpu_us: f64,
+    /// Bytes one party sends per execution (sequential runs).
+    pub online_bytes_per_party: u64,
+    /// Flights one party sends per execution.
+    pub flights_per_party: u64,
+    /// Dealer speed while preparing the material (tables/s; not a
+    /// preprocessing figure).
+    pub dealer_tables_per_second: f64,
+}
+
+struct Setup {
+    program: Program,
+    plan: OnlinePlan,
+    layouts: [Layout; 2],
+    inputs: [Vec<u32>; 2],
+}
+
+/// CPU time consumed by the calling thread, from the scheduler's own
+/// accounting (`/proc/thread-self/schedstat`, first field, in ns).
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Per-call wall times (the slower side), CPU seconds over all calls (the
+/// busier side; the scheduler's accounting is too coarse for one call),
+/// Alice's bytes and flights.
+type Timed = (Vec<f64>, f64, u64, u64);
+
+/// Runs both parties over loopback on `mats`, `per_call` executions per
+/// call; with `reuse = Some(calls)`, `mats` holds one instance per party
+/// and every execution of `calls` calls uses it (the paper's method;
+/// insecure, for comparison only).
+fn online(
+    s: &Setup,
+    mats: [Vec<Material>; 2],
+    per_call: usize,
+    reuse: Option<usize>,
+) -> Result<Timed> {
+    let [ma, mb] = mats;
+    let go = |role: Role, mut ch: Channel, mats: Vec<Material>| -> Result<Timed> {
+        let refs: Vec<&Material> = match reuse {
+            Some(calls) => vec![&mats[0]; per_call * calls],
+            None => mats.iter().collect(),
+        };
+        let me = (role == Role::Bob) as usize;
+        let ctx = Ctx::new(
+            &s.program,
+            &s.plan,
+            s.layouts[me],
+            role,
+            OutputMode::Both,
+            &s.inputs[me],
+            &s.inputs[1 - me],
+        );
+        let mut prg = Prg::new();
+        let mut scratch = Scratch::default();
+        let mut times = Vec::new();
+        let mut cpu = 0u64;
+        let (mut bytes, mut flights) = (0, 0);
+        for chunk in refs.chunks(per_call) {
+            let inputs: Vec<Vec<bool>> = chunk
+                .iter()
+                .map(|_| prg.random_bits(s.inputs[me].len()))
+                .collect();
+            // Untimed one-byte barrier so both sides start together.
+            ch.send_bytes(&[1])?;
+            let mut b = [0u8];
+            ch.recv_bytes(&mut b)?;
+            let before = ch.stats();
+            let c0 = thread_cpu_ns();
+            let t = Instant::now();
+            let out = run_batch_refs(&mut ch, &ctx, chunk, &inputs, &mut scratch)?;
+            ch.end_flight()?;
+            times.push(t.elapsed().as_secs_f64());
+            cpu += thread_cpu_ns() - c0;
+            std::hint::black_box(out);
+            let d = ch.stats().since(&before);
+            bytes += d.bytes_sent;
+            flights += d.rounds;
+        }
+        Ok((times, cpu as f64 * 1e-9, bytes, flights))
+    };
+    let listener = channel::listen("127.0.0.1:0")?;
+    let addr = listener.local_addr()?.to_string();
+    let opts = NetOptions::default();
+    // Named threads, so a profiler can tell the parties from the dealer.
+    let (ra, rb) = std::thread::scope(|sc| {
+        let bob = std::thread::Builder::new()
+            .name("tt-bob".into())
+            .spawn_scoped(sc, || {
+                let ch = channel::connect(&addr, &opts)?;
+                go(Role::Bob, ch, mb)
+            });
+        let alice = std::thread::Builder::new()
+            .name("tt-alice".into())
+            .spawn_scoped(sc, || {
+                let ch = channel::accept(&listener, &opts)?;
+                go(Role::Alice, ch, ma)
+            });
+        let join = |h: std::io::Result<std::thread::ScopedJoinHandle<'_, Result<Timed>>>| {
+            h.map_err(Error::Io)?
+                .join()
+                .map_err(|_| Error::config("party thread panicked"))?
+        };
+        (join(alice), join(bob))
+    });
+    let (ta, ca, bytes, flights) = ra?;
+    let (tb, cb, _, _) = rb?;
+    let max = ta.iter().zip(&tb).map(|(a, b)| a.max(*b)).collect();
+    Ok((max, ca.max(cb), bytes, flights))
+}
+
+fn median(v: &[f64]) -> f64 {
+    crate::report::median(v)
+}
+
+/// Measures the online phase of AES-128 for one variant and MAC scheme:
+/// `runs` sequential executions (latency) and `batches` batches of `batch`
+/// executions in lockstep (amortised time).
+pub fn measure_online(
+    variant: Variant,
+    mac: MacScheme,
+    runs: usize,
+    batch: usize,
+    batches: usize,
+    reuse: bool,
+) -> Result<OnlineRate> {
+    let aes = brickyard_circuit::builtin("aes128").map_err(Error::config)?;
+    let program = variant.compile(&aes)?;
+    let inputs = [program.inputs[0].clone(), program.inputs[1].clone()];
+    let layouts = [
+        Layout::new(&program, mac, inputs[0].len()),
+        Layout::new(&program, mac, inputs[1].len()),
+    ];
+    let s = Setup {
+        plan: OnlinePlan::new(&program),
+        program,
+        layouts,
+        inputs,
+    };
+    let plan = DealPlan {
+        program: &s.program,
+        alice_inputs: s.inputs[0].clone(),
+        bob_inputs: s.inputs[1].clone(),
+        layouts: s.layouts,
+    };
+    let mut prg = Prg::new();
+    let (mut lat, mut lat_cpu, mut bytes, mut flights, mut dealer_rate) = (0.0, 0.0, 0, 0, 0.0);
+    if runs > 0 {
+        let t = Instant::now();
+        let mats = deal_memory(&mut prg, &plan, runs)?;
+        dealer_rate = (runs * s.program.table_count()) as f64 / t.elapsed().as_secs_f64();
+        let (times, cpu, b, f) = online(&s, mats, 1, None)?;
+        lat = median(&times) * 1e3;
+        lat_cpu = cpu / runs as f64 * 1e3;
+        bytes = b / runs as u64;
+        flights = f / runs as u64;
+    }
+    let (mut amort, mut amort_cpu) = (0.0, 0.0);
+    if batch > 0 && batches > 0 {
+        let mats = deal_memory(&mut prg, &plan, batch * batches)?;
+        let (times, cpu, _, _) = online(&s, mats, batch, None)?;
+        amort = median(&times) * 1e6 / batch as f64;
+        amort_cpu = cpu * 1e6 / (batch * batches) as f64;
+    }
+    let (mut reused, mut reused_cpu) = (0.0, 0.0);
+    if reuse && batch > 0 && batches > 0 {
+        let mats = deal_memory(&mut prg, &plan, 1)?;
+        let (times, cpu, _, _) = online(&s, mats, batch, Some(batches))?;
+        reused = median(&times) * 1e6 / batch as f64;
+        reused_cpu = cpu * 1e6 / (batch * batches) as f64;
+    }
+    Ok(OnlineRate {
+        variant: variant.name(),
+        mac: mac.name(),
+        tables: s.program.table_count(),
+        latency_ms: lat,
+        runs,
+        amortised_us: amort,
+        batch,
+        latency_cpu_ms: lat_cpu,
+        amortised_cpu_us: amort_cpu,
+        reused_us: reused,
+        reused_cpu_us: reused_cpu,
+        batches,
+        online_bytes_per_party: bytes,
+        flights_per_party: flights,
+        dealer_tables_per_second: dealer_rate,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `TT_ROWS=sbox:linear-64,binary:lookup-64 TT_RUNS=20 TT_BATCH=64
+    /// TT_BATCHES=3 cargo test -p brickyard-protocols --release --lib --
+    /// --ignored --nocapture online_rate`
+    #[test]
+    #[ignore = "a measurement"]
+    fn online_rate() {
+        let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+        let rows = env(
+            "TT_ROWS",
+            "sbox:linear-64,sbox:passive,binary:linear-64,binary:lookup-64,binary:passive",
+        );
+        let runs: usize = env("TT_RUNS", "20").parse().unwrap();
+        let batch: usize = env("TT_BATCH", "64").parse().unwrap();
+        let batches: usize = env("TT_BATCHES", "3").parse().unwrap();
+        for r in rows.split(',') {
+            let (v, m) = r.split_once(':').unwrap();
+            let v = if v == "sbox" {
+                Variant::Sbox
+            } else {
+                Variant::Binary
+            };
+            let o = measure_online(v, MacScheme::parse(m).unwrap(), runs, batch, batches, true)
+                .unwrap();
+            println!(
+                "{:<7} {:<10} lat {:>7.3} ms (cpu {:.3})  amort {:>8.2} us (cpu {:.2})  reused {:.2} us (cpu {:.2}) (batch {}) bytes {} flights {}",
+                o.variant,
+                o.mac,
+                o.latency_ms,
+                o.latency_cpu_ms,
+                o.amortised_us,
+                o.amortised_cpu_us,
+                o.reused_us,
+                o.reused_cpu_us,
+                o.batch,
+                o.online_bytes_per_party,
+                o.flights_per_party
+            );
+        }
+    }
+}
+#[cfg(test)]
+mod stats {
+    #[test]
+    #[ignore = "prints sizes"]
+    fn plan_sizes() {
+        let aes = brickyard_circuit::builtin("aes128").unwrap();
+        for v in [super::Variant::Sbox, super::Variant::Binary] {
+            let p = v.compile(&aes).unwrap();
+            let lin: usize = p.layers.iter().map(|l| l.linear.len()).sum();
+            let nots: usize = p
+                .layers
+                .iter()
+                .map(|l| {
+                    l.linear
+                        .iter()
+                        .filter(|g| matches!(g, super::super::program::Lin::Not(..)))
+                        .count()
+                })
+                .sum();
+            println!(
+                "{:?}: wires {} linear {} nots {} layers {} tables {}",
+                v,
+                p.num_wires,
+                lin,
+                nots,
+                p.layers.len(),
+                p.table_count()
+            );
+        }
+    }
+}
