@@ -5,10 +5,13 @@
 //! combination, which masks the opened combination and is never used again.
 //! Flow (docs/protocols/commitments.md, "Commit"):
 //!
-//! 1. header, then the corrections, chunk by chunk (wave by wave);
+//! 1. header, then the corrections, chunk by chunk (wave by wave); each
+//!    chunk's T0 and M rows are transposed into the stored material while
+//!    they are in cache;
 //! 2. receive the challenges α_1, α_2;
-//! 3. send Σ coef·t and Σ coef·m for each challenge (bit-sliced, GF(2^128)),
-//!    and transpose the batch into per-commitment material.
+//! 3. send Σ coef·t and Σ coef·m for each challenge (bit-sliced, GF(2^128),
+//!    one reduction per position), regenerating T0 and M from the PRG
+//!    chunk by chunk instead of keeping the batch's bit-sliced rows.
 
 #[cfg(test)]
 use crate::cheat::Cheat;
@@ -16,9 +19,10 @@ use crate::code::{code, Row};
 use crate::material::CommitterState;
 use crate::par;
 use crate::params::{CHECK_COMBINATIONS, CHUNK_BLOCKS, K, N, PARITY};
-use crate::sliced::{combine_rows, msgs_of_block, prg_row, rows_of_block, slice_msgs};
+use crate::sliced::{prg_row, slice_msgs, store_msgs, store_rows};
 use crate::wire::CommitHeader;
 use brickyard_core::aes::Aes128;
+use brickyard_core::gf128::{gf_mul_acc_rows, GfWide};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use std::ops::Range;
@@ -48,13 +52,56 @@ impl std::fmt::Debug for Committer {
     }
 }
 
-/// Per-chunk inputs of the first pass.
+/// One commit batch: its place in the PRG streams and its messages.
 struct Batch<'a> {
     first_block: u64,
     real_blocks: usize,
     total_blocks: usize,
     count: usize,
     msgs: Option<&'a [Block]>,
+}
+
+impl Batch<'_> {
+    /// Real commitments in chunk `c` (0 for a chunk of dummy blocks only).
+    fn items_in(&self, c: usize) -> Range<usize> {
+        let per = CHUNK_BLOCKS * 128;
+        (c * per).min(self.count)..((c + 1) * per).min(self.count)
+    }
+}
+
+/// One thread's working set: the bit-sliced rows of one chunk (T0: N rows,
+/// M: K rows, T1: one row, parity: PARITY rows, `CHUNK_BLOCKS` Blocks each;
+/// ~300 KB, L2-resident) and its share of the check sums.
+struct Scratch {
+    t0: Vec<Block>,
+    m: Vec<Block>,
+    t1: Vec<Block>,
+    parity: Vec<Block>,
+    acc: Vec<GfWide>,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            t0: vec![Block::ZERO; N * CHUNK_BLOCKS],
+            m: vec![Block::ZERO; K * CHUNK_BLOCKS],
+            t1: vec![Block::ZERO; CHUNK_BLOCKS],
+            parity: vec![Block::ZERO; PARITY * CHUNK_BLOCKS],
+            acc: vec![GfWide::default(); CHECK_COMBINATIONS * (N + K)],
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        self.t0.zeroize();
+        self.m.zeroize();
+        self.t1.zeroize();
+        self.parity.zeroize();
+        for a in self.acc.iter_mut() {
+            *a = GfWide::default();
+        }
+    }
 }
 
 impl Committer {
@@ -160,10 +207,15 @@ impl Committer {
         })?;
         let corr_rows = if msgs.is_some() { N } else { PARITY };
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
-        let stride = (N + K) * CHUNK_BLOCKS;
-        let mut sliced = crate::alloc::zeroed_blocks(nchunks * stride);
+        let per_chunk = CHUNK_BLOCKS * 128;
+        let mut new_msgs = crate::alloc::zeroed_blocks(count);
+        let mut new_t = crate::alloc::zeroed_rows(count);
+        let mut scratch: Vec<Scratch> = (0..self.threads.min(nchunks))
+            .map(|_| Scratch::new())
+            .collect();
 
-        // Pass 1: PRG rows, messages, parity, corrections; sent wave by wave.
+        // Pass 1, wave by wave: PRG rows, messages, parity and corrections
+        // (sent), and the transpose of T0 and M into the stored material.
         let wave = WAVE_CHUNKS_PER_THREAD * self.threads;
         let mut wire = vec![Block::ZERO; (wave * CHUNK_BLOCKS).min(total_blocks) * corr_rows];
         for w0 in (0..nchunks).step_by(wave) {
@@ -172,86 +224,187 @@ impl Committer {
             let blocks = (w1 * CHUNK_BLOCKS).min(total_blocks) - w0 * CHUNK_BLOCKS;
             let wire = &mut wire[..blocks * corr_rows];
             let outs = par::split_by(wire, &ranges, |c| c * CHUNK_BLOCKS * corr_rows);
-            let store = par::split_by(&mut sliced[w0 * stride..w1 * stride], &ranges, |c| {
-                c * stride
-            });
-            let items: Vec<_> = outs.into_iter().zip(store).collect();
-            par::run(&ranges, items, |r, (out, store)| {
+            let item0 = w0 * per_chunk;
+            let ts = par::split_by(&mut new_t, &ranges, |c| item0 + c * per_chunk);
+            let ms = par::split_by(&mut new_msgs, &ranges, |c| item0 + c * per_chunk);
+            let items: Vec<_> = outs
+                .into_iter()
+                .zip(ts)
+                .zip(ms)
+                .zip(scratch.iter_mut())
+                .collect();
+            par::run(&ranges, items, |r, (((out, ts), ms), sc)| {
+                let first_item = batch.items_in(w0 + r.start).start;
                 for (i, c) in r.clone().enumerate() {
                     let c = w0 + c;
                     let nb = chunk_len(c, total_blocks);
-                    let out_len = out.len();
                     let o = i * CHUNK_BLOCKS * corr_rows;
-                    let out = &mut out[o..(o + nb * corr_rows).min(out_len)];
-                    self.pass1_chunk(&batch, c, &mut store[i * stride..(i + 1) * stride], out);
+                    let out = &mut out[o..o + nb * corr_rows];
+                    let items = batch.items_in(c);
+                    let at = items.start - first_item..items.end - first_item;
+                    self.pass1_chunk(&batch, c, sc, out, &mut ts[at.clone()], &mut ms[at]);
                 }
             });
             #[cfg(test)]
             self.cheat_corrections(w0, wire, corr_rows, total_blocks);
             ch.send_blocks(wire)?;
         }
-        sliced_check_and_store(self, ch, &batch, &sliced, first_id)?;
-        sliced.zeroize();
+        wire.zeroize();
+        ch.flush()?;
+
+        // Pass 2: the challenges, then the combinations of T0 and M, with
+        // the rows regenerated from the PRG chunk by chunk.
+        let mut alphas = [Block::ZERO; CHECK_COMBINATIONS];
+        ch.recv_blocks(&mut alphas)?;
+        let coef = check_coefficients(&alphas, real_blocks);
+        let ranges = par::partition(nchunks, self.threads);
+        let partials = par::run(&ranges, scratch.iter_mut().collect(), |r, sc| {
+            for c in r {
+                self.pass2_chunk(&batch, c, &coef, sc);
+            }
+            std::mem::replace(
+                &mut sc.acc,
+                vec![GfWide::default(); CHECK_COMBINATIONS * (N + K)],
+            )
+        });
+        let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * (N + K)];
+        for p in partials {
+            for (s, x) in sums.iter_mut().zip(p) {
+                *s ^= x;
+            }
+        }
+        let mut resp: Vec<Block> = sums.iter().map(|s| s.reduce()).collect();
+        sums.iter_mut().for_each(|s| *s = GfWide::default());
+        #[cfg(test)]
+        self.cheat_response(&mut resp);
+        ch.send_blocks(&resp)?;
+        resp.zeroize();
+        ch.flush()?;
+        drop(scratch);
+        debug_assert_eq!(self.state.msgs.len(), first_id);
+        crate::alloc::append(&mut self.state.msgs, new_msgs);
+        crate::alloc::append(&mut self.state.t, new_t);
         self.state.next_block += total_blocks as u64;
         Ok(first_id..first_id + count)
     }
 
-    /// First pass over chunk `c`: fills the chunk's T0 rows (N) and message
-    /// rows (K), and writes its corrections (row-major, `nb` Blocks per row).
-    fn pass1_chunk(&self, batch: &Batch, c: usize, store: &mut [Block], out: &mut [Block]) {
+    /// T0 rows `rows` of chunk `c` (first `nb` Blocks of each row).
+    fn t0_rows(&self, ctr: u64, nb: usize, rows: Range<usize>, t0: &mut [Block]) {
+        for j in rows {
+            prg_row(
+                &self.aes0[j],
+                ctr,
+                &mut t0[j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb],
+            );
+        }
+    }
+
+    /// The K message rows of chunk `c` into `sc.m`, from T0 rows 0..K
+    /// (already in `sc.t0`) and the T1 rows: `m = t0 ⊕ t1` in random mode;
+    /// chosen messages, bit-sliced per block, replace the lanes that carry
+    /// one (padding lanes and dummy blocks keep the random value).
+    fn message_rows(&self, batch: &Batch, c: usize, sc: &mut Scratch) {
         let nb = chunk_len(c, batch.total_blocks);
         let ctr = batch.first_block + (c * CHUNK_BLOCKS) as u64;
-        let (t0, m) = store.split_at_mut(N * CHUNK_BLOCKS);
-        let mut t1 = [Block::ZERO; CHUNK_BLOCKS];
-        let first_corr = N - out.len() / nb.max(1);
-        // Chosen messages, bit-sliced per block, with a lane mask: lanes
-        // without a message (padding, dummy blocks) keep the random value.
-        let given: Vec<Option<([Block; K], Block)>> = (0..nb)
-            .map(|b| {
-                let r = c * CHUNK_BLOCKS + b;
-                let msgs = batch.msgs?;
-                if r >= batch.real_blocks {
-                    return None;
-                }
-                let lanes = &msgs[r * 128..(r * 128 + 128).min(batch.count)];
-                let mask = if lanes.len() == 128 {
-                    Block::ONES
-                } else {
-                    Block((1u128 << lanes.len()) - 1)
-                };
-                Some((slice_msgs(lanes), mask))
-            })
-            .collect();
         for j in 0..K {
-            let row0 = &mut t0[j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb];
-            prg_row(&self.aes0[j], ctr, row0);
-            prg_row(&self.aes1[j], ctr, &mut t1[..nb]);
-            let mrow = &mut m[j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb];
-            for b in 0..nb {
-                let x = row0[b] ^ t1[b];
-                mrow[b] = match &given[b] {
-                    Some((g, mask)) => (g[j] & *mask) ^ (x & !*mask),
-                    None => x,
-                };
-                if first_corr == 0 {
-                    out[j * nb + b] = mrow[b] ^ x;
+            let t1 = &mut sc.t1[..nb];
+            prg_row(&self.aes1[j], ctr, t1);
+            let row = j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb;
+            for ((m, a), b) in sc.m[row.clone()].iter_mut().zip(&sc.t0[row]).zip(t1.iter()) {
+                *m = *a ^ *b;
+            }
+        }
+        let Some(msgs) = batch.msgs else {
+            return;
+        };
+        for b in 0..nb {
+            let r = c * CHUNK_BLOCKS + b;
+            if r >= batch.real_blocks {
+                break;
+            }
+            let lanes = &msgs[r * 128..(r * 128 + 128).min(batch.count)];
+            let mask = if lanes.len() == 128 {
+                Block::ONES
+            } else {
+                Block((1u128 << lanes.len()) - 1)
+            };
+            let mut g = slice_msgs(lanes);
+            for (j, gj) in g.iter().enumerate() {
+                let m = &mut sc.m[j * CHUNK_BLOCKS + b];
+                *m = (*gj & mask) ^ (*m & !mask);
+            }
+            g.zeroize();
+        }
+    }
+
+    /// First pass over chunk `c`: writes its corrections (row-major, `nb`
+    /// Blocks per row) and transposes T0 and M into the chunk's stored
+    /// shares `ts` and messages `ms` (its real commitments only).
+    fn pass1_chunk(
+        &self,
+        batch: &Batch,
+        c: usize,
+        sc: &mut Scratch,
+        out: &mut [Block],
+        ts: &mut [Row],
+        ms: &mut [Block],
+    ) {
+        let nb = chunk_len(c, batch.total_blocks);
+        let ctr = batch.first_block + (c * CHUNK_BLOCKS) as u64;
+        let first_corr = N - out.len() / nb;
+        self.t0_rows(ctr, nb, 0..K, &mut sc.t0);
+        self.message_rows(batch, c, sc);
+        if first_corr == 0 {
+            // Chosen mode: message positions carry corrections too.
+            for j in 0..K {
+                let row = j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb;
+                let t1 = &mut sc.t1[..nb];
+                prg_row(&self.aes1[j], ctr, t1);
+                for (((o, m), a), b) in out[j * nb..(j + 1) * nb]
+                    .iter_mut()
+                    .zip(&sc.m[row.clone()])
+                    .zip(&sc.t0[row])
+                    .zip(t1.iter())
+                {
+                    *o = *m ^ *a ^ *b;
                 }
             }
         }
-        let mut parity = vec![Block::ZERO; PARITY * CHUNK_BLOCKS];
-        code().parity_sliced(m, &mut parity, CHUNK_BLOCKS);
+        code().parity_sliced(&sc.m, &mut sc.parity, CHUNK_BLOCKS);
         for l in 0..PARITY {
             let j = K + l;
-            let row0 = &mut t0[j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb];
-            prg_row(&self.aes0[j], ctr, row0);
-            prg_row(&self.aes1[j], ctr, &mut t1[..nb]);
+            let row = j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb;
+            prg_row(&self.aes0[j], ctr, &mut sc.t0[row.clone()]);
+            let t1 = &mut sc.t1[..nb];
+            prg_row(&self.aes1[j], ctr, t1);
             let o = (j - first_corr) * nb;
-            for b in 0..nb {
-                out[o + b] = parity[l * CHUNK_BLOCKS + b] ^ row0[b] ^ t1[b];
+            for (((o, p), a), b) in out[o..o + nb]
+                .iter_mut()
+                .zip(&sc.parity[l * CHUNK_BLOCKS..l * CHUNK_BLOCKS + nb])
+                .zip(&sc.t0[row])
+                .zip(t1.iter())
+            {
+                *o = *p ^ *a ^ *b;
             }
         }
-        parity.zeroize();
-        t1.zeroize();
+        store_rows(&sc.t0, ts);
+        store_msgs(&sc.m, ms);
+    }
+
+    /// Second pass over chunk `c`: regenerates T0 and M and adds their
+    /// check combinations into `sc.acc` (combination a: N T0 sums, then K
+    /// M sums).
+    fn pass2_chunk(&self, batch: &Batch, c: usize, coef: &[Vec<Block>], sc: &mut Scratch) {
+        let nb = chunk_len(c, batch.total_blocks);
+        let ctr = batch.first_block + (c * CHUNK_BLOCKS) as u64;
+        self.t0_rows(ctr, nb, 0..N, &mut sc.t0);
+        self.message_rows(batch, c, sc);
+        let blocks = c * CHUNK_BLOCKS..c * CHUNK_BLOCKS + nb;
+        for (a, acc) in sc.acc.chunks_exact_mut(N + K).enumerate() {
+            let (at, am) = acc.split_at_mut(N);
+            gf_mul_acc_rows(&coef[a][blocks.clone()], &sc.t0, CHUNK_BLOCKS, at);
+            gf_mul_acc_rows(&coef[a][blocks.clone()], &sc.m, CHUNK_BLOCKS, am);
+        }
     }
 }
 
@@ -272,63 +425,4 @@ pub(crate) fn check_coefficients(alphas: &[Block], real_blocks: usize) -> Vec<Ve
             v
         })
         .collect()
-}
-
-/// Pass 2: receive the challenges, combine, transpose into material, send.
-fn sliced_check_and_store(
-    me: &mut Committer,
-    ch: &mut Channel,
-    batch: &Batch,
-    sliced: &[Block],
-    first_id: usize,
-) -> Result<()> {
-    let mut alphas = [Block::ZERO; CHECK_COMBINATIONS];
-    ch.recv_blocks(&mut alphas)?;
-    let coef = check_coefficients(&alphas, batch.real_blocks);
-    let stride = (N + K) * CHUNK_BLOCKS;
-    let nchunks = batch.total_blocks.div_ceil(CHUNK_BLOCKS);
-    debug_assert_eq!(me.state.msgs.len(), first_id);
-    let mut new_msgs = crate::alloc::zeroed_blocks(batch.count);
-    let mut new_t = crate::alloc::zeroed_rows(batch.count);
-    let ranges = par::partition(nchunks, me.threads);
-    let per_chunk = CHUNK_BLOCKS * 128;
-    let msgs = par::split_by(&mut new_msgs, &ranges, |c| c * per_chunk);
-    let ts = par::split_by(&mut new_t, &ranges, |c| c * per_chunk);
-    let items: Vec<(&mut [Block], &mut [Row])> = msgs.into_iter().zip(ts).collect();
-    let partials = par::run(&ranges, items, |r, (msgs, ts)| {
-        let mut acc = vec![Block::ZERO; CHECK_COMBINATIONS * (N + K)];
-        for (i, c) in r.enumerate() {
-            let chunk = &sliced[c * stride..(c + 1) * stride];
-            let nb = chunk_len(c, batch.total_blocks);
-            let blocks = c * CHUNK_BLOCKS..c * CHUNK_BLOCKS + nb;
-            for (a, acc) in acc.chunks_exact_mut(N + K).enumerate() {
-                combine_rows(chunk, CHUNK_BLOCKS, &coef[a][blocks.clone()], acc);
-            }
-            for b in 0..nb {
-                let rb = c * CHUNK_BLOCKS + b;
-                if rb >= batch.real_blocks {
-                    break;
-                }
-                let lanes = (batch.count - rb * 128).min(128);
-                let at = (i * CHUNK_BLOCKS + b) * 128;
-                let mut rows = rows_of_block(chunk, CHUNK_BLOCKS, N, b);
-                ts[at..at + lanes].copy_from_slice(&rows[..lanes]);
-                rows.zeroize();
-                let mut m = msgs_of_block(&chunk[N * CHUNK_BLOCKS..], CHUNK_BLOCKS, b);
-                msgs[at..at + lanes].copy_from_slice(&m[..lanes]);
-                m.zeroize();
-            }
-        }
-        acc
-    });
-    crate::alloc::append(&mut me.state.msgs, new_msgs);
-    crate::alloc::append(&mut me.state.t, new_t);
-    let mut resp = vec![Block::ZERO; CHECK_COMBINATIONS * (N + K)];
-    for p in partials {
-        crate::sliced::xor_into(&mut resp, &p);
-    }
-    #[cfg(test)]
-    me.cheat_response(&mut resp);
-    ch.send_blocks(&resp)?;
-    ch.flush()
 }

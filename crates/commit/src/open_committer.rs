@@ -7,9 +7,10 @@
 
 use crate::code::{xor_rows, Row};
 use crate::committer::Committer;
+use crate::par;
 use crate::params::{N, ROW_WORDS, S};
 use crate::sliced::combine_item_rows;
-use crate::wire::{put_opening, send_count, OPENING_BYTES};
+use crate::wire::{put_opening, send_count, write_opening, OPENING_BYTES};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroize;
@@ -49,18 +50,45 @@ impl Committer {
 
     /// Opens, for each set, the XOR of its commitments (XOR-homomorphism):
     /// the peer learns only the XOR.
-    pub fn open_xor<S: AsRef<[usize]>>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
-        let mut buf = Vec::with_capacity(4 + sets.len() * OPENING_BYTES);
-        for s in sets {
-            let (mut m, mut t) = self.item(s)?;
-            put_opening(&mut buf, m, &t);
-            m.zeroize();
-            t.zeroize();
-        }
+    ///
+    /// The payload is built in place (one `OPENING_BYTES` slot per set, in
+    /// parallel over the worker threads for large openings) and is not
+    /// zeroized afterwards: it is exactly what the peer receives.
+    pub fn open_xor<S: AsRef<[usize]> + Sync>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
+        self.check_ids(sets)?;
+        let mut buf = vec![0u8; sets.len() * OPENING_BYTES];
+        let ranges = par::partition(sets.len(), par::threads_for(sets.len(), self.threads));
+        let parts = par::split_by(&mut buf, &ranges, |q| q * OPENING_BYTES);
+        par::run(&ranges, parts, |r, out| {
+            for (s, slot) in sets[r].iter().zip(out.chunks_exact_mut(OPENING_BYTES)) {
+                let (m, t) = self.item_unchecked(s.as_ref());
+                write_opening(slot, m, &t);
+            }
+        });
         send_count(ch, sets.len())?;
         ch.send_bytes(&buf)?;
-        buf.zeroize();
         ch.flush()
+    }
+
+    /// Refuses any id that is not a commitment (before anything is sent).
+    fn check_ids<S: AsRef<[usize]>>(&self, sets: &[S]) -> Result<()> {
+        let n = self.state.msgs.len();
+        match sets.iter().flat_map(|s| s.as_ref()).find(|&&id| id >= n) {
+            Some(id) => Err(Error::config(format!("unknown commitment id {id}"))),
+            None => Ok(()),
+        }
+    }
+
+    /// `(⊕ m_i, ⊕ t_i)` over ids already checked by [`Committer::check_ids`].
+    #[inline]
+    fn item_unchecked(&self, set: &[usize]) -> (Block, Row) {
+        let mut m = Block::ZERO;
+        let mut t = [0u64; ROW_WORDS];
+        for &id in set {
+            m ^= self.state.msgs[id];
+            t = xor_rows(&t, &self.state.t[id]);
+        }
+        (m, t)
     }
 
     /// Batch opening: sends the messages only (K bits each), then one

@@ -8,14 +8,15 @@
 //! random GF(2^128) combinations of the columns against the committer's
 //! claimed openings of them.
 
-use crate::code::{code, row_bit, row_from_bits, Row};
+use crate::code::{code, row_bit, row_from_bits};
 use crate::committer::{check_coefficients, chunk_len};
 use crate::material::ReceiverState;
 use crate::par;
 use crate::params::{CHECK_COMBINATIONS, CHUNK_BLOCKS, K, N, PARITY};
-use crate::sliced::{combine_rows, prg_row, rows_of_block, xor_into};
+use crate::sliced::{prg_row, store_rows, xor_into};
 use crate::wire::CommitHeader;
 use brickyard_core::aes::Aes128;
+use brickyard_core::gf128::{gf_mul_acc_rows, GfWide};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use std::ops::Range;
@@ -28,6 +29,29 @@ const WAVE_CHUNKS_PER_THREAD: usize = 8;
 /// Largest batch a receiver accepts in one `receive_commitments` call; a
 /// sanity bound against a hostile count (memory is ~80 bytes per commitment).
 pub const MAX_BATCH: usize = 1 << 28;
+
+/// One thread's working set: the W rows of one chunk (N rows of
+/// `CHUNK_BLOCKS` Blocks, ~150 KB) and its share of the check sums.
+struct Scratch {
+    w: Vec<Block>,
+    acc: Vec<GfWide>,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            w: vec![Block::ZERO; N * CHUNK_BLOCKS],
+            acc: vec![GfWide::default(); CHECK_COMBINATIONS * N],
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        self.w.zeroize();
+        self.acc.iter_mut().for_each(|a| *a = GfWide::default());
+    }
+}
 
 /// The receiving party. Holds secrets (watch bits); see [`ReceiverState`].
 pub struct Receiver {
@@ -122,8 +146,21 @@ impl Receiver {
         let real_blocks = count.div_ceil(128);
         let total_blocks = real_blocks + CHECK_COMBINATIONS;
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
-        let stride = N * CHUNK_BLOCKS;
-        let mut sliced = crate::alloc::zeroed_blocks(nchunks * stride);
+        let per_chunk = CHUNK_BLOCKS * 128;
+        let first_block = self.state.next_block;
+
+        // The challenges are drawn now but sent only after the last
+        // correction has arrived (the committer must not learn them
+        // earlier), so the combinations are summed in the same pass that
+        // expands the PRG rows and stores the material.
+        let alphas: Vec<Block> = (0..CHECK_COMBINATIONS)
+            .map(|_| self.prg.random_block())
+            .collect();
+        let coef = check_coefficients(&alphas, real_blocks);
+        let mut new_w = crate::alloc::zeroed_rows(count);
+        let mut scratch: Vec<Scratch> = (0..self.threads.min(nchunks))
+            .map(|_| Scratch::new())
+            .collect();
 
         let wave = WAVE_CHUNKS_PER_THREAD * self.threads;
         let mut wire = vec![Block::ZERO; (wave * CHUNK_BLOCKS).min(total_blocks) * corr_rows];
@@ -134,19 +171,18 @@ impl Receiver {
             ch.recv_blocks(wire)?;
             let ranges = par::partition(w1 - w0, self.threads);
             let ins = par::split_by(wire, &ranges, |c| c * CHUNK_BLOCKS * corr_rows);
-            let store = par::split_by(&mut sliced[w0 * stride..w1 * stride], &ranges, |c| {
-                c * stride
-            });
-            let items: Vec<_> = ins.into_iter().zip(store).collect();
-            let first_block = self.state.next_block;
-            par::run(&ranges, items, |r, (corr, store)| {
+            let item0 = w0 * per_chunk;
+            let ws = par::split_by(&mut new_w, &ranges, |c| item0 + c * per_chunk);
+            let items: Vec<_> = ins.into_iter().zip(ws).zip(scratch.iter_mut()).collect();
+            par::run(&ranges, items, |r, ((corr, ws), sc)| {
+                let first_item = ((w0 + r.start) * per_chunk).min(count);
                 for (i, c) in r.enumerate() {
                     let c = w0 + c;
                     let nb = chunk_len(c, total_blocks);
                     let o = i * CHUNK_BLOCKS * corr_rows;
                     let corr = &corr[o..o + nb * corr_rows];
                     let ctr = first_block + (c * CHUNK_BLOCKS) as u64;
-                    let w = &mut store[i * stride..(i + 1) * stride];
+                    let w = &mut sc.w;
                     for j in 0..N {
                         let row = &mut w[j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb];
                         prg_row(&self.aes[j], ctr, row);
@@ -155,19 +191,28 @@ impl Receiver {
                             xor_into(row, &corr[cj * nb..(cj + 1) * nb]);
                         }
                     }
+                    let blocks = c * CHUNK_BLOCKS..c * CHUNK_BLOCKS + nb;
+                    for (a, acc) in sc.acc.chunks_exact_mut(N).enumerate() {
+                        gf_mul_acc_rows(&coef[a][blocks.clone()], w, CHUNK_BLOCKS, acc);
+                    }
+                    let items = (c * per_chunk).min(count)..((c + 1) * per_chunk).min(count);
+                    store_rows(w, &mut ws[items.start - first_item..items.end - first_item]);
                 }
             });
         }
         wire.zeroize();
 
-        let alphas: Vec<Block> = (0..CHECK_COMBINATIONS)
-            .map(|_| self.prg.random_block())
-            .collect();
         ch.send_blocks(&alphas)?;
         ch.flush()?;
-        let coef = check_coefficients(&alphas, real_blocks);
-        let combos = self.combine_and_store(&sliced, &coef, count, total_blocks, first_id);
-        sliced.zeroize();
+        let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * N];
+        for sc in &scratch {
+            for (s, x) in sums.iter_mut().zip(&sc.acc) {
+                *s ^= *x;
+            }
+        }
+        drop(scratch);
+        let mut combos: Vec<Block> = sums.iter().map(|s| s.reduce()).collect();
+        sums.iter_mut().for_each(|s| *s = GfWide::default());
         let checked = ch
             .recv_block_vec(CHECK_COMBINATIONS * (N + K))
             .and_then(|resp| {
@@ -176,11 +221,14 @@ impl Receiver {
                     self.check_combination(&combos[a * N..(a + 1) * N], t, m, "commit-consistency")
                 })
             });
+        combos.zeroize();
         if let Err(e) = checked {
             // Drop the unchecked batch; the session must not be used again.
-            self.state.w.truncate(first_id);
+            new_w.zeroize();
             return Err(e);
         }
+        debug_assert_eq!(self.state.w.len(), first_id);
+        crate::alloc::append(&mut self.state.w, new_w);
         self.state.next_block += total_blocks as u64;
         Ok(first_id..first_id + count)
     }
@@ -206,54 +254,5 @@ impl Receiver {
         } else {
             Err(Error::Cheating { check })
         }
-    }
-
-    /// Pass 2: the check combinations of our W rows (N Blocks per
-    /// combination, concatenated) and the transpose into per-commitment rows.
-    fn combine_and_store(
-        &mut self,
-        sliced: &[Block],
-        coef: &[Vec<Block>],
-        count: usize,
-        total_blocks: usize,
-        first_id: usize,
-    ) -> Vec<Block> {
-        let stride = N * CHUNK_BLOCKS;
-        let real_blocks = count.div_ceil(128);
-        let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
-        debug_assert_eq!(self.state.w.len(), first_id);
-        let mut new_w = crate::alloc::zeroed_rows(count);
-        let ranges = par::partition(nchunks, self.threads);
-        let per_chunk = CHUNK_BLOCKS * 128;
-        let ws = par::split_by(&mut new_w, &ranges, |c| c * per_chunk);
-        let partials = par::run(&ranges, ws, |r, ws: &mut [Row]| {
-            let mut acc = vec![Block::ZERO; CHECK_COMBINATIONS * N];
-            for (i, c) in r.enumerate() {
-                let chunk = &sliced[c * stride..(c + 1) * stride];
-                let nb = chunk_len(c, total_blocks);
-                let blocks = c * CHUNK_BLOCKS..c * CHUNK_BLOCKS + nb;
-                for (a, acc) in acc.chunks_exact_mut(N).enumerate() {
-                    combine_rows(chunk, CHUNK_BLOCKS, &coef[a][blocks.clone()], acc);
-                }
-                for b in 0..nb {
-                    let rb = c * CHUNK_BLOCKS + b;
-                    if rb >= real_blocks {
-                        break;
-                    }
-                    let lanes = (count - rb * 128).min(128);
-                    let at = (i * CHUNK_BLOCKS + b) * 128;
-                    let mut rows = rows_of_block(chunk, CHUNK_BLOCKS, N, b);
-                    ws[at..at + lanes].copy_from_slice(&rows[..lanes]);
-                    rows.zeroize();
-                }
-            }
-            acc
-        });
-        crate::alloc::append(&mut self.state.w, new_w);
-        let mut acc = vec![Block::ZERO; CHECK_COMBINATIONS * N];
-        for p in partials {
-            xor_into(&mut acc, &p);
-        }
-        acc
     }
 }

@@ -5,13 +5,15 @@
 //! arrives in this shape (one AES-CTR stream per position), the encoder and
 //! the consistency check work on it, and a transpose turns a block into 128
 //! per-commitment [`Row`]s for storage and openings. Chunk buffers are
-//! row-major: row j of a chunk is `CHUNK_BLOCKS` consecutive Blocks.
+//! row-major: row j of a chunk is `CHUNK_BLOCKS` consecutive Blocks. The
+//! heavy lifting is done by `brickyard_core` kernels (VAES, VPCLMULQDQ and
+//! AVX-512 transposes where the CPU has them).
 
 use crate::code::Row;
-use crate::params::{CHUNK_BLOCKS, K, ROW_WORDS, SLICED_ROWS};
+use crate::params::{CHUNK_BLOCKS, K, N, ROW_WORDS};
 use brickyard_core::aes::Aes128;
-use brickyard_core::gf128::{gf_inner_product, gf_mul};
-use brickyard_core::transpose_cols::transpose128;
+use brickyard_core::gf128::{gf_mul, gf_mul_acc_rows, GfWide};
+use brickyard_core::transpose_cols::{transpose_columns_to_words, transpose_words_to_columns};
 use brickyard_core::Block;
 use zeroize::Zeroize;
 
@@ -25,6 +27,32 @@ pub(crate) fn prg_row(aes: &Aes128, first: u64, out: &mut [Block]) {
     aes.encrypt_blocks(out);
 }
 
+/// Transposes the N rows of a chunk (row stride `CHUNK_BLOCKS`) into
+/// per-commitment rows, one per entry of `out` (commitment q = lane q % 128
+/// of block q / 128).
+pub(crate) fn store_rows(chunk: &[Block], out: &mut [Row]) {
+    const _: () = assert!(
+        N.div_ceil(64) == ROW_WORDS,
+        "every word of a row is written"
+    );
+    let n = out.len();
+    transpose_columns_to_words(
+        chunk,
+        CHUNK_BLOCKS,
+        N,
+        n,
+        bytemuck::cast_slice_mut(out),
+        ROW_WORDS,
+    );
+}
+
+/// Transposes the K message rows of a chunk into one message per entry
+/// of `out`.
+pub(crate) fn store_msgs(chunk: &[Block], out: &mut [Block]) {
+    let n = out.len();
+    transpose_columns_to_words(chunk, CHUNK_BLOCKS, K, n, bytemuck::cast_slice_mut(out), 2);
+}
+
 /// XORs `src` into `dst`.
 #[inline]
 pub(crate) fn xor_into(dst: &mut [Block], src: &[Block]) {
@@ -33,92 +61,19 @@ pub(crate) fn xor_into(dst: &mut [Block], src: &[Block]) {
     }
 }
 
-/// Tile of 128 Blocks as `[u64; 2]` rows.
-fn tile_of(blocks: impl Fn(usize) -> Block) -> [[u64; 2]; 128] {
-    std::array::from_fn(|r| {
-        let b = blocks(r);
-        [b.0 as u64, (b.0 >> 64) as u64]
-    })
-}
-
-/// Transposes column `b` of the first `nrows` rows of a chunk (row stride
-/// `stride`) into 128 per-commitment rows of `ROW_WORDS` words.
-pub(crate) fn rows_of_block(chunk: &[Block], stride: usize, nrows: usize, b: usize) -> Vec<Row> {
-    let mut out = vec![[0u64; ROW_WORDS]; 128];
-    for t in 0..ROW_WORDS.div_ceil(2) {
-        let mut tile = tile_of(|r| {
-            let j = 128 * t + r;
-            if j < nrows {
-                chunk[j * stride + b]
-            } else {
-                Block::ZERO
-            }
-        });
-        transpose128(&mut tile);
-        for (o, row) in out.iter_mut().zip(&tile) {
-            o[2 * t] = row[0];
-            if 2 * t + 1 < ROW_WORDS {
-                o[2 * t + 1] = row[1];
-            }
-        }
-        tile.zeroize();
-    }
-    out
-}
-
-/// Transposes column `b` of K message rows into 128 messages.
-pub(crate) fn msgs_of_block(chunk: &[Block], stride: usize, b: usize) -> [Block; K] {
-    let mut tile = tile_of(|r| chunk[r * stride + b]);
-    transpose128(&mut tile);
-    let out = std::array::from_fn(|i| Block::from_halves(tile[i][0], tile[i][1]));
-    tile.zeroize();
-    out
-}
-
-/// The inverse direction: up to 128 rows → `SLICED_ROWS` Blocks (bit `lane`
-/// of Block j = bit j of row `lane`); missing rows are zero.
-pub(crate) fn slice_rows(rows: &[Row]) -> [Block; SLICED_ROWS] {
-    let mut out = [Block::ZERO; SLICED_ROWS];
-    for t in 0..ROW_WORDS.div_ceil(2) {
-        let mut tile: [[u64; 2]; 128] = std::array::from_fn(|lane| match rows.get(lane) {
-            Some(r) => [
-                r[2 * t],
-                if 2 * t + 1 < ROW_WORDS {
-                    r[2 * t + 1]
-                } else {
-                    0
-                },
-            ],
-            None => [0, 0],
-        });
-        transpose128(&mut tile);
-        for (j, row) in tile.iter().enumerate() {
-            if 128 * t + j < SLICED_ROWS {
-                out[128 * t + j] = Block::from_halves(row[0], row[1]);
-            }
-        }
-        tile.zeroize();
-    }
-    out
-}
-
-/// Up to 128 messages → K Blocks (bit `lane` of Block i = bit i of message `lane`).
+/// Up to 128 messages → K Blocks (bit `lane` of Block i = bit i of message
+/// `lane`; missing lanes are zero).
 pub(crate) fn slice_msgs(msgs: &[Block]) -> [Block; K] {
-    let mut tile = tile_of(|lane| msgs.get(lane).copied().unwrap_or(Block::ZERO));
-    transpose128(&mut tile);
-    let out = std::array::from_fn(|i| Block::from_halves(tile[i][0], tile[i][1]));
-    tile.zeroize();
+    let mut out = [Block::ZERO; K];
+    transpose_words_to_columns(
+        bytemuck::cast_slice(msgs),
+        2,
+        K,
+        msgs.len().min(128),
+        &mut out,
+        1,
+    );
     out
-}
-
-/// `acc[r] ^= Σ_b coef[b]·rows[r][b]` for the first `acc.len()` rows of a
-/// chunk (row stride `stride`, `coef.len()` columns): one GF(2^128)
-/// combination per row, reduced once per row.
-pub(crate) fn combine_rows(chunk: &[Block], stride: usize, coef: &[Block], acc: &mut [Block]) {
-    let nb = coef.len();
-    for (r, a) in acc.iter_mut().enumerate() {
-        *a ^= gf_inner_product(coef, &chunk[r * stride..r * stride + nb]);
-    }
 }
 
 /// `[α^first, α^(first+1), …]` (`len` powers).
@@ -133,45 +88,42 @@ pub(crate) fn powers(alpha: Block, first: u64, len: usize) -> Vec<Block> {
 }
 
 /// GF(2^128) combination of per-item rows with coefficient `α^(h+1)·x^lane`
-/// for item `128h + lane`: slices each group of 128 rows and combines the
-/// slices chunk-wise. Returns `SLICED_ROWS` Blocks (position j = row j).
+/// for item `128h + lane`: slices the items chunk by chunk (up to
+/// `CHUNK_BLOCKS` groups of 128) and combines the slices. Returns N Blocks
+/// (position j = row position j).
 pub(crate) fn combine_item_rows(rows: &[Row], alpha: Block) -> Vec<Block> {
-    combine_groups(rows.len(), SLICED_ROWS, alpha, |h, out| {
-        let end = (128 * h + 128).min(rows.len());
-        out.copy_from_slice(&slice_rows(&rows[128 * h..end]));
-    })
+    combine_items(bytemuck::cast_slice(rows), ROW_WORDS, N, rows.len(), alpha)
 }
 
 /// As [`combine_item_rows`] for messages (K output Blocks).
 pub(crate) fn combine_item_msgs(msgs: &[Block], alpha: Block) -> Vec<Block> {
-    combine_groups(msgs.len(), K, alpha, |h, out| {
-        let end = (128 * h + 128).min(msgs.len());
-        out.copy_from_slice(&slice_msgs(&msgs[128 * h..end]));
-    })
+    combine_items(bytemuck::cast_slice(msgs), 2, K, msgs.len(), alpha)
 }
 
-fn combine_groups(
+/// Items of `stride` words each, the first `nrows` bits of each combined.
+fn combine_items(
+    words: &[u64],
+    stride: usize,
+    nrows: usize,
     items: usize,
-    width: usize,
     alpha: Block,
-    slice_group: impl Fn(usize, &mut [Block]),
 ) -> Vec<Block> {
     let groups = items.div_ceil(128);
     let coef = powers(alpha, 1, groups);
-    let mut acc = vec![Block::ZERO; width];
-    let mut buf = vec![Block::ZERO; width * CHUNK_BLOCKS];
-    let mut one = vec![Block::ZERO; width];
-    for start in (0..groups).step_by(CHUNK_BLOCKS) {
-        let nh = (groups - start).min(CHUNK_BLOCKS);
-        for h in 0..nh {
-            slice_group(start + h, &mut one);
-            for (j, v) in one.iter().enumerate() {
-                buf[j * CHUNK_BLOCKS + h] = *v;
-            }
-        }
-        combine_rows(&buf, CHUNK_BLOCKS, &coef[start..start + nh], &mut acc);
+    let mut acc = vec![GfWide::default(); nrows];
+    let mut buf = vec![Block::ZERO; nrows * CHUNK_BLOCKS];
+    let per_chunk = 128 * CHUNK_BLOCKS;
+    for (c, coef) in coef.chunks(CHUNK_BLOCKS).enumerate() {
+        let first = c * per_chunk;
+        let n = (items - first).min(per_chunk);
+        let src = &words[first * stride..(first + n) * stride];
+        transpose_words_to_columns(src, stride, nrows, n, &mut buf, CHUNK_BLOCKS);
+        gf_mul_acc_rows(coef, &buf, CHUNK_BLOCKS, &mut acc);
     }
-    acc
+    buf.zeroize();
+    let out = acc.iter().map(|a| a.reduce()).collect();
+    acc.iter_mut().for_each(|a| *a = GfWide::default());
+    out
 }
 
 #[cfg(test)]
@@ -182,30 +134,54 @@ mod tests {
     #[test]
     fn slicing_round_trips_and_matches_bits() {
         let mut prg = Prg::from_seed(Block(9));
-        let rows: Vec<Row> = (0..100)
+        // 300 rows as a chunk of width 3 (the last block partial).
+        let rows: Vec<Row> = (0..300)
             .map(|_| {
                 let b = prg.random_blocks(3);
+                let top = (b[2].0 >> 64) as u64 & ((1 << (N % 64)) - 1);
                 [
                     b[0].0 as u64,
                     (b[0].0 >> 64) as u64,
                     b[1].0 as u64,
                     b[2].0 as u64,
-                    0,
+                    top,
                 ]
             })
             .collect();
-        let s = slice_rows(&rows);
-        for (lane, r) in rows.iter().enumerate() {
-            for j in 0..256 {
-                assert_eq!(s[j].bit(lane), (r[j / 64] >> (j % 64)) & 1 == 1);
+        let mut chunk = vec![Block::ZERO; N * CHUNK_BLOCKS];
+        transpose_words_to_columns(
+            bytemuck::cast_slice(&rows),
+            ROW_WORDS,
+            N,
+            300,
+            &mut chunk,
+            CHUNK_BLOCKS,
+        );
+        for (q, r) in rows.iter().enumerate() {
+            for j in 0..N {
+                assert_eq!(
+                    chunk[j * CHUNK_BLOCKS + q / 128].bit(q % 128),
+                    (r[j / 64] >> (j % 64)) & 1 == 1
+                );
             }
         }
-        // Back through a chunk-shaped buffer.
-        let back = rows_of_block(&s, 1, SLICED_ROWS, 0);
-        assert_eq!(&back[..100], &rows[..]);
+        let mut back = vec![[0u64; ROW_WORDS]; 300];
+        store_rows(&chunk, &mut back);
+        assert_eq!(back, rows);
         let msgs = prg.random_blocks(128);
         let sm = slice_msgs(&msgs);
-        assert_eq!(msgs_of_block(&sm, 1, 0).to_vec(), msgs);
+        let mut m_chunk = vec![Block::ZERO; K * CHUNK_BLOCKS];
+        for (i, s) in sm.iter().enumerate() {
+            m_chunk[i * CHUNK_BLOCKS] = *s;
+        }
+        let mut m_back = vec![Block::ZERO; 128];
+        store_msgs(&m_chunk, &mut m_back);
+        assert_eq!(m_back, msgs);
+        assert_eq!(
+            slice_msgs(&msgs[..3])[7].0 >> 3,
+            0,
+            "missing lanes are zero"
+        );
     }
 
     #[test]
@@ -227,6 +203,23 @@ mod tests {
                 }
             }
             assert_eq!(got[i], want);
+        }
+        // Rows: more than one chunk of groups.
+        let rows: Vec<Row> = (0..128 * CHUNK_BLOCKS + 5)
+            .map(|q| [q as u64, 0, 1, 0, (q as u64) & 7])
+            .collect();
+        let got = combine_item_rows(&rows, alpha);
+        for j in [0usize, 1, 128, 256, 258] {
+            let mut want = Block::ZERO;
+            for (q, r) in rows.iter().enumerate() {
+                if (r[j / 64] >> (j % 64)) & 1 == 1 {
+                    want ^= gf_mul(
+                        brickyard_core::gf128::gf_pow(alpha, (q / 128 + 1) as u128),
+                        Block(1u128 << (q % 128)),
+                    );
+                }
+            }
+            assert_eq!(got[j], want, "position {j}");
         }
     }
 }

@@ -44,12 +44,22 @@ pub(crate) fn recv_count(ch: &mut Channel, expected: usize, what: &str) -> Resul
 
 /// Appends `(m, t)` to an opening buffer.
 pub(crate) fn put_opening(buf: &mut Vec<u8>, m: Block, t: &Row) {
-    buf.extend_from_slice(&m.to_bytes());
+    let at = buf.len();
+    buf.resize(at + OPENING_BYTES, 0);
+    write_opening(&mut buf[at..], m, t);
+}
+
+/// Writes `(m, t)` into one opening slot of `OPENING_BYTES` bytes.
+#[inline]
+pub(crate) fn write_opening(out: &mut [u8], m: Block, t: &Row) {
+    let (mb, tb) = out.split_at_mut(16);
+    mb.copy_from_slice(&m.to_bytes());
     let bytes: &[u8] = bytemuck::cast_slice(t);
-    buf.extend_from_slice(&bytes[..WIRE_ROW_BYTES]);
+    tb.copy_from_slice(&bytes[..WIRE_ROW_BYTES]);
 }
 
 /// Parses one opening; bits of the row at positions ≥ N must be zero.
+#[inline]
 pub(crate) fn get_opening(bytes: &[u8]) -> Result<(Block, Row)> {
     debug_assert_eq!(bytes.len(), OPENING_BYTES);
     let m = Block::from_bytes(bytes[..16].try_into().expect("16 bytes"));

@@ -73,6 +73,93 @@ pub fn gf_inner_product_portable(a: &[Block], b: &[Block]) -> Block {
     reduce(lo, hi)
 }
 
+/// An unreduced sum of carry-less products: the polynomial `hi·x^128 + lo`
+/// (degree ≤ 254). Sums of many products are accumulated with `^=` and
+/// reduced once with [`GfWide::reduce`], which is the same as summing the
+/// reduced products (reduction is GF(2)-linear).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GfWide {
+    /// Coefficients of x^0..x^127.
+    pub lo: u128,
+    /// Coefficients of x^128..x^255.
+    pub hi: u128,
+}
+
+impl GfWide {
+    /// The field element this sum represents.
+    #[inline]
+    pub fn reduce(self) -> Block {
+        reduce(self.lo, self.hi)
+    }
+}
+
+impl std::ops::BitXorAssign for GfWide {
+    #[inline]
+    fn bitxor_assign(&mut self, o: GfWide) {
+        self.lo ^= o.lo;
+        self.hi ^= o.hi;
+    }
+}
+
+/// Row-wise GF(2^128) combinations with one coefficient vector: for every
+/// `r < acc.len()`, `acc[r] ^= Σ_b coef[b]·rows[r·stride + b]` over
+/// `b < coef.len()`, unreduced (see [`GfWide`]). This is the bulk form of
+/// [`gf_inner_product`] for bit-sliced matrices (one row per bit position,
+/// one Block per 128 items): a consistency check combines every row of a
+/// chunk with the same coefficients. Uses VPCLMULQDQ on four Blocks per
+/// instruction when the CPU has it (AVX-512F + VPCLMULQDQ), else PCLMULQDQ,
+/// else the portable multiplier.
+///
+/// # Panics
+/// If `stride < coef.len()` or `rows` is shorter than the rows read
+/// (internal buffers; a mismatch is a bug).
+pub fn gf_mul_acc_rows(coef: &[Block], rows: &[Block], stride: usize, acc: &mut [GfWide]) {
+    check_rows_shape(coef.len(), rows.len(), stride, acc.len());
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("vpclmulqdq")
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("pclmulqdq")
+        {
+            // SAFETY: the kernel needs AVX-512F, VPCLMULQDQ and PCLMULQDQ
+            // (plus baseline SSE2), all detected just above; it touches
+            // memory only through bounds-checked slices.
+            unsafe { clmul::mul_acc_rows_512(coef, rows, stride, acc) };
+            return;
+        }
+        if std::arch::is_x86_feature_detected!("pclmulqdq") {
+            // SAFETY: PCLMULQDQ detected just above; slices only.
+            unsafe { clmul::mul_acc_rows_128(coef, rows, stride, acc) };
+            return;
+        }
+    }
+    gf_mul_acc_rows_portable(coef, rows, stride, acc);
+}
+
+/// The portable twin of [`gf_mul_acc_rows`] (same results, no SIMD).
+///
+/// # Panics
+/// As [`gf_mul_acc_rows`].
+pub fn gf_mul_acc_rows_portable(coef: &[Block], rows: &[Block], stride: usize, acc: &mut [GfWide]) {
+    check_rows_shape(coef.len(), rows.len(), stride, acc.len());
+    for (r, a) in acc.iter_mut().enumerate() {
+        let row = &rows[r * stride..r * stride + coef.len()];
+        for (x, c) in row.iter().zip(coef) {
+            let (lo, hi) = portable::clmul128(x.0, c.0);
+            a.lo ^= lo;
+            a.hi ^= hi;
+        }
+    }
+}
+
+fn check_rows_shape(ncols: usize, len: usize, stride: usize, nrows: usize) {
+    assert!(stride >= ncols, "gf_mul_acc_rows: stride below row length");
+    assert!(
+        nrows == 0 || len >= (nrows - 1) * stride + ncols,
+        "gf_mul_acc_rows: rows too short"
+    );
+}
+
 /// `a^e`, by square-and-multiply over all 128 bits of `e` with a
 /// branch-free select, so the time does not depend on `e` or `a`.
 pub fn gf_pow(a: Block, e: u128) -> Block {
@@ -146,7 +233,7 @@ mod portable {
 
 #[cfg(target_arch = "x86_64")]
 mod clmul {
-    use super::reduce;
+    use super::{reduce, GfWide};
     use crate::Block;
     use std::arch::x86_64::*;
 
@@ -188,6 +275,91 @@ mod clmul {
     pub(super) fn mul(a: Block, b: Block) -> Block {
         let (lo, mid, hi) = clmul(load(a), load(b));
         finish(lo, mid, hi)
+    }
+
+    /// Adds an unreduced (lo, mid, hi) triple into a wide accumulator.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn add_wide(acc: &mut GfWide, lo: __m128i, mid: __m128i, hi: __m128i) {
+        let (lo, mid, hi) = (store(lo), store(mid), store(hi));
+        acc.lo ^= lo ^ (mid << 64);
+        acc.hi ^= hi ^ (mid >> 64);
+    }
+
+    /// [`super::gf_mul_acc_rows`] with 128-bit PCLMULQDQ (shape checked by
+    /// the caller).
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    pub(super) fn mul_acc_rows_128(
+        coef: &[Block],
+        rows: &[Block],
+        stride: usize,
+        acc: &mut [GfWide],
+    ) {
+        for (r, a) in acc.iter_mut().enumerate() {
+            let row = &rows[r * stride..r * stride + coef.len()];
+            let z = _mm_setzero_si128();
+            let (mut lo, mut mid, mut hi) = (z, z, z);
+            for (x, y) in row.iter().zip(coef) {
+                let (l, m, h) = clmul(load(*x), load(*y));
+                lo = _mm_xor_si128(lo, l);
+                mid = _mm_xor_si128(mid, m);
+                hi = _mm_xor_si128(hi, h);
+            }
+            add_wide(a, lo, mid, hi);
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn ld4(c: &[Block]) -> __m512i {
+        let a: [Block; 4] = c.try_into().expect("4 blocks");
+        bytemuck::cast(a)
+    }
+
+    /// Sum of the four 128-bit lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn fold4(v: __m512i) -> __m128i {
+        let y = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
+        _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
+    }
+
+    /// [`super::gf_mul_acc_rows`] with VPCLMULQDQ, four Blocks per
+    /// instruction; per row the four lanes are folded once, the last
+    /// `len % 4` columns use PCLMULQDQ (shape checked by the caller).
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+    pub(super) fn mul_acc_rows_512(
+        coef: &[Block],
+        rows: &[Block],
+        stride: usize,
+        acc: &mut [GfWide],
+    ) {
+        let n = coef.len();
+        let quads = n / 4;
+        let cq: Vec<__m512i> = (0..quads).map(|i| ld4(&coef[4 * i..4 * i + 4])).collect();
+        for (r, a) in acc.iter_mut().enumerate() {
+            let row = &rows[r * stride..r * stride + n];
+            let z = _mm512_setzero_si512();
+            let (mut lo, mut mid, mut hi) = (z, z, z);
+            for (i, c) in cq.iter().enumerate() {
+                let x = ld4(&row[4 * i..4 * i + 4]);
+                lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128::<0x00>(x, *c));
+                hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128::<0x11>(x, *c));
+                mid = _mm512_ternarylogic_epi64::<0x96>(
+                    mid,
+                    _mm512_clmulepi64_epi128::<0x01>(x, *c),
+                    _mm512_clmulepi64_epi128::<0x10>(x, *c),
+                );
+            }
+            let (mut l, mut m, mut h) = (fold4(lo), fold4(mid), fold4(hi));
+            for (x, y) in row[4 * quads..].iter().zip(&coef[4 * quads..]) {
+                let (pl, pm, ph) = clmul(load(*x), load(*y));
+                l = _mm_xor_si128(l, pl);
+                m = _mm_xor_si128(m, pm);
+                h = _mm_xor_si128(h, ph);
+            }
+            add_wide(a, l, m, h);
+        }
     }
 
     #[target_feature(enable = "pclmulqdq,sse2")]
@@ -302,6 +474,68 @@ mod tests {
             // The multiplicative group has order 2^128 - 1.
             assert_eq!(gf_pow(a, u128::MAX), Block(1));
         }
+    }
+
+    #[test]
+    fn row_combinations_match_inner_products_on_every_path() {
+        let mut p = Prg::from_seed(Block(35));
+        for (ncols, stride, nrows) in [
+            (0usize, 3usize, 2usize),
+            (1, 1, 3),
+            (5, 7, 4),
+            (32, 32, 9),
+            (35, 40, 3),
+        ] {
+            let coef = p.random_blocks(ncols);
+            let rows = p.random_blocks(stride * nrows);
+            let start: Vec<GfWide> = (0..nrows)
+                .map(|_| GfWide {
+                    lo: p.random_block().0,
+                    hi: p.random_block().0,
+                })
+                .collect();
+            let want: Vec<Block> = (0..nrows)
+                .map(|r| {
+                    start[r].reduce()
+                        ^ gf_inner_product_portable(&coef, &rows[r * stride..r * stride + ncols])
+                })
+                .collect();
+            let check = |acc: &[GfWide], what: &str| {
+                let got: Vec<Block> = acc.iter().map(|a| a.reduce()).collect();
+                assert_eq!(got, want, "{what}, {ncols}x{nrows}");
+            };
+            let mut acc = start.clone();
+            gf_mul_acc_rows(&coef, &rows, stride, &mut acc);
+            check(&acc, "dispatch");
+            let mut acc = start.clone();
+            gf_mul_acc_rows_portable(&coef, &rows, stride, &mut acc);
+            check(&acc, "portable");
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("pclmulqdq") {
+                    let mut acc = start.clone();
+                    // SAFETY: PCLMULQDQ detected just above.
+                    unsafe { clmul::mul_acc_rows_128(&coef, &rows, stride, &mut acc) };
+                    check(&acc, "pclmulqdq");
+                }
+                if std::arch::is_x86_feature_detected!("vpclmulqdq")
+                    && std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("pclmulqdq")
+                {
+                    let mut acc = start.clone();
+                    // SAFETY: AVX-512F, VPCLMULQDQ and PCLMULQDQ detected just above.
+                    unsafe { clmul::mul_acc_rows_512(&coef, &rows, stride, &mut acc) };
+                    check(&acc, "vpclmulqdq");
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "rows too short")]
+    fn row_combinations_reject_short_rows() {
+        let mut acc = [GfWide::default(); 2];
+        gf_mul_acc_rows(&[Block(1); 4], &[Block(1); 7], 4, &mut acc);
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod block;
 pub mod channel;
 pub mod error;
 pub mod gf128;
+pub mod gf2;
 pub mod hash;
 pub mod prg;
 pub mod transpose;
