@@ -7,10 +7,9 @@
 
 use crate::code::{xor_rows, Row};
 use crate::committer::Committer;
-use crate::par;
 use crate::params::{N, ROW_WORDS, S};
-use crate::sliced::combine_item_rows;
-use crate::wire::{put_opening, send_count, write_opening, OPENING_BYTES};
+use crate::sliced::combine_items_with;
+use crate::wire::{put_opening, send_count, write_opening, OPENING_BYTES, OPEN_PIECE};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroize;
@@ -51,22 +50,23 @@ impl Committer {
     /// Opens, for each set, the XOR of its commitments (XOR-homomorphism):
     /// the peer learns only the XOR.
     ///
-    /// The payload is built in place (one `OPENING_BYTES` slot per set, in
-    /// parallel over the worker threads for large openings) and is not
-    /// zeroized afterwards: it is exactly what the peer receives.
-    pub fn open_xor<S: AsRef<[usize]> + Sync>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
+    /// Streams: the openings are written piece by piece into one reused
+    /// buffer of [`OPEN_PIECE`] slots and sent as they are built, so memory
+    /// traffic stays in cache and no opening-sized buffer is allocated or
+    /// zero-filled. The buffer is not zeroized: it holds exactly what the
+    /// peer receives.
+    pub fn open_xor<S: AsRef<[usize]>>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
         self.check_ids(sets)?;
-        let mut buf = vec![0u8; sets.len() * OPENING_BYTES];
-        let ranges = par::partition(sets.len(), par::threads_for(sets.len(), self.threads));
-        let parts = par::split_by(&mut buf, &ranges, |q| q * OPENING_BYTES);
-        par::run(&ranges, parts, |r, out| {
-            for (s, slot) in sets[r].iter().zip(out.chunks_exact_mut(OPENING_BYTES)) {
+        send_count(ch, sets.len())?;
+        let mut buf = vec![0u8; sets.len().min(OPEN_PIECE) * OPENING_BYTES];
+        for piece in sets.chunks(OPEN_PIECE) {
+            let buf = &mut buf[..piece.len() * OPENING_BYTES];
+            for (s, slot) in piece.iter().zip(buf.chunks_exact_mut(OPENING_BYTES)) {
                 let (m, t) = self.item_unchecked(s.as_ref());
                 write_opening(slot, m, &t);
             }
-        });
-        send_count(ch, sets.len())?;
-        ch.send_bytes(&buf)?;
+            ch.send_bytes(buf)?;
+        }
         ch.flush()
     }
 
@@ -99,17 +99,26 @@ impl Committer {
         self.batch_open_xor(ch, &sets)
     }
 
-    /// [`Committer::batch_open`] for XORs of sets of commitments.
+    /// [`Committer::batch_open`] for XORs of sets of commitments. The
+    /// shares are gathered chunk by chunk into the combination's buffer
+    /// (no share-sized copy of the opened items).
     pub fn batch_open_xor<S: AsRef<[usize]>>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
-        let (mut ms, mut ts) = self.items(sets)?;
+        self.check_ids(sets)?;
         send_count(ch, sets.len())?;
+        let mut ms: Vec<Block> = sets
+            .iter()
+            .map(|s| self.item_unchecked(s.as_ref()).0)
+            .collect();
         ch.send_blocks(&ms)?;
-        let alpha = ch.recv_block()?;
-        let mut comb = combine_item_rows(&ts, alpha);
-        ch.send_blocks(&comb[..N])?;
-        comb.zeroize();
         ms.zeroize();
-        ts.zeroize();
+        let alpha = ch.recv_block()?;
+        let mut comb = combine_items_with(ROW_WORDS, N, sets.len(), alpha, |range, out| {
+            for (s, o) in sets[range].iter().zip(out.chunks_exact_mut(ROW_WORDS)) {
+                o.copy_from_slice(&self.item_unchecked(s.as_ref()).1);
+            }
+        });
+        ch.send_blocks(&comb)?;
+        comb.zeroize();
         ch.flush()
     }
 

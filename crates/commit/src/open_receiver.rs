@@ -4,11 +4,10 @@
 
 use crate::code::{code, xor_rows, Row};
 use crate::open_committer::{challenge_rows, check_bit_args};
-use crate::par;
-use crate::params::{K, N, ROW_WORDS, S};
+use crate::params::{N, ROW_WORDS, S};
 use crate::receiver::Receiver;
-use crate::sliced::{combine_item_msgs, combine_item_rows};
-use crate::wire::{get_opening, recv_count, OPENING_BYTES};
+use crate::sliced::{combine_item_msgs, combine_items_with};
+use crate::wire::{get_opening, recv_count, OPENING_BYTES, OPEN_PIECE};
 use brickyard_core::{Block, Channel, Error, Result};
 
 impl Receiver {
@@ -66,31 +65,28 @@ impl Receiver {
     }
 
     /// Receives and verifies, for each set, the opening of the XOR of its
-    /// commitments; returns the XORed values. Openings are checked in
-    /// parallel; the error reported is that of the first bad opening.
-    pub fn verify_open_xor<S: AsRef<[usize]> + Sync>(
+    /// commitments; returns the XORed values. A single streaming pass: the
+    /// openings are read piece by piece (the committer's [`OPEN_PIECE`]
+    /// slots) into one reused buffer and checked in order, so the first
+    /// bad opening is the error reported.
+    pub fn verify_open_xor<S: AsRef<[usize]>>(
         &self,
         ch: &mut Channel,
         sets: &[S],
     ) -> Result<Vec<Block>> {
         self.check_ids(sets)?;
         recv_count(ch, sets.len(), "opening")?;
-        let mut bytes = vec![0u8; sets.len() * OPENING_BYTES];
-        ch.recv_bytes(&mut bytes)?;
-        let mut out = vec![Block::ZERO; sets.len()];
-        let ranges = par::partition(sets.len(), par::threads_for(sets.len(), self.threads));
-        let parts = par::split_by(&mut out, &ranges, |q| q);
-        let results = par::run(&ranges, parts, |r, out| {
-            let slots =
-                bytes[r.start * OPENING_BYTES..r.end * OPENING_BYTES].chunks_exact(OPENING_BYTES);
-            for ((s, slot), o) in sets[r].iter().zip(slots).zip(out.iter_mut()) {
+        let mut out = Vec::with_capacity(sets.len());
+        let mut bytes = vec![0u8; sets.len().min(OPEN_PIECE) * OPENING_BYTES];
+        for piece in sets.chunks(OPEN_PIECE) {
+            let bytes = &mut bytes[..piece.len() * OPENING_BYTES];
+            ch.recv_bytes(bytes)?;
+            for (s, slot) in piece.iter().zip(bytes.chunks_exact(OPENING_BYTES)) {
                 let (m, t) = get_opening(slot)?;
                 self.verify_one(&self.item_unchecked(s.as_ref()), m, &t)?;
-                *o = m;
+                out.push(m);
             }
-            Ok(())
-        });
-        results.into_iter().collect::<Result<()>>()?;
+        }
         Ok(out)
     }
 
@@ -107,18 +103,21 @@ impl Receiver {
         ch: &mut Channel,
         sets: &[S],
     ) -> Result<Vec<Block>> {
-        let ws = sets
-            .iter()
-            .map(|s| self.item(s))
-            .collect::<Result<Vec<Row>>>()?;
+        self.check_ids(sets)?;
         recv_count(ch, sets.len(), "batch opening")?;
         let ms = ch.recv_block_vec(sets.len())?;
         let alpha = self.prg.random_block();
         ch.send_block(alpha)?;
-        let t = ch.recv_block_vec(N)?;
-        let w = combine_item_rows(&ws, alpha);
+        ch.flush()?;
+        // Our side of the check while the committer computes its answer.
+        let w = combine_items_with(ROW_WORDS, N, sets.len(), alpha, |range, out| {
+            for (s, o) in sets[range].iter().zip(out.chunks_exact_mut(ROW_WORDS)) {
+                o.copy_from_slice(&self.item_unchecked(s.as_ref()));
+            }
+        });
         let m = combine_item_msgs(&ms, alpha);
-        self.check_combination(&w[..N], &t, &m[..K], "batch-decommit")?;
+        let t = ch.recv_block_vec(N)?;
+        self.check_combination(&w, &t, &m, "batch-decommit")?;
         Ok(ms)
     }
 

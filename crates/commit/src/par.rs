@@ -19,15 +19,6 @@ pub(crate) fn partition(n: usize, threads: usize) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// Items below which splitting a loop of cheap per-item work over threads
-/// costs more (thread start-up, ~20 µs) than it saves.
-pub(crate) const MIN_ITEMS_PER_THREAD: usize = 1 << 13;
-
-/// How many of `threads` to use for `n` cheap items.
-pub(crate) fn threads_for(n: usize, threads: usize) -> usize {
-    threads.min(n / MIN_ITEMS_PER_THREAD).max(1)
-}
-
 /// Splits `buf` at `offset(r.end)` for each range, so that part i covers
 /// `offset(r_i.start)..offset(r_i.end)` (clamped to the buffer length).
 pub(crate) fn split_by<'a, T>(

@@ -90,37 +90,50 @@ pub(crate) fn powers(alpha: Block, first: u64, len: usize) -> Vec<Block> {
 /// GF(2^128) combination of per-item rows with coefficient `α^(h+1)·x^lane`
 /// for item `128h + lane`: slices the items chunk by chunk (up to
 /// `CHUNK_BLOCKS` groups of 128) and combines the slices. Returns N Blocks
-/// (position j = row position j).
+/// (position j = row position j). (The protocol gathers items straight
+/// into [`combine_items_with`]; tests build answers with this.)
+#[cfg(test)]
 pub(crate) fn combine_item_rows(rows: &[Row], alpha: Block) -> Vec<Block> {
-    combine_items(bytemuck::cast_slice(rows), ROW_WORDS, N, rows.len(), alpha)
+    combine_items_with(ROW_WORDS, N, rows.len(), alpha, |range, out| {
+        out.copy_from_slice(bytemuck::cast_slice(&rows[range]));
+    })
 }
 
 /// As [`combine_item_rows`] for messages (K output Blocks).
 pub(crate) fn combine_item_msgs(msgs: &[Block], alpha: Block) -> Vec<Block> {
-    combine_items(bytemuck::cast_slice(msgs), 2, K, msgs.len(), alpha)
+    combine_items_with(2, K, msgs.len(), alpha, |range, out| {
+        out.copy_from_slice(bytemuck::cast_slice(&msgs[range]));
+    })
 }
 
-/// Items of `stride` words each, the first `nrows` bits of each combined.
-fn combine_items(
-    words: &[u64],
+/// The combination of [`combine_item_rows`] over `items` items of
+/// `stride` words, the first `nrows` bits of each; `fill(range, out)`
+/// writes the words of the items in `range` (at most one chunk, 4096) to
+/// `out`, so callers can gather items (or XORs of items) straight into the
+/// reused chunk buffer instead of collecting them all first.
+pub(crate) fn combine_items_with(
     stride: usize,
     nrows: usize,
     items: usize,
     alpha: Block,
+    mut fill: impl FnMut(std::ops::Range<usize>, &mut [u64]),
 ) -> Vec<Block> {
     let groups = items.div_ceil(128);
     let coef = powers(alpha, 1, groups);
     let mut acc = vec![GfWide::default(); nrows];
-    let mut buf = vec![Block::ZERO; nrows * CHUNK_BLOCKS];
+    let mut cols = vec![Block::ZERO; nrows * CHUNK_BLOCKS];
     let per_chunk = 128 * CHUNK_BLOCKS;
+    let mut words = vec![0u64; items.min(per_chunk) * stride];
     for (c, coef) in coef.chunks(CHUNK_BLOCKS).enumerate() {
         let first = c * per_chunk;
         let n = (items - first).min(per_chunk);
-        let src = &words[first * stride..(first + n) * stride];
-        transpose_words_to_columns(src, stride, nrows, n, &mut buf, CHUNK_BLOCKS);
-        gf_mul_acc_rows(coef, &buf, CHUNK_BLOCKS, &mut acc);
+        let src = &mut words[..n * stride];
+        fill(first..first + n, src);
+        transpose_words_to_columns(src, stride, nrows, n, &mut cols, CHUNK_BLOCKS);
+        gf_mul_acc_rows(coef, &cols, CHUNK_BLOCKS, &mut acc);
     }
-    buf.zeroize();
+    words.zeroize();
+    cols.zeroize();
     let out = acc.iter().map(|a| a.reduce()).collect();
     acc.iter_mut().for_each(|a| *a = GfWide::default());
     out

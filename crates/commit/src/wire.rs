@@ -23,6 +23,12 @@ pub(crate) struct CommitHeader {
 /// Bytes of one full opening on the wire: message, then share row.
 pub(crate) const OPENING_BYTES: usize = 16 + WIRE_ROW_BYTES;
 
+/// Openings built and checked per piece of a plain opening (~110 KB: above
+/// the channel's 64 KB write buffer, so a piece goes to the transport in
+/// one write without an extra copy, and below the allocator's 128 KB mmap
+/// threshold, so the transport's copy reuses heap memory).
+pub(crate) const OPEN_PIECE: usize = 2048;
+
 /// Sends a count prefix (u32, little-endian).
 pub(crate) fn send_count(ch: &mut Channel, n: usize) -> Result<()> {
     let n = u32::try_from(n).map_err(|_| Error::config("too many items in one message"))?;
