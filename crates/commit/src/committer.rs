@@ -26,7 +26,7 @@ use brickyard_core::gf128::{gf_mul_acc_rows, GfWide};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use std::ops::Range;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 /// Chunks each thread processes per wave: large enough to amortise thread
 /// start-up, small enough that the receiver starts while we compute.
@@ -208,8 +208,9 @@ impl Committer {
         let corr_rows = if msgs.is_some() { N } else { PARITY };
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
         let per_chunk = CHUNK_BLOCKS * 128;
-        let mut new_msgs = crate::alloc::zeroed_blocks(count);
-        let mut new_t = crate::alloc::zeroed_rows(count);
+        // Zeroized if the batch fails half-way (a `?` below).
+        let mut new_msgs = Zeroizing::new(crate::alloc::zeroed_blocks(count));
+        let mut new_t = Zeroizing::new(crate::alloc::zeroed_rows(count));
         let mut scratch: Vec<Scratch> = (0..self.threads.min(nchunks))
             .map(|_| Scratch::new())
             .collect();
@@ -282,8 +283,8 @@ impl Committer {
         ch.flush()?;
         drop(scratch);
         debug_assert_eq!(self.state.msgs.len(), first_id);
-        crate::alloc::append(&mut self.state.msgs, new_msgs);
-        crate::alloc::append(&mut self.state.t, new_t);
+        crate::alloc::append(&mut self.state.msgs, std::mem::take(&mut *new_msgs));
+        crate::alloc::append(&mut self.state.t, std::mem::take(&mut *new_t));
         self.state.next_block += total_blocks as u64;
         Ok(first_id..first_id + count)
     }

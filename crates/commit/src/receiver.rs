@@ -20,7 +20,7 @@ use brickyard_core::gf128::{gf_mul_acc_rows, GfWide};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use std::ops::Range;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 /// Chunks per thread per wave (matches the committer's pacing; not part of
 /// the wire format, which is one stream of chunks).
@@ -157,7 +157,8 @@ impl Receiver {
             .map(|_| self.prg.random_block())
             .collect();
         let coef = check_coefficients(&alphas, real_blocks);
-        let mut new_w = crate::alloc::zeroed_rows(count);
+        // Zeroized if the batch fails (a `?` below or the check).
+        let mut new_w = Zeroizing::new(crate::alloc::zeroed_rows(count));
         let mut scratch: Vec<Scratch> = (0..self.threads.min(nchunks))
             .map(|_| Scratch::new())
             .collect();
@@ -222,13 +223,11 @@ impl Receiver {
                 })
             });
         combos.zeroize();
-        if let Err(e) = checked {
-            // Drop the unchecked batch; the session must not be used again.
-            new_w.zeroize();
-            return Err(e);
-        }
+        // On failure the unchecked batch is dropped (zeroized); the session
+        // must not be used again.
+        checked?;
         debug_assert_eq!(self.state.w.len(), first_id);
-        crate::alloc::append(&mut self.state.w, new_w);
+        crate::alloc::append(&mut self.state.w, std::mem::take(&mut *new_w));
         self.state.next_block += total_blocks as u64;
         Ok(first_id..first_id + count)
     }
