@@ -11,7 +11,7 @@
 
 use crate::error::{CliError, CliResult};
 use brickyard_core::Result;
-use brickyard_protocols::tinytable::bench::measure_online;
+use brickyard_protocols::tinytable::bench::{measure_online, Link, Runs};
 use brickyard_protocols::tinytable::material::{table_bytes, Layout};
 use brickyard_protocols::tinytable::preprocessing::{measure_aes, PrepRate};
 use brickyard_protocols::tinytable::{MacScheme, Variant};
@@ -57,8 +57,12 @@ struct Row {
     table_bytes_at_paper_count: u64,
     paper_table1: &'static str,
     latency_ms: f64,
+    latency_cpu_ms: f64,
     amortised_us: f64,
+    amortised_cpu_us: f64,
     batch: usize,
+    reused_us: f64,
+    reused_cpu_us: f64,
     online_bytes_per_party: u64,
     paper_lan_seq_ms: f64,
     paper_lan_par_us: f64,
@@ -90,7 +94,18 @@ fn row(v: Variant, mac: &str, seq: usize, batch: usize) -> Result<Row> {
         // Three batches (median), so one cold or preempted call does not decide.
         (seq, batch, 3)
     };
-    let o = measure_online(v, scheme, seq, batch, batches, true)?;
+    let o = measure_online(
+        v,
+        scheme,
+        Runs {
+            runs: seq,
+            batch,
+            batches,
+            reuse: true,
+            threads: false,
+            link: Link::Tcp,
+        },
+    )?;
     let tb = table_bytes(&program, &layout);
     let paper_count = if v == Variant::Sbox { 160 } else { 5440 };
     let p = paper(v, mac);
@@ -102,8 +117,12 @@ fn row(v: Variant, mac: &str, seq: usize, batch: usize) -> Result<Row> {
         table_bytes_at_paper_count: paper_count * layout.gate_bytes as u64,
         paper_table1: p.size,
         latency_ms: o.latency_ms,
+        latency_cpu_ms: o.latency_cpu_ms,
         amortised_us: o.amortised_us,
+        amortised_cpu_us: o.amortised_cpu_us,
         batch,
+        reused_us: o.reused_us,
+        reused_cpu_us: o.reused_cpu_us,
         online_bytes_per_party: o.online_bytes_per_party,
         paper_lan_seq_ms: p.lan_seq_ms,
         paper_lan_par_us: p.lan_par_us,
@@ -139,6 +158,8 @@ pub fn run(json: bool, seq: usize, batch: usize) -> CliResult {
     }
     let notes = [
         "online rows: tables from a TRUSTED DEALER (--dealer mode, as in the paper's Sec. 5); every execution uses fresh tables",
+        "cpu: CPU time of the busier party's thread (Linux schedstat), per execution; barely affected by other processes, unlike the wall-clock medians",
+        "reused: the paper's own method (one dealt instance reused by every execution of the batch, so it stays in cache): INSECURE, for comparison with the paper's Tables 2-3 only",
         "preprocessing rows: REAL two-party preprocessing (Sec. 4, Fig. 8, on TinyOT aBits/AND triples), both parties in this process over loopback TCP",
         "ours: key schedule inside (200 S-box tables / 6,400 AND tables); paper: expanded key as input (160 / 5,440)",
         "loopback TCP, both parties in this process on a shared 2-core machine; the paper used 2 machines (LAN: i7, 1 GbE; cloud: 36 vCPU, 10 GbE)",
@@ -152,7 +173,7 @@ pub fn run(json: bool, seq: usize, batch: usize) -> CliResult {
         println!("note: {n}");
     }
     println!(
-        "{:<7} {:<10} {:>6} {:>11} {:>11} {:>10} | {:>9} {:>9} {:>7} | {:>9} {:>9} {:>9} {:>9}",
+        "{:<7} {:<10} {:>6} {:>11} {:>11} {:>10} | {:>7} {:>7} {:>8} {:>7} {:>5} {:>8} {:>7} | {:>9} {:>9} {:>9} {:>9}",
         "version",
         "mac",
         "tables",
@@ -160,8 +181,12 @@ pub fn run(json: bool, seq: usize, batch: usize) -> CliResult {
         "@paper cnt",
         "paper T1",
         "lat ms",
+        "cpu ms",
         "amort us",
+        "cpu us",
         "batch",
+        "reused",
+        "cpu us",
         "LAN seq",
         "LAN par",
         "cloud seq",
@@ -169,7 +194,7 @@ pub fn run(json: bool, seq: usize, batch: usize) -> CliResult {
     );
     for r in &rows {
         println!(
-            "{:<7} {:<10} {:>6} {:>11} {:>11} {:>10} | {:>9.3} {:>9.2} {:>7} | {:>7.2}ms {:>7.2}us {:>7.2}ms {:>7.2}us",
+            "{:<7} {:<10} {:>6} {:>11} {:>11} {:>10} | {:>7.3} {:>7.3} {:>8.2} {:>7.2} {:>5} {:>8.2} {:>7.2} | {:>7.2}ms {:>7.2}us {:>7.2}ms {:>7.2}us",
             r.variant,
             r.mac,
             r.tables,
@@ -177,8 +202,12 @@ pub fn run(json: bool, seq: usize, batch: usize) -> CliResult {
             human(r.table_bytes_at_paper_count),
             r.paper_table1,
             r.latency_ms,
+            r.latency_cpu_ms,
             r.amortised_us,
+            r.amortised_cpu_us,
             r.batch,
+            r.reused_us,
+            r.reused_cpu_us,
             r.paper_lan_seq_ms,
             r.paper_lan_par_us,
             r.paper_cloud_seq_ms,

@@ -48,6 +48,11 @@ pub struct OnlineRate {
     pub reused_us: f64,
     /// CPU per execution of the reused-instance batches, µs.
     pub reused_cpu_us: f64,
+    /// Like `amortised_us` with two threads per party (two half batches
+    /// on two connections at once; the two calls are not synchronised, so
+    /// this is the median over halves of the slower half). 0 if not
+    /// measured.
+    pub two_threads_us: f64,
     /// Bytes one party sends per execution (sequential runs).
     pub online_bytes_per_party: u64,
     /// Flights one party sends per execution.
@@ -87,6 +92,7 @@ fn online(
     mats: [Vec<Material>; 2],
     per_call: usize,
     reuse: Option<usize>,
+    link: Link,
 ) -> Result<Timed> {
     let [ma, mb] = mats;
     let go = |role: Role, mut ch: Channel, mats: Vec<Material>| -> Result<Timed> {
@@ -132,23 +138,15 @@ fn online(
         }
         Ok((times, cpu as f64 * 1e-9, bytes, flights))
     };
-    let listener = channel::listen("127.0.0.1:0")?;
-    let addr = listener.local_addr()?.to_string();
-    let opts = NetOptions::default();
+    let (cha, chb) = connect_pair(link)?;
     // Named threads, so a profiler can tell the parties from the dealer.
     let (ra, rb) = std::thread::scope(|sc| {
         let bob = std::thread::Builder::new()
             .name("tt-bob".into())
-            .spawn_scoped(sc, || {
-                let ch = channel::connect(&addr, &opts)?;
-                go(Role::Bob, ch, mb)
-            });
+            .spawn_scoped(sc, || go(Role::Bob, chb, mb));
         let alice = std::thread::Builder::new()
             .name("tt-alice".into())
-            .spawn_scoped(sc, || {
-                let ch = channel::accept(&listener, &opts)?;
-                go(Role::Alice, ch, ma)
-            });
+            .spawn_scoped(sc, || go(Role::Alice, cha, ma));
         let join = |h: std::io::Result<std::thread::ScopedJoinHandle<'_, Result<Timed>>>| {
             h.map_err(Error::Io)?
                 .join()
@@ -162,21 +160,169 @@ fn online(
     Ok((max, ca.max(cb), bytes, flights))
 }
 
+/// How the two benchmark parties are connected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// `brickyard_core::channel` TCP, as every real run (blocking reads).
+    Tcp,
+    /// An experiment, not used by real runs: loopback TCP whose reads spin
+    /// (non-blocking polls) for up to 200 µs before blocking, to see what
+    /// the kernel's wake-up costs per flight. The channel module (owned
+    /// elsewhere) would have to offer this for real runs.
+    SpinTcp,
+}
+
+/// Loopback TCP with spin-then-block reads (see [`Link::SpinTcp`]).
+struct SpinTcp {
+    s: std::net::TcpStream,
+    buf: Vec<u8>,
+    at: usize,
+    end: usize,
+}
+
+const SPIN: std::time::Duration = std::time::Duration::from_micros(200);
+
+impl SpinTcp {
+    fn new(s: std::net::TcpStream) -> Result<SpinTcp> {
+        s.set_nodelay(true)?;
+        s.set_nonblocking(true)?;
+        Ok(SpinTcp {
+            s,
+            buf: vec![0; 1 << 16],
+            at: 0,
+            end: 0,
+        })
+    }
+    fn fill(&mut self) -> Result<()> {
+        use std::io::{ErrorKind, Read};
+        let t0 = Instant::now();
+        loop {
+            match self.s.read(&mut self.buf) {
+                Ok(0) => return Err(Error::Disconnected("spin tcp: eof".into())),
+                Ok(n) => {
+                    self.at = 0;
+                    self.end = n;
+                    return Ok(());
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    if t0.elapsed() < SPIN {
+                        std::hint::spin_loop();
+                    } else {
+                        self.s.set_nonblocking(false)?;
+                        self.s
+                            .set_read_timeout(Some(std::time::Duration::from_secs(60)))?;
+                        let r = self.s.read(&mut self.buf);
+                        self.s.set_nonblocking(true)?;
+                        match r {
+                            Ok(0) => return Err(Error::Disconnected("spin tcp: eof".into())),
+                            Ok(n) => {
+                                self.at = 0;
+                                self.end = n;
+                                return Ok(());
+                            }
+                            Err(e) => return Err(Error::Io(e)),
+                        }
+                    }
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::Io(e)),
+            }
+        }
+    }
+}
+
+impl brickyard_core::channel::Transport for SpinTcp {
+    fn write_all(&mut self, mut data: &[u8]) -> Result<()> {
+        use std::io::{ErrorKind, Write};
+        while !data.is_empty() {
+            match self.s.write(data) {
+                Ok(0) => return Err(Error::Disconnected("spin tcp: write".into())),
+                Ok(n) => data = &data[n..],
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => {
+                    std::thread::yield_now()
+                }
+                Err(e) => return Err(Error::Io(e)),
+            }
+        }
+        Ok(())
+    }
+    fn read_exact(&mut self, mut out: &mut [u8]) -> Result<()> {
+        while !out.is_empty() {
+            if self.at == self.end {
+                self.fill()?;
+            }
+            let n = out.len().min(self.end - self.at);
+            out[..n].copy_from_slice(&self.buf[self.at..self.at + n]);
+            self.at += n;
+            out = &mut out[n..];
+        }
+        Ok(())
+    }
+    fn flush(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Two connected channels over `link`: (Alice's, Bob's).
+fn connect_pair(link: Link) -> Result<(Channel, Channel)> {
+    match link {
+        Link::Tcp => {
+            let listener = channel::listen("127.0.0.1:0")?;
+            let addr = listener.local_addr()?.to_string();
+            let opts = NetOptions::default();
+            let b = std::thread::spawn(move || channel::connect(&addr, &NetOptions::default()));
+            let a = channel::accept(&listener, &opts)?;
+            let b = b
+                .join()
+                .map_err(|_| Error::config("connect thread panicked"))??;
+            Ok((a, b))
+        }
+        Link::SpinTcp => {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+            let addr = listener.local_addr()?;
+            let b = std::net::TcpStream::connect(addr)?;
+            let (a, _) = listener.accept()?;
+            Ok((
+                Channel::new(SpinTcp::new(a)?),
+                Channel::new(SpinTcp::new(b)?),
+            ))
+        }
+    }
+}
+
 fn median(v: &[f64]) -> f64 {
     crate::report::median(v)
 }
 
+/// What [`measure_online`] runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Runs {
+    /// Sequential executions (latency); 0 to skip.
+    pub runs: usize,
+    /// Executions per lockstep batch (amortised time); 0 to skip.
+    pub batch: usize,
+    /// Batches (fresh tables each).
+    pub batches: usize,
+    /// Also run the paper's reused-instance batches (insecure; comparison).
+    pub reuse: bool,
+    /// Also run two threads per party (two half batches at once).
+    pub threads: bool,
+    /// The connection.
+    pub link: Link,
+}
+
 /// Measures the online phase of AES-128 for one variant and MAC scheme:
 /// `runs` sequential executions (latency) and `batches` batches of `batch`
-/// executions in lockstep (amortised time).
-pub fn measure_online(
-    variant: Variant,
-    mac: MacScheme,
-    runs: usize,
-    batch: usize,
-    batches: usize,
-    reuse: bool,
-) -> Result<OnlineRate> {
+/// executions in lockstep (amortised time), each on fresh dealer tables.
+pub fn measure_online(variant: Variant, mac: MacScheme, p: Runs) -> Result<OnlineRate> {
+    let Runs {
+        runs,
+        batch,
+        batches,
+        reuse,
+        threads,
+        link,
+    } = p;
     let aes = brickyard_circuit::builtin("aes128").map_err(Error::config)?;
     let program = variant.compile(&aes)?;
     let inputs = [program.inputs[0].clone(), program.inputs[1].clone()];
@@ -202,7 +348,7 @@ pub fn measure_online(
         let t = Instant::now();
         let mats = deal_memory(&mut prg, &plan, runs)?;
         dealer_rate = (runs * s.program.table_count()) as f64 / t.elapsed().as_secs_f64();
-        let (times, cpu, b, f) = online(&s, mats, 1, None)?;
+        let (times, cpu, b, f) = online(&s, mats, 1, None, link)?;
         lat = median(&times) * 1e3;
         lat_cpu = cpu / runs as f64 * 1e3;
         bytes = b / runs as u64;
@@ -211,14 +357,31 @@ pub fn measure_online(
     let (mut amort, mut amort_cpu) = (0.0, 0.0);
     if batch > 0 && batches > 0 {
         let mats = deal_memory(&mut prg, &plan, batch * batches)?;
-        let (times, cpu, _, _) = online(&s, mats, batch, None)?;
+        let (times, cpu, _, _) = online(&s, mats, batch, None, link)?;
         amort = median(&times) * 1e6 / batch as f64;
         amort_cpu = cpu * 1e6 / (batch * batches) as f64;
+    }
+    // A second thread per party: the batch split in two halves, each run by
+    // its own pair of party threads over its own connection.
+    let mut two_threads = 0.0;
+    if threads && batch > 1 && batches > 0 {
+        let half = batch / 2;
+        let [ma, mb] = deal_memory(&mut prg, &plan, 2 * half * batches)?;
+        let (mut ma, mut mb) = (ma, mb);
+        let (ma2, mb2) = (ma.split_off(half * batches), mb.split_off(half * batches));
+        let (r1, r2) = std::thread::scope(|sc| {
+            let h = sc.spawn(|| online(&s, [ma2, mb2], half, None, link));
+            (online(&s, [ma, mb], half, None, link), h.join())
+        });
+        let (t1, _, _, _) = r1?;
+        let (t2, _, _, _) = r2.map_err(|_| Error::config("second thread panicked"))??;
+        let per: Vec<f64> = t1.iter().zip(&t2).map(|(a, b)| a.max(*b)).collect();
+        two_threads = median(&per) * 1e6 / (2 * half) as f64;
     }
     let (mut reused, mut reused_cpu) = (0.0, 0.0);
     if reuse && batch > 0 && batches > 0 {
         let mats = deal_memory(&mut prg, &plan, 1)?;
-        let (times, cpu, _, _) = online(&s, mats, batch, Some(batches))?;
+        let (times, cpu, _, _) = online(&s, mats, batch, Some(batches), link)?;
         reused = median(&times) * 1e6 / batch as f64;
         reused_cpu = cpu * 1e6 / (batch * batches) as f64;
     }
@@ -233,6 +396,7 @@ pub fn measure_online(
         latency_cpu_ms: lat_cpu,
         amortised_cpu_us: amort_cpu,
         reused_us: reused,
+        two_threads_us: two_threads,
         reused_cpu_us: reused_cpu,
         batches,
         online_bytes_per_party: bytes,
@@ -266,10 +430,26 @@ mod tests {
             } else {
                 Variant::Binary
             };
-            let o = measure_online(v, MacScheme::parse(m).unwrap(), runs, batch, batches, true)
-                .unwrap();
+            let link = if env("TT_SPIN", "0") == "1" {
+                Link::SpinTcp
+            } else {
+                Link::Tcp
+            };
+            let o = measure_online(
+                v,
+                MacScheme::parse(m).unwrap(),
+                Runs {
+                    runs,
+                    batch,
+                    batches,
+                    reuse: true,
+                    threads: env("TT_THREADS", "0") == "1",
+                    link,
+                },
+            )
+            .unwrap();
             println!(
-                "{:<7} {:<10} lat {:>7.3} ms (cpu {:.3})  amort {:>8.2} us (cpu {:.2})  reused {:.2} us (cpu {:.2}) (batch {}) bytes {} flights {}",
+                "{:<7} {:<10} lat {:>7.3} ms (cpu {:.3})  amort {:>8.2} us (cpu {:.2})  reused {:.2} us (cpu {:.2}) 2thr {:.2} us (batch {}) bytes {} flights {}",
                 o.variant,
                 o.mac,
                 o.latency_ms,
@@ -278,6 +458,7 @@ mod tests {
                 o.amortised_cpu_us,
                 o.reused_us,
                 o.reused_cpu_us,
+                o.two_threads_us,
                 o.batch,
                 o.online_bytes_per_party,
                 o.flights_per_party

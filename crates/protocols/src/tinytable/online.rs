@@ -524,9 +524,11 @@ fn open_layer_nm(
     for gi in 0..groups {
         let ew = &s.e[gi * words..(gi + 1) * words];
         let idx = &mut s.idx[gi * t * LANES..(gi + 1) * t * LANES];
+        // Only the bytes of lanes in use (one for a single execution).
+        let used = lanes(total, gi).div_ceil(8);
         for (g, row) in idx.chunks_exact_mut(LANES).enumerate() {
             let w = &ins[g * n..(g + 1) * n];
-            for (k, out) in row.chunks_exact_mut(8).enumerate() {
+            for (k, out) in row.chunks_exact_mut(8).enumerate().take(used) {
                 let mut x = 0u64;
                 for (j, &wj) in w.iter().enumerate() {
                     x |= ((ew[wj as usize] >> (8 * k)) & 0xff) << (8 * j);
@@ -701,7 +703,7 @@ fn open_layer_nm(
             let mine_b = &s.mine_b[gi * t * LANES..(gi + 1) * t * LANES];
             for g in 0..t {
                 let mut o = [0u64; 8];
-                for k in 0..LANES / 8 {
+                for k in 0..b.div_ceil(8) {
                     let at = g * LANES + 8 * k;
                     let v = u64::from_le_bytes(mine_b[at..at + 8].try_into().expect("8"))
                         ^ u64::from_le_bytes(theirs_b[at..at + 8].try_into().expect("8"));
