@@ -56,34 +56,44 @@ impl TableSource for SliceSource<'_> {
     }
 }
 
-/// Tables read off a channel in chunks of up to [`READ_CHUNK`] blocks.
+/// Tables read off a channel as they arrive, into a buffer of up to
+/// [`READ_CHUNK`] blocks: each refill waits only for what the next batch
+/// needs, so evaluation runs behind the garbler instead of a buffer behind.
 struct ChannelSource<'c> {
     ch: &'c mut Channel,
     buf: Vec<Block>,
+    /// Next unconsumed byte of `buf` (a multiple of 16: batches are whole blocks).
     pos: usize,
+    /// Bytes of `buf` filled (may end inside a block).
     len: usize,
+    /// Table bytes not yet read off the channel.
     unread: usize,
 }
 
 impl TableSource for ChannelSource<'_> {
     fn take(&mut self, n: usize) -> Result<&[Block]> {
-        if self.len - self.pos < n {
-            self.buf.copy_within(self.pos..self.len, 0);
+        let need = 16 * n;
+        if self.len - self.pos < need {
+            let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut self.buf);
+            bytes.copy_within(self.pos..self.len, 0);
             self.len -= self.pos;
             self.pos = 0;
-            let want = (self.buf.len() - self.len).min(self.unread);
-            self.ch
-                .recv_blocks(&mut self.buf[self.len..self.len + want])?;
-            self.unread -= want;
-            self.len += want;
-            if self.len < n {
+            let room = (bytes.len() - self.len).min(self.unread);
+            let min = need - self.len;
+            if min > room {
                 return Err(Error::malformed(
                     "garbled table stream shorter than the circuit",
                 ));
             }
+            let got = self
+                .ch
+                .recv_bytes_at_least(&mut bytes[self.len..self.len + room], min)?;
+            self.unread -= got;
+            self.len += got;
         }
-        self.pos += n;
-        Ok(&self.buf[self.pos - n..self.pos])
+        let start = self.pos / 16;
+        self.pos += need;
+        Ok(&self.buf[start..start + n])
     }
 }
 
@@ -132,8 +142,8 @@ pub fn evaluate(
     )
 }
 
-/// Evaluates while reading the tables off `ch` in 64 KiB chunks, as the
-/// garbler's [`crate::garble_to_channel`] produces them. Reads exactly
+/// Evaluates while reading the tables off `ch` as they arrive (up to 64 KiB
+/// at a time), as the garbler's [`crate::garble_to_channel`] produces them. Reads exactly
 /// [`GarblePlan::table_blocks`] blocks; a short stream is the channel's
 /// error (`Disconnected`, `Timeout`), never a panic.
 pub fn evaluate_streaming(
@@ -146,10 +156,10 @@ pub fn evaluate_streaming(
     check_inputs(plan, input_labels)?;
     let mut src = ChannelSource {
         ch,
-        buf: vec![Block::ZERO; READ_CHUNK.max(2 * plan.max_batch())],
+        buf: vec![Block::ZERO; READ_CHUNK.max(TABLE_BLOCKS * plan.max_batch())],
         pos: 0,
         len: 0,
-        unread: plan.table_blocks(),
+        unread: 16 * plan.table_blocks(),
     };
     run(plan, input_labels, tweak_offset, keep, &mut src)
 }

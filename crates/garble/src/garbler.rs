@@ -172,8 +172,11 @@ pub fn garble_into(
     )
 }
 
-/// Garbles straight onto `ch` (the channel buffers ~64 KiB per write). Does
-/// not flush, so the caller can append decoding information to the flight.
+/// Garbles straight onto `ch`, pushing each piece of about
+/// [`STREAM_CHUNK`] blocks to the peer as soon as it exists (one write, no
+/// copy through the channel's buffer), so the evaluator runs a piece behind
+/// the garbler. Input labels queued before are sent first. Decoding
+/// information sent after it travels in the same flight.
 pub fn garble_to_channel(
     plan: &GarblePlan,
     delta: &Delta,
@@ -188,7 +191,7 @@ pub fn garble_to_channel(
         input_zero_labels,
         tweak_offset,
         keep,
-        &mut |t| ch.send_blocks(t),
+        &mut |t| ch.send_blocks_now(t),
     )
 }
 

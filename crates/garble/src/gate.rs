@@ -220,6 +220,35 @@ mod tests {
     }
 
     #[test]
+    fn slice_api_equals_the_circuit_kernels() {
+        use brickyard_core::aes::halfgates::{AndSlots, SlotProgram};
+        let mut prg = Prg::from_seed(Block(9));
+        let delta = Delta::random(&mut prg);
+        let n = 29;
+        let a0: Vec<Block> = (0..n).map(|_| prg.random_block()).collect();
+        let b0: Vec<Block> = (0..n).map(|_| prg.random_block()).collect();
+        let (mut out0, mut tables) = (vec![Block::ZERO; n], vec![Block::ZERO; 2 * n]);
+        let mut s = AndScratch::new();
+        garble_ands(&a0, &b0, &delta, 4, 50, &mut out0, &mut tables, &mut s).unwrap();
+        // The same gates over slots: a in 0..n, b in n..2n, outputs after.
+        let gates = (0..n as u32)
+            .map(|i| AndSlots {
+                a: i,
+                b: n as u32 + i,
+                out: 2 * n as u32 + i,
+                flip: 0,
+            })
+            .collect();
+        let prog = SlotProgram::new(3 * n, vec![], gates).unwrap();
+        let mut w: Vec<Block> = a0.iter().chain(&b0).copied().collect();
+        w.resize(3 * n, Block::ZERO);
+        let mut t2 = vec![Block::ZERO; 2 * n];
+        prog.garble_ands(&mut w, 0..n, delta.block(), 4, 50, &mut t2);
+        assert_eq!(t2, tables);
+        assert_eq!(&w[2 * n..], &out0[..]);
+    }
+
+    #[test]
     fn single_gate_truth_table() {
         let mut prg = Prg::from_seed(Block(7));
         let delta = Delta::random(&mut prg);

@@ -32,6 +32,13 @@ pub trait Transport: Send {
     fn write_all(&mut self, data: &[u8]) -> Result<()>;
     /// Fills `buf` completely or fails (`Timeout`, `Disconnected`, `Io`).
     fn read_exact(&mut self, buf: &mut [u8]) -> Result<()>;
+    /// Reads at least `min` and at most `buf.len()` bytes and returns how
+    /// many, so a consumer of a long stream can start on what has arrived
+    /// without waiting for a full buffer. The default reads exactly `min`.
+    fn read_at_least(&mut self, buf: &mut [u8], min: usize) -> Result<usize> {
+        self.read_exact(&mut buf[..min])?;
+        Ok(min)
+    }
     /// Pushes buffered bytes to the peer.
     fn flush(&mut self) -> Result<()>;
 }
@@ -109,6 +116,44 @@ impl Channel {
         self.transport.read_exact(buf)?;
         self.stats.bytes_received += buf.len() as u64;
         Ok(())
+    }
+
+    /// Reads at least `min` and at most `buf.len()` bytes (flushing pending
+    /// output first) and returns how many: bulk streams (garbled tables) are
+    /// consumed as they arrive instead of a buffer at a time.
+    ///
+    /// # Panics
+    /// If `min > buf.len()` (a caller bug, never peer input).
+    pub fn recv_bytes_at_least(&mut self, buf: &mut [u8], min: usize) -> Result<usize> {
+        assert!(min <= buf.len(), "recv_bytes_at_least: min exceeds buffer");
+        if self.sent_since_read {
+            self.flush()?;
+            self.stats.rounds += 1;
+            self.sent_since_read = false;
+        }
+        let n = if min == 0 {
+            0
+        } else {
+            self.transport.read_at_least(buf, min)?
+        };
+        self.stats.bytes_received += n as u64;
+        Ok(n)
+    }
+
+    /// Sends `data` and pushes it to the peer at once, without copying it
+    /// through the write buffer (anything already queued goes first). For
+    /// bulk data the peer can start on before the flight ends.
+    pub fn send_bytes_now(&mut self, data: &[u8]) -> Result<()> {
+        self.stats.bytes_sent += data.len() as u64;
+        self.sent_since_read = true;
+        self.flush_buffer()?;
+        self.transport.write_all(data)?;
+        self.transport.flush()
+    }
+
+    /// [`Channel::send_bytes_now`] for blocks.
+    pub fn send_blocks_now(&mut self, blocks: &[Block]) -> Result<()> {
+        self.send_bytes_now(bytemuck::cast_slice(blocks))
     }
 
     /// Flushes and closes the current flight: called by the phase driver at
@@ -254,6 +299,23 @@ mod tests {
         assert_eq!(sa.bytes_sent, sb.bytes_received);
         assert_eq!(sa.bytes_received, sb.bytes_sent);
         assert_eq!(sa.rounds, 1);
+    }
+
+    #[test]
+    fn partial_reads_and_immediate_sends_keep_order_and_counts() {
+        let (mut a, mut b) = memory_pair();
+        a.send_bytes(&[1, 2, 3]).unwrap();
+        a.send_bytes_now(&[4, 5, 6, 7]).unwrap();
+        let mut buf = [0u8; 16];
+        let n = b.recv_bytes_at_least(&mut buf[..7], 2).unwrap();
+        assert!((2..=7).contains(&n));
+        let mut rest = vec![0u8; 7 - n];
+        b.recv_bytes(&mut rest).unwrap();
+        let got: Vec<u8> = buf[..n].iter().chain(&rest).copied().collect();
+        assert_eq!(got, vec![1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(b.stats().bytes_received, 7);
+        assert_eq!(a.stats().bytes_sent, 7);
+        assert_eq!(b.recv_bytes_at_least(&mut buf, 0).unwrap(), 0);
     }
 
     #[test]

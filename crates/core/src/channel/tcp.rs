@@ -154,6 +154,24 @@ impl Transport for TcpTransport {
         self.reader.read_exact(buf).map_err(|e| map_io(e, "read"))
     }
 
+    fn read_at_least(&mut self, buf: &mut [u8], min: usize) -> Result<usize> {
+        let mut got = 0;
+        while got < min {
+            match self.reader.read(&mut buf[got..]) {
+                Ok(0) => {
+                    return Err(map_io(
+                        io::Error::from(io::ErrorKind::UnexpectedEof),
+                        "read",
+                    ))
+                }
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(map_io(e, "read")),
+            }
+        }
+        Ok(got)
+    }
+
     fn flush(&mut self) -> Result<()> {
         self.writer.flush().map_err(|e| map_io(e, "flush"))
     }
