@@ -30,6 +30,37 @@ fn random_circuits_match_the_evaluator() {
 }
 
 #[test]
+fn layers_shared_between_two_threads_give_the_same_outputs() {
+    let mut rng = Rng(0x7ea);
+    for round in 0..4 {
+        let gates = 60 + rng.below(100);
+        let c = random_circuit(&mut rng, 2, gates, 2);
+        let cfg = cfg_for(c);
+        let ai = random_inputs(&mut rng, &cfg, Role::Alice, 1);
+        let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
+        let (a, b) = brickyard_core::channel::memory_pair();
+        let run = driver::run_local(
+            "lego",
+            "random",
+            Box::new(LegoAlice::new(cfg.clone()).unwrap()),
+            // Every layer with a gate is shared with the helper thread.
+            Box::new(LegoBob::new(cfg.clone()).unwrap().eval_threads(2, 1)),
+            &cfg,
+            ai.clone(),
+            bi.clone(),
+            LocalNet {
+                alice: a,
+                bob: b,
+                name: "memory".into(),
+            },
+        )
+        .unwrap();
+        let want = cfg.circuit.eval(&assemble(&cfg, &ai[0], &bi[0])).unwrap();
+        assert_eq!(run.bob_outputs[0], want, "round {round}");
+    }
+}
+
+#[test]
 fn aes128_fips197() {
     let c = brickyard_circuit::builtin("aes128").unwrap();
     let cfg = cfg_for(c);

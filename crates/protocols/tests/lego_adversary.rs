@@ -150,6 +150,28 @@ fn bad_gates_abort_or_give_the_correct_output() {
     }
 }
 
+#[test]
+fn nand_gate_with_layers_shared_between_two_threads() {
+    // The Δ-recovery path (a NAND gate in an AND bucket) when the bucket is
+    // evaluated by either thread.
+    let cfg = small();
+    let mut rng = Rng(0x2a);
+    for i in 0..8 {
+        let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+        let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+        let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
+        let alice = LegoAlice::new(cfg.clone()).unwrap().cheat(Cheat::NandGate);
+        let bob = LegoBob::new(cfg.clone()).unwrap().eval_threads(2, 1);
+        match run(&cfg, alice, bob, x, y).1 {
+            Ok(out) => assert_eq!(out, want, "run {i}: WRONG OUTPUT"),
+            Err(Error::Cheating { check }) => {
+                assert!(check.starts_with("cut-and-choose"), "{check}")
+            }
+            Err(e) => panic!("run {i}: {e}"),
+        }
+    }
+}
+
 /// Statistical detection rates beside p_g (many runs): see docs/testing.md.
 #[test]
 #[ignore]

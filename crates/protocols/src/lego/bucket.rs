@@ -14,10 +14,9 @@
 //!   wrong Δ' would need Alice to have corrupted the other slot of most
 //!   authenticators, each caught with probability 1/2 when checked.
 
-use super::component::{auth_accepts, eval_gate_in};
-use super::material::{AndBucket, AuthB};
+use super::component::auth_accepts;
+use super::material::AuthB;
 use brickyard_core::Block;
-use brickyard_garble::AndScratch;
 
 /// What an AND bucket yields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,28 +27,23 @@ pub enum BucketOut {
     Delta(Block),
 }
 
-/// Evaluates one AND bucket on the keys of the head's inputs.
-pub fn eval_and_bucket(
-    b: &AndBucket,
-    l: Block,
-    r: Block,
-    checked: &[(Block, [Block; 2], u64)],
-    scratch: &mut AndScratch,
-) -> BucketOut {
-    let first = match b.gates.first() {
-        Some(g) => eval_gate_in(l ^ g.s[0], r ^ g.s[1], &g.table, g.id, scratch) ^ g.s[2],
-        None => return BucketOut::Key(Block::ZERO),
+/// The bucket rule on the β gates' outputs `outs` (each already translated
+/// to the head's output key by its soldering; the evaluation itself is
+/// batched per layer in `evaluator.rs`). `auths` are the bucket's
+/// authenticators, soldered to the head's output.
+pub fn decide(outs: &[Block], auths: &[AuthB], checked: &[(Block, [Block; 2], u64)]) -> BucketOut {
+    let Some(&first) = outs.first() else {
+        return BucketOut::Key(Block::ZERO);
     };
-    let mut cands: Vec<(Block, usize)> = vec![(first, 1)];
-    for g in &b.gates[1..] {
-        let c = eval_gate_in(l ^ g.s[0], r ^ g.s[1], &g.table, g.id, scratch) ^ g.s[2];
+    if outs.iter().all(|&c| c == first) {
+        return BucketOut::Key(first);
+    }
+    let mut cands: Vec<(Block, usize)> = Vec::new();
+    for &c in outs {
         match cands.iter_mut().find(|(k, _)| *k == c) {
             Some(e) => e.1 += 1,
             None => cands.push((c, 1)),
         }
-    }
-    if cands.len() == 1 {
-        return BucketOut::Key(first);
     }
     for i in 0..cands.len() {
         for j in i + 1..cands.len() {
@@ -60,7 +54,7 @@ pub fn eval_and_bucket(
         }
     }
     let score = |k: Block| {
-        b.auths
+        auths
             .iter()
             .filter(|a| auth_accepts(k ^ a.s, &a.table, a.id))
             .count()
@@ -83,12 +77,10 @@ pub fn confirm_delta(d: Block, checked: &[(Block, [Block; 2], u64)]) -> bool {
     !checked.is_empty() && 2 * ok > checked.len()
 }
 
-/// Whether a strict majority of an input authenticator bucket accepts `key`
-/// (already soldered onto the head authenticator).
-pub fn input_key_accepted(key: Block, auths: &[AuthB]) -> bool {
-    let ok = auths
-        .iter()
-        .filter(|a| auth_accepts(key ^ a.s, &a.table, a.id))
-        .count();
-    2 * ok > auths.len()
+/// Whether a strict majority of an input authenticator bucket accepts its
+/// key: `accepted[i]` says whether authenticator `i` of the bucket does
+/// (hashed in one batch for all inputs by the evaluator).
+pub fn input_key_accepted(accepted: &[bool]) -> bool {
+    let ok = accepted.iter().filter(|&&a| a).count();
+    2 * ok > accepted.len()
 }

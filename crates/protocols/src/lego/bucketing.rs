@@ -13,7 +13,7 @@
 use super::cut_and_choose::Survivors;
 use super::generate::{Ids, Plan};
 use super::hcom::{HcomReceiver, HcomSender};
-use super::material::{AndBucket, AuthB, BobMaterial, GateB, Layout};
+use super::material::{AuthB, BobMaterial, Flat, GateB, Layout};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 
@@ -152,31 +152,42 @@ pub(crate) fn bob(
         id: j as u64,
         s,
     };
+    let p = &plan.params;
     let mut mat = BobMaterial::default();
+    mat.and_gates = Flat::new(p.beta as usize);
+    mat.and_auths = Flat::new(p.alpha as usize);
+    mat.input = Flat::new(p.beta_in as usize);
+    mat.input_auth = Flat::new(p.alpha_in as usize);
+    mat.and_gates.items.reserve(asg.and.len() * p.beta as usize);
+    mat.and_auths
+        .items
+        .reserve(asg.and.len() * p.alpha as usize);
     for (gates, auths) in &asg.and {
-        let mut b = AndBucket::default();
-        b.gates.push(gate(gates[0], [Block::ZERO; 3]));
+        mat.and_gates.items.push(gate(gates[0], [Block::ZERO; 3]));
         for &g in &gates[1..] {
-            b.gates.push(gate(g, [next()?, next()?, next()?]));
+            mat.and_gates
+                .items
+                .push(gate(g, [next()?, next()?, next()?]));
         }
         for &a in auths {
-            b.auths.push(auth(a, next()?));
+            mat.and_auths.items.push(auth(a, next()?));
         }
-        mat.and.push(b);
     }
     for gates in &asg.input {
-        let mut v = vec![gate(gates[0], [Block::ZERO, next()?, Block::ZERO])];
+        mat.input
+            .items
+            .push(gate(gates[0], [Block::ZERO, next()?, Block::ZERO]));
         for &g in &gates[1..] {
-            v.push(gate(g, [next()?, next()?, Block::ZERO]));
+            mat.input
+                .items
+                .push(gate(g, [next()?, next()?, Block::ZERO]));
         }
-        mat.input.push(v);
     }
     for auths in &asg.input_auth {
-        let mut v = vec![auth(auths[0], Block::ZERO)];
+        mat.input_auth.items.push(auth(auths[0], Block::ZERO));
         for &a in &auths[1..] {
-            v.push(auth(a, next()?));
+            mat.input_auth.items.push(auth(a, next()?));
         }
-        mat.input_auth.push(v);
     }
     Ok((layout(&asg, ids, plan), mat))
 }

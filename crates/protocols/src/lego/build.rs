@@ -9,6 +9,7 @@
 //! `set(a) ⊕ L⁰_head` and `set(b) ⊕ R⁰_head` (two solderings per gate, the
 //! paper's dependent-phase cost), and per input wire `L⁰_in ⊕ K⁰_auth`.
 
+use super::evaluator::and_ranks;
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{Cursors, Layout, Need};
 use brickyard_circuit::{Circuit, Gate};
@@ -33,7 +34,8 @@ pub struct Built {
 pub struct BuiltBob {
     /// Ids and cursors.
     pub built: Built,
-    /// Per AND gate (circuit order): solderings of its two inputs.
+    /// Per AND gate, in layer order (`evaluator::and_ranks`): solderings
+    /// of its two inputs.
     pub solder: Vec<[Block; 2]>,
     /// Per input wire: soldering to its input authenticator.
     pub auth_solder: Vec<Block>,
@@ -49,7 +51,8 @@ pub const MAX_SET: usize = 64;
 
 /// What each opened value of Build is, in order.
 enum Tag {
-    And,
+    /// Input `side` (0 = left, 1 = right) of the AND gate at layer-order position `i`.
+    And(usize, usize),
     Refresh(usize),
     Auth(usize),
 }
@@ -132,17 +135,19 @@ fn plan(
             .ok_or_else(|| Error::config(format!("lego: wire {w} used before it is set")))
     };
     let delta = [layout.delta_id];
+    let rank = and_ranks(c);
     let mut k = 0;
     for (gi, g) in c.gates.iter().enumerate() {
         let mut s = match *g {
             Gate::Xor { a, b, .. } => sym_diff(&get(&sets, a)?, &get(&sets, b)?),
             Gate::Inv { a, .. } => sym_diff(&get(&sets, a)?, &delta),
             Gate::And { a, b, .. } => {
-                let [l, r, o] = layout.and_heads[at.and + k];
+                let i = rank[k] as usize;
+                let [l, r, o] = layout.and_heads[at.and + i];
                 open.push(sym_diff(&get(&sets, a)?, &[l]));
                 open.push(sym_diff(&get(&sets, b)?, &[r]));
-                tags.push(Tag::And);
-                tags.push(Tag::And);
+                tags.push(Tag::And(i, 0));
+                tags.push(Tag::And(i, 1));
                 k += 1;
                 vec![o]
             }
@@ -233,17 +238,16 @@ pub fn bob_linked(
             "lego: Build opened the wrong number of solderings",
         ));
     }
-    let (mut ands, mut solder, mut refresh) = (Vec::new(), Vec::new(), Vec::new());
+    let ands = tags.iter().filter(|t| matches!(t, Tag::And(..))).count() / 2;
+    let mut solder = vec![[Block::ZERO; 2]; ands];
+    let mut refresh = Vec::new();
     let mut auth_solder = vec![Block::ZERO; built.input_sets.len()];
     for (t, v) in tags.iter().zip(vals) {
-        match t {
-            Tag::And => ands.push(v),
-            Tag::Refresh(g) => refresh.push((*g, v)),
-            Tag::Auth(i) => auth_solder[*i] = v,
+        match *t {
+            Tag::And(i, side) => solder[i][side] = v,
+            Tag::Refresh(g) => refresh.push((g, v)),
+            Tag::Auth(i) => auth_solder[i] = v,
         }
-    }
-    for p in ands.chunks_exact(2) {
-        solder.push([p[0], p[1]]);
     }
     Ok(BuiltBob {
         built,

@@ -9,10 +9,12 @@
 //! the garbling tweaks of AND index `j` (offset 0); authenticator `j` uses
 //! tweak `(j, 1)`, so no tweak repeats under one Δ.
 
+use brickyard_core::aes::fixed_key;
 use brickyard_core::hash::{tccr, tccr_batch};
 use brickyard_core::Block;
 use brickyard_core::Result;
-use brickyard_garble::{eval_and, eval_ands, garble_ands, AndScratch, Delta};
+use brickyard_garble::tweak::and_tweak;
+use brickyard_garble::{eval_and, garble_ands, AndScratch, Delta};
 
 /// The tweak of authenticator `id`.
 pub fn auth_tweak(id: u64) -> Block {
@@ -53,21 +55,63 @@ pub fn eval_gate(l: Block, r: Block, table: &[Block; 2], id: u64) -> Block {
     eval_and(l, r, table, id)
 }
 
-/// [`eval_gate`] with reused buffers: the online phase evaluates β gates
-/// per AND bucket, and a fresh scratch per gate cost more than the hashing.
-pub fn eval_gate_in(
-    l: Block,
-    r: Block,
-    table: &[Block; 2],
-    id: u64,
-    scratch: &mut AndScratch,
-) -> Block {
-    let mut out = [Block::ZERO];
-    match eval_ands(&[l], &[r], table, 0, id, &mut out, scratch) {
-        Ok(()) => out[0],
-        // Lengths are fixed here; unreachable, but never panic on it.
-        Err(_) => eval_and(l, r, table, id),
+/// The tweak of gate `id`'s first (garbler-half) hash; the second is this
+/// one with bit 0 set (`brickyard_garble::tweak`, offset 0).
+#[inline]
+pub fn gate_tweak(id: u64) -> Block {
+    and_tweak(0, id)
+}
+
+/// The hashes of a batch of gate evaluations in one AES pass per step:
+/// `x` holds the input pairs `(l, r)` of gate `i` at `2i, 2i + 1`, and
+/// `h` receives `H(l, t_i)` and `H(r, t_i ⊕ 1)` with `t_i = gate_tweak(ids[i])`.
+/// `u` is scratch of `x`'s length. [`gate_output`] finishes each gate.
+///
+/// # Panics
+/// If the lengths disagree (the caller's own buffers).
+pub fn hash_gate_inputs(x: &[Block], ids: &[u64], h: &mut [Block], u: &mut [Block]) {
+    assert!(x.len() == 2 * ids.len() && h.len() == x.len() && u.len() == x.len());
+    let pi = fixed_key();
+    pi.encrypt_blocks_to(x, u);
+    for ((hc, uc), &id) in h.chunks_exact_mut(2).zip(u.chunks_exact(2)).zip(ids) {
+        let t = gate_tweak(id);
+        hc[0] = uc[0] ^ t;
+        hc[1] = uc[1] ^ t ^ Block(1);
     }
+    pi.encrypt_blocks(h);
+    for (hb, ub) in h.iter_mut().zip(u.iter()) {
+        *hb ^= *ub;
+    }
+}
+
+/// The half-gates evaluator's output for keys `l`, `r` from their hashes
+/// (see [`hash_gate_inputs`]); equal to [`eval_gate`] (tested).
+#[inline(always)]
+pub fn gate_output(l: Block, r: Block, hl: Block, hr: Block, table: &[Block; 2]) -> Block {
+    hl ^ table[0].and_bit(l.lsb()) ^ hr ^ (table[1] ^ l).and_bit(r.lsb())
+}
+
+/// Which of `keys` the authenticators accept: `keys[i]` is checked by
+/// `(tables[i], ids[i])` (one hash batch for all). `scratch` is reused.
+pub fn auths_accept(
+    keys: &[Block],
+    tables: &[[Block; 2]],
+    ids: &[u64],
+    scratch: &mut Vec<Block>,
+    out: &mut Vec<bool>,
+) {
+    scratch.clear();
+    scratch.extend_from_slice(keys);
+    let tw: Vec<Block> = ids.iter().map(|&id| auth_tweak(id)).collect();
+    tccr_batch(scratch, &tw);
+    out.clear();
+    out.extend(
+        scratch
+            .iter()
+            .zip(keys)
+            .zip(tables)
+            .map(|((h, k), t)| *h == t[k.lsb() as usize]),
+    );
 }
 
 /// Builds authenticators for 0-keys `k0` with ids `first..`: `2` hashes each.
@@ -114,6 +158,34 @@ mod tests {
             assert!(auth_accepts(k ^ delta.block(), &tab, id));
             assert!(!auth_accepts(k ^ Block(2), &tab, id));
             assert!(!auth_accepts(k, &tab, id + 1));
+        }
+    }
+
+    #[test]
+    fn batched_gate_evaluation_is_the_garble_crates() {
+        let mut prg = Prg::from_seed(Block(2));
+        let delta = Delta::random(&mut prg);
+        let n = 300;
+        let l0: Vec<Block> = prg.random_blocks(n);
+        let r0: Vec<Block> = prg.random_blocks(n);
+        let (_, tables) = garble_gates(&l0, &r0, &delta, 40).unwrap();
+        // Gates in a scrambled order with arbitrary (non-consecutive) ids.
+        let order: Vec<usize> = (0..n).map(|i| (i * 7) % n).collect();
+        let mut x = Vec::new();
+        let mut ids = Vec::new();
+        for (j, &g) in order.iter().enumerate() {
+            let (a, b) = (j % 2 == 1, j % 3 == 1);
+            x.push(l0[g] ^ delta.block().and_bit(a));
+            x.push(r0[g] ^ delta.block().and_bit(b));
+            ids.push(40 + g as u64);
+        }
+        let (mut h, mut u) = (vec![Block::ZERO; 2 * n], vec![Block::ZERO; 2 * n]);
+        hash_gate_inputs(&x, &ids, &mut h, &mut u);
+        for (j, &g) in order.iter().enumerate() {
+            let t = [tables[2 * g], tables[2 * g + 1]];
+            let want = eval_gate(x[2 * j], x[2 * j + 1], &t, ids[j]);
+            let got = gate_output(x[2 * j], x[2 * j + 1], h[2 * j], h[2 * j + 1], &t);
+            assert_eq!(got, want, "gate {g}");
         }
     }
 }

@@ -11,12 +11,12 @@
 //! `z_j = lsb(Z_j) ⊕ lsb(D_j) ⊕ lsb(v_j)`. A bucket that yields two valid
 //! keys hands Bob Δ; he then extracts x and outputs f(x, y) himself.
 
-use super::bucket::{eval_and_bucket, input_key_accepted, BucketOut};
 use super::build::{Built, BuiltBob};
+use super::evaluator::{Evaluated, Evaluator};
 use super::extract::extract_bit;
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Layout};
-use brickyard_circuit::{Circuit, Gate};
+use brickyard_circuit::Circuit;
 use brickyard_core::{Block, Channel, Error, Result};
 
 fn with(mut set: Vec<usize>, extra: &[usize]) -> Vec<usize> {
@@ -99,7 +99,8 @@ pub fn bob(
     owners: &Owners,
     y: &[bool],
 ) -> Result<Vec<bool>> {
-    Ok(bob_linked(hcom, ch, c, built, layout, mat, owners, y, &[])?.0)
+    let mut ev = Evaluator::new(c);
+    Ok(bob_with(&mut ev, hcom, ch, c, built, layout, mat, owners, y, &[])?.0)
 }
 
 /// [`bob`] for a copy with linked inputs (reactive use); also returns the
@@ -117,105 +118,95 @@ pub fn bob_linked(
     y: &[bool],
     linked: &[LinkedKey],
 ) -> Result<(Vec<bool>, Vec<Block>)> {
+    let mut ev = Evaluator::new(c);
+    bob_with(&mut ev, hcom, ch, c, built, layout, mat, owners, y, linked)
+}
+
+/// [`bob_linked`] with an evaluator made beforehand (its plan of `c` and
+/// its buffers), as the party keeps one across executions.
+#[allow(clippy::too_many_arguments)]
+pub fn bob_with(
+    ev: &mut Evaluator,
+    hcom: &HcomReceiver,
+    ch: &mut Channel,
+    c: &Circuit,
+    built: &BuiltBob,
+    layout: &Layout,
+    mat: &BobMaterial,
+    owners: &Owners,
+    y: &[bool],
+    linked: &[LinkedKey],
+) -> Result<(Vec<bool>, Vec<Block>)> {
     let at = built.built.at;
-    let b = &mat.rot_b[at.rot..at.rot + owners.bob.len()];
-    let e: Vec<bool> = b.iter().zip(y).map(|(b, y)| b ^ y).collect();
-    ch.send_bits(&e)?;
-    let their = ch.recv_block_vec(owners.alice.len())?;
-    let d = hcom.verify_open(ch, &opening_sets(&built.built, layout, owners, &e))?;
-    let (d_in, d_out) = d.split_at(owners.bob.len());
     let n_in = built.built.input_sets.len();
-    let mut in_keys = vec![Block::ZERO; n_in];
-    for (&p, &k) in owners.alice.iter().zip(&their) {
-        in_keys[p] = k;
+    let nb = owners.bob.len();
+    if y.len() != nb
+        || at.rot + nb > mat.rot_b.len().min(mat.rot_r.len()).min(mat.r_lsb.len())
+        || built.built.linked.len() != n_in
+        || owners.alice.iter().chain(owners.bob).any(|&p| p >= n_in)
+    {
+        return Err(Error::config(
+            "lego: Eval inputs do not match the built copy",
+        ));
     }
-    // Step 4: Bob's keys and their lsb check (independent of y on failure).
-    for (j, &p) in owners.bob.iter().enumerate() {
-        let i = at.rot + j;
-        let k = mat.rot_r[i] ^ d_in[j];
-        let lsb_k0 = d_in[j].lsb() ^ mat.r_lsb[i] ^ e[j];
-        if k.lsb() ^ lsb_k0 != y[j] {
-            return Err(Error::Cheating {
-                check: "input-key-lsb",
-            });
+    let (r, in_keys, d) = ev.session(built, mat, |sess| {
+        let b = &mat.rot_b[at.rot..at.rot + nb];
+        let e: Vec<bool> = b.iter().zip(y).map(|(b, y)| b ^ y).collect();
+        ch.send_bits(&e)?;
+        let their = ch.recv_block_vec(owners.alice.len())?;
+        let d = hcom.verify_open(ch, &opening_sets(&built.built, layout, owners, &e))?;
+        let d_in = &d[..nb];
+        let mut in_keys = vec![Block::ZERO; n_in];
+        for (&p, &k) in owners.alice.iter().zip(&their) {
+            in_keys[p] = k;
         }
-        in_keys[p] = k;
-    }
-    for &(p, k, _) in linked {
-        if !built.built.linked.get(p).copied().unwrap_or(false) {
-            return Err(Error::config(format!(
-                "lego: input {p} was not linked in Build"
-            )));
-        }
-        in_keys[p] = k;
-    }
-    for (p, &k) in in_keys.iter().enumerate() {
-        if built.built.linked[p] {
-            continue;
-        }
-        let auths = &mat.input_auth[at.input + p];
-        if !input_key_accepted(k ^ built.auth_solder[p], auths) {
-            return Err(Error::Cheating {
-                check: "input-authenticator",
-            });
-        }
-    }
-    // Step 5: evaluate.
-    let mut keys = vec![Block::ZERO; c.num_wires as usize];
-    for (w, &k) in c.inputs.iter().flat_map(|g| g.wires.iter()).zip(&in_keys) {
-        keys[*w as usize] = k;
-    }
-    let mut k_and = 0;
-    let mut scratch = brickyard_garble::AndScratch::new();
-    let mut refresh = built.refresh.iter().peekable();
-    for (gi, g) in c.gates.iter().enumerate() {
-        let v = match *g {
-            Gate::Xor { a, b, .. } => keys[a as usize] ^ keys[b as usize],
-            Gate::Inv { a, .. } => keys[a as usize],
-            Gate::And { a, b, .. } => {
-                let s = built.solder[k_and];
-                let bucket = &mat.and[at.and + k_and];
-                k_and += 1;
-                match eval_and_bucket(
-                    bucket,
-                    keys[a as usize] ^ s[0],
-                    keys[b as usize] ^ s[1],
-                    &mat.checked_auths,
-                    &mut scratch,
-                ) {
-                    BucketOut::Key(k) => k,
-                    BucketOut::Delta(delta) => {
-                        return Ok((
-                            extract_and_compute(
-                                c, mat, at.input, &in_keys, owners, y, linked, delta,
-                            )?,
-                            Vec::new(),
-                        ))
-                    }
-                }
+        // Step 4: Bob's keys and their lsb check (independent of y on failure).
+        for (j, &p) in owners.bob.iter().enumerate() {
+            let i = at.rot + j;
+            let k = mat.rot_r[i] ^ d_in[j];
+            let lsb_k0 = d_in[j].lsb() ^ mat.r_lsb[i] ^ e[j];
+            if k.lsb() ^ lsb_k0 != y[j] {
+                return Err(Error::Cheating {
+                    check: "input-key-lsb",
+                });
             }
-        };
-        let v = match refresh.peek() {
-            Some(&&(at_gate, s)) if at_gate == gi => {
-                refresh.next();
-                v ^ s
+            in_keys[p] = k;
+        }
+        for &(p, k, _) in linked {
+            if !built.built.linked.get(p).copied().unwrap_or(false) {
+                return Err(Error::config(format!(
+                    "lego: input {p} was not linked in Build"
+                )));
             }
-            _ => v,
-        };
-        keys[g.output() as usize] = v;
+            in_keys[p] = k;
+        }
+        sess.check_input_keys(&in_keys)?;
+        // Step 5: evaluate, layer by layer.
+        let r = sess.evaluate(&in_keys)?;
+        Ok((r, in_keys, d))
+    })?;
+    let d_out = &d[nb..];
+    let out_keys = match r {
+        Evaluated::Keys(k) => k,
+        Evaluated::Delta(delta) => {
+            return Ok((
+                extract_and_compute(c, mat, at.input, &in_keys, owners, y, linked, delta)?,
+                Vec::new(),
+            ))
+        }
+    };
+    if d_out.len() != out_keys.len() || at.out + out_keys.len() > mat.v_lsb.len() {
+        return Err(Error::config(
+            "lego: output openings do not match the circuit",
+        ));
     }
-    let out_wires: Vec<u32> = c
-        .outputs
-        .iter()
-        .flat_map(|g| g.wires.iter().copied())
-        .collect();
-    let bits = out_wires
+    let bits = out_keys
         .iter()
         .zip(d_out)
         .enumerate()
-        .map(|(j, (&w, dj))| keys[w as usize].lsb() ^ dj.lsb() ^ mat.v_lsb[at.out + j])
+        .map(|(j, (k, dj))| k.lsb() ^ dj.lsb() ^ mat.v_lsb[at.out + j])
         .collect();
-    Ok((bits, out_wires.iter().map(|&w| keys[w as usize]).collect()))
+    Ok((bits, out_keys))
 }
 
 /// Bob holds Δ: extracts x through the input buckets and computes f(x, y).
@@ -235,10 +226,13 @@ fn extract_and_compute(
         bits[p] = b;
     }
     for &p in owners.alice {
-        bits[p] =
-            extract_bit(&mat.input[first_input + p], in_keys[p], delta).ok_or(Error::Cheating {
-                check: "input-bucket-extraction",
-            })?;
+        let bucket = mat
+            .input
+            .get(first_input + p)
+            .ok_or_else(|| Error::config("lego: input bucket missing"))?;
+        bits[p] = extract_bit(bucket, in_keys[p], delta).ok_or(Error::Cheating {
+            check: "input-bucket-extraction",
+        })?;
     }
     for (&p, &yi) in owners.bob.iter().zip(y) {
         bits[p] = yi;

@@ -122,24 +122,83 @@ pub struct AuthB {
     pub s: Block,
 }
 
-/// One AND bucket: β gates and α authenticators.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct AndBucket {
-    /// The gates (the first is the head).
-    pub gates: Vec<GateB>,
-    /// The authenticators, soldered to the head's output.
-    pub auths: Vec<AuthB>,
+/// Equal-width groups stored flat: group `i` is `items[i·width..(i+1)·width]`
+/// (one allocation for all buckets of a kind, instead of one per bucket).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Flat<T> {
+    /// Items per group.
+    pub width: usize,
+    /// All groups, back to back.
+    pub items: Vec<T>,
+}
+
+impl<T> Default for Flat<T> {
+    fn default() -> Self {
+        Flat {
+            width: 0,
+            items: Vec::new(),
+        }
+    }
+}
+
+impl<T: Clone> Flat<T> {
+    /// An empty collection of groups of `width` items.
+    pub fn new(width: usize) -> Self {
+        Flat {
+            width,
+            items: Vec::new(),
+        }
+    }
+
+    /// Number of groups.
+    pub fn len(&self) -> usize {
+        self.items.len().checked_div(self.width).unwrap_or(0)
+    }
+
+    /// Whether there is no group.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Group `i`, if it exists.
+    pub fn get(&self, i: usize) -> Option<&[T]> {
+        let w = self.width;
+        self.items
+            .get(i.checked_mul(w)?..i.checked_add(1)?.checked_mul(w)?)
+    }
+
+    /// Groups `first..first + count` as a new collection; `None` if out of range.
+    pub fn slice(&self, first: usize, count: usize) -> Option<Flat<T>> {
+        let w = self.width;
+        let r = first.checked_mul(w)?..first.checked_add(count)?.checked_mul(w)?;
+        Some(Flat {
+            width: w,
+            items: self.items.get(r)?.to_vec(),
+        })
+    }
+
+    /// Whether the items fill whole groups (checked before trusting a
+    /// deserialised value).
+    pub fn well_formed(&self) -> bool {
+        if self.width == 0 {
+            self.items.is_empty()
+        } else {
+            self.items.len().is_multiple_of(self.width)
+        }
+    }
 }
 
 /// Bob's material of one Generate call.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct BobMaterial {
-    /// AND buckets.
-    pub and: Vec<AndBucket>,
+    /// AND buckets' gates (β per bucket; the first of each is the head).
+    pub and_gates: Flat<GateB>,
+    /// AND buckets' authenticators (α per bucket), soldered to the head's output.
+    pub and_auths: Flat<AuthB>,
     /// Input buckets (β̃ gates each).
-    pub input: Vec<Vec<GateB>>,
+    pub input: Flat<GateB>,
     /// Input authenticators (α̃ each; the first is soldered with zero).
-    pub input_auth: Vec<Vec<AuthB>>,
+    pub input_auth: Flat<AuthB>,
     /// Δ-ROT choice bits `b_i`.
     pub rot_b: Vec<bool>,
     /// Δ-ROT strings `r_i^{b_i}`.
@@ -151,6 +210,19 @@ pub struct BobMaterial {
     /// Checked authenticators (opened key, table, id): they confirm a Δ
     /// recovered from a bucket that yields two keys.
     pub checked_auths: Vec<(Block, [Block; 2], u64)>,
+}
+
+impl BobMaterial {
+    /// Whether the flat groups are whole and the AND gates and
+    /// authenticators describe the same number of buckets.
+    pub fn well_formed(&self) -> bool {
+        self.and_gates.well_formed()
+            && self.and_auths.well_formed()
+            && self.input.well_formed()
+            && self.input_auth.well_formed()
+            && (self.and_auths.width == 0 || self.and_auths.len() == self.and_gates.len())
+            && self.input.len() == self.input_auth.len()
+    }
 }
 
 impl Drop for BobMaterial {

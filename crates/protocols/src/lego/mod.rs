@@ -11,7 +11,7 @@
 //! | Cut-and-choose 8–10 | [`cut_and_choose`] |
 //! | Bucketing 11–12 (permutation, solderings) | [`bucketing`] |
 //! | Build(f) | [`build`] |
-//! | Eval(x, y) 1–5 | [`eval`], bucket rules in [`bucket`], extraction in [`extract`] |
+//! | Eval(x, y) 1–5 | [`eval`], layered evaluation in [`evaluator`], bucket rules in [`bucket`], extraction in [`extract`] |
 //! | Theorem 2 | [`params`] |
 
 mod bigint;
@@ -23,6 +23,7 @@ pub mod component;
 pub mod cut_and_choose;
 pub mod delta_rot;
 pub mod eval;
+pub mod evaluator;
 pub mod extract;
 pub mod generate;
 pub mod hcom;

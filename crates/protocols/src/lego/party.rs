@@ -1,19 +1,20 @@
 //! LEGO's two parties on the driver's four phases:
 //! setup = Setup, independent = Generate, dependent = Build, online = Eval.
 
-use super::build::{self, Built, BuiltBob};
+use super::build;
 use super::cheat::Cheats;
 use super::delta_rot;
 use super::eval::{self, Owners};
+use super::evaluator::Evaluator;
 use super::generate::{self, Plan};
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Layout};
 use super::params::{LegoParams, Objective, S};
 use super::store::{
-    self as lstore, AliceExec, AliceSession, BobExec, BobSession, EXEC_KIND, SESSION_SECRET,
+    self as lstore, AliceExec, AliceReady, AliceSession, BobExec, BobReady, BobSession, EXEC_KIND,
+    SESSION_SECRET,
 };
 use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
-use brickyard_commit::{CommitterState, ReceiverState};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_ot::delta_rot::{DeltaRotReceiver, DeltaRotSender};
@@ -78,7 +79,8 @@ pub struct LegoAlice {
     rot: Option<DeltaRotSender>,
     layout: Option<Layout>,
     delta: Zeroizing<Block>,
-    built: VecDeque<Built>,
+    /// Built copies ready for Eval (when no store is attached).
+    ready: VecDeque<AliceReady>,
     cheats: Cheats,
     store: Option<Box<Store>>,
 }
@@ -102,7 +104,7 @@ impl LegoAlice {
             rot: None,
             layout: None,
             delta: Zeroizing::new(Block::ZERO),
-            built: VecDeque::new(),
+            ready: VecDeque::new(),
             cheats: Cheats::default(),
             store: None,
         })
@@ -113,36 +115,6 @@ impl LegoAlice {
     pub fn cheat(mut self, c: super::cheat::Cheat) -> Self {
         self.cheats = Cheats::new(c);
         self
-    }
-
-    /// Writes every built copy to the store (see `store.rs`).
-    fn persist(&mut self) -> Result<()> {
-        let (Some(store), Some(hcom), Some(layout)) = (
-            self.store.as_mut(),
-            self.hcom.as_ref(),
-            self.layout.as_ref(),
-        ) else {
-            return Ok(());
-        };
-        let st = hcom.state();
-        let session = AliceSession {
-            hcom: CommitterState {
-                seeds0: st.seeds0.clone(),
-                seeds1: st.seeds1.clone(),
-                next_block: st.next_block,
-                msgs: Vec::new(),
-                t: Vec::new(),
-            },
-        };
-        let bytes = zeroize::Zeroizing::new(
-            postcard::to_stdvec(&session).map_err(|e| Error::config(format!("lego: {e}")))?,
-        );
-        store.put_secret(SESSION_SECRET, &bytes)?;
-        for b in self.built.drain(..) {
-            let rec = lstore::alice_exec(&b, layout, st, *self.delta, self.theirs.len())?;
-            store.append_typed(EXEC_KIND, &rec)?;
-        }
-        store.commit()
     }
 
     fn hcom(&mut self) -> Result<&mut HcomSender> {
@@ -191,12 +163,42 @@ impl Party for LegoAlice {
             .take()
             .ok_or_else(|| Error::config("lego: Generate did not run"))?;
         let (c, nb) = (self.cfg.circuit.clone(), self.theirs.len());
+        let mut built = Vec::with_capacity(self.cfg.executions);
         for _ in 0..self.cfg.executions {
-            let b = build::alice(self.hcom()?, ch, &c, &mut layout, nb)?;
-            self.built.push_back(b);
+            built.push(build::alice(self.hcom()?, ch, &c, &mut layout, nb)?);
         }
-        self.layout = Some(layout);
-        self.persist()
+        // Each copy keeps just the commitments its Eval opens; Generate's
+        // state is not needed any more.
+        let hcom = self
+            .hcom
+            .take()
+            .ok_or_else(|| Error::config("lego: Setup did not run"))?;
+        let st = hcom.state();
+        let session = lstore::alice_session(st);
+        let execs = built
+            .iter()
+            .map(|b| lstore::alice_exec(b, &layout, st, *self.delta, &self.theirs))
+            .collect::<Result<Vec<_>>>()?;
+        drop(hcom);
+        match self.store.as_mut() {
+            Some(store) => {
+                let bytes = Zeroizing::new(
+                    postcard::to_stdvec(&session)
+                        .map_err(|e| Error::config(format!("lego: {e}")))?,
+                );
+                store.put_secret(SESSION_SECRET, &bytes)?;
+                for rec in &execs {
+                    store.append_typed(EXEC_KIND, rec)?;
+                }
+                store.commit()
+            }
+            None => {
+                for rec in execs {
+                    self.ready.push_back(AliceReady::new(&session.hcom, rec)?);
+                }
+                Ok(())
+            }
+        }
     }
 
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
@@ -205,51 +207,27 @@ impl Party for LegoAlice {
             alice: &self.mine,
             bob: &self.theirs,
         };
-        if let Some(store) = self.store.as_mut() {
-            let session: AliceSession = load_secret(store)?;
-            let r = store.reserve(EXEC_KIND, 1)?;
-            let mut recs: Vec<AliceExec> = store.read_typed(&r)?;
-            store.finish(r)?;
-            let rec = recs
-                .pop()
-                .ok_or_else(|| Error::Storage("lego: empty execution record".into()))?;
-            let mut st = session.hcom.clone();
-            st.msgs = rec.msgs.clone();
-            st.t = rec.t.clone();
-            let hcom = HcomSender::from_state(st)?;
-            eval::alice(
-                &hcom,
-                ch,
-                &rec.built,
-                &rec.layout,
-                rec.delta,
-                &owners,
-                &x,
-                &self.cheats,
-            )?;
-            return Ok(None);
-        }
-        let built = self.built.pop_front().ok_or_else(|| {
-            Error::Exhausted("lego: no built circuit left (run Build first)".into())
-        })?;
-        let layout = self
-            .layout
-            .as_ref()
-            .ok_or_else(|| Error::config("lego: Generate did not run"))?;
-        let hcom = self
-            .hcom
-            .as_ref()
-            .ok_or_else(|| Error::config("lego: Setup did not run"))?;
-        let owners = Owners {
-            alice: &self.mine,
-            bob: &self.theirs,
+        let ready = match self.store.as_mut() {
+            Some(store) => {
+                let session: AliceSession = load_secret(store)?;
+                let r = store.reserve(EXEC_KIND, 1)?;
+                let mut recs: Vec<AliceExec> = store.read_typed(&r)?;
+                store.finish(r)?;
+                let rec = recs
+                    .pop()
+                    .ok_or_else(|| Error::Storage("lego: empty execution record".into()))?;
+                AliceReady::new(&session.hcom, rec)?
+            }
+            None => self.ready.pop_front().ok_or_else(|| {
+                Error::Exhausted("lego: no built circuit left (run Build first)".into())
+            })?,
         };
         eval::alice(
-            hcom,
+            &ready.hcom,
             ch,
-            &built,
-            layout,
-            *self.delta,
+            &ready.built,
+            &ready.layout,
+            ready.delta,
             &owners,
             &x,
             &self.cheats,
@@ -269,7 +247,10 @@ pub struct LegoBob {
     rot: Option<DeltaRotReceiver>,
     layout: Option<Layout>,
     mat: Option<BobMaterial>,
-    built: VecDeque<BuiltBob>,
+    /// Built copies ready for Eval (when no store is attached).
+    ready: VecDeque<BobReady>,
+    /// The plan of f and evaluation buffers, made before the online phase.
+    ev: Option<Evaluator>,
     cheats: Cheats,
     store: Option<Box<Store>>,
 }
@@ -293,7 +274,8 @@ impl LegoBob {
             rot: None,
             layout: None,
             mat: None,
-            built: VecDeque::new(),
+            ready: VecDeque::new(),
+            ev: None,
             cheats: Cheats::default(),
             store: None,
         })
@@ -306,34 +288,17 @@ impl LegoBob {
         self
     }
 
-    /// Writes every built copy to the store (see `store.rs`).
-    fn persist(&mut self) -> Result<()> {
-        let (Some(store), Some(hcom), Some(layout), Some(mat)) = (
-            self.store.as_mut(),
-            self.hcom.as_ref(),
-            self.layout.as_ref(),
-            self.mat.as_ref(),
-        ) else {
-            return Ok(());
-        };
-        let st = hcom.state();
-        let session = BobSession {
-            hcom: ReceiverState {
-                watch: st.watch,
-                seeds: st.seeds.clone(),
-                next_block: st.next_block,
-                w: Vec::new(),
-            },
-        };
-        let bytes = zeroize::Zeroizing::new(
-            postcard::to_stdvec(&session).map_err(|e| Error::config(format!("lego: {e}")))?,
-        );
-        store.put_secret(SESSION_SECRET, &bytes)?;
-        for b in self.built.drain(..) {
-            let rec = lstore::bob_exec(&b, layout, mat, st, self.mine.len())?;
-            store.append_typed(EXEC_KIND, &rec)?;
-        }
-        store.commit()
+    /// Evaluates with `threads` (1 or 2) threads, sharing layers of at
+    /// least `min_gates` garbled gates (tests force the shared path on
+    /// small circuits with this).
+    pub fn eval_threads(mut self, threads: usize, min_gates: usize) -> Self {
+        self.ev = Some(Evaluator::new(&self.cfg.circuit).with_threads(threads, min_gates));
+        self
+    }
+
+    fn evaluator(&mut self) -> &mut Evaluator {
+        let c = &self.cfg.circuit;
+        self.ev.get_or_insert_with(|| Evaluator::new(c))
     }
 
     fn hcom(&mut self) -> Result<&mut HcomReceiver> {
@@ -351,6 +316,7 @@ impl Party for LegoBob {
     }
 
     fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+        self.evaluator();
         if let Some(s) = self.store.as_mut() {
             s.sync_next_index(ch, &[EXEC_KIND])?;
         }
@@ -383,12 +349,45 @@ impl Party for LegoBob {
             .take()
             .ok_or_else(|| Error::config("lego: Generate did not run"))?;
         let (c, nb) = (self.cfg.circuit.clone(), self.mine.len());
+        let mut built = Vec::with_capacity(self.cfg.executions);
         for _ in 0..self.cfg.executions {
-            let b = build::bob(self.hcom()?, ch, &c, &mut layout, nb)?;
-            self.built.push_back(b);
+            built.push(build::bob(self.hcom()?, ch, &c, &mut layout, nb)?);
         }
-        self.layout = Some(layout);
-        self.persist()
+        self.evaluator();
+        let hcom = self
+            .hcom
+            .take()
+            .ok_or_else(|| Error::config("lego: Setup did not run"))?;
+        let mat = self
+            .mat
+            .take()
+            .ok_or_else(|| Error::config("lego: Generate did not run"))?;
+        let st = hcom.state();
+        let session = lstore::bob_session(st);
+        let execs = built
+            .into_iter()
+            .map(|b| lstore::bob_exec(b, &layout, &mat, st, &self.mine))
+            .collect::<Result<Vec<_>>>()?;
+        drop((hcom, mat));
+        match self.store.as_mut() {
+            Some(store) => {
+                let bytes = Zeroizing::new(
+                    postcard::to_stdvec(&session)
+                        .map_err(|e| Error::config(format!("lego: {e}")))?,
+                );
+                store.put_secret(SESSION_SECRET, &bytes)?;
+                for rec in &execs {
+                    store.append_typed(EXEC_KIND, rec)?;
+                }
+                store.commit()
+            }
+            None => {
+                for rec in execs {
+                    self.ready.push_back(BobReady::new(&session.hcom, rec)?);
+                }
+                Ok(())
+            }
+        }
     }
 
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
@@ -397,53 +396,34 @@ impl Party for LegoBob {
             alice: &self.theirs,
             bob: &self.mine,
         };
-        if let Some(store) = self.store.as_mut() {
-            let session: BobSession = load_secret(store)?;
-            let r = store.reserve(EXEC_KIND, 1)?;
-            let mut recs: Vec<BobExec> = store.read_typed(&r)?;
-            store.finish(r)?;
-            let rec = recs
-                .pop()
-                .ok_or_else(|| Error::Storage("lego: empty execution record".into()))?;
-            let mut st = session.hcom.clone();
-            st.w = rec.w.clone();
-            let hcom = HcomReceiver::from_state(st)?;
-            let bits = eval::bob(
-                &hcom,
-                ch,
-                &self.cfg.circuit,
-                &rec.built,
-                &rec.layout,
-                &rec.mat,
-                &owners,
-                &y,
-            )?;
-            return Ok(Some(crate::yao::split_outputs(&self.cfg, &bits)));
-        }
-        let built = self.built.pop_front().ok_or_else(|| {
-            Error::Exhausted("lego: no built circuit left (run Build first)".into())
-        })?;
-        let (layout, mat) = match (&self.layout, &self.mat) {
-            (Some(l), Some(m)) => (l, m),
-            _ => return Err(Error::config("lego: Generate did not run")),
+        let ready = match self.store.as_mut() {
+            Some(store) => {
+                let session: BobSession = load_secret(store)?;
+                let r = store.reserve(EXEC_KIND, 1)?;
+                let mut recs: Vec<BobExec> = store.read_typed(&r)?;
+                store.finish(r)?;
+                let rec = recs
+                    .pop()
+                    .ok_or_else(|| Error::Storage("lego: empty execution record".into()))?;
+                BobReady::new(&session.hcom, rec)?
+            }
+            None => self.ready.pop_front().ok_or_else(|| {
+                Error::Exhausted("lego: no built circuit left (run Build first)".into())
+            })?,
         };
-        let hcom = self
-            .hcom
-            .as_ref()
-            .ok_or_else(|| Error::config("lego: Setup did not run"))?;
-        let owners = Owners {
-            alice: &self.theirs,
-            bob: &self.mine,
-        };
-        let bits = eval::bob(
-            hcom,
+        let c = &self.cfg.circuit;
+        let ev = self.ev.get_or_insert_with(|| Evaluator::new(c));
+        let (bits, _) = eval::bob_with(
+            ev,
+            &ready.hcom,
             ch,
-            &self.cfg.circuit,
-            &built,
-            layout,
-            mat,
+            c,
+            &ready.built,
+            &ready.layout,
+            &ready.mat,
             &owners,
             &y,
+            &[],
         )?;
         Ok(Some(crate::yao::split_outputs(&self.cfg, &bits)))
     }
