@@ -192,3 +192,26 @@ fn detection_rates_match_p_g() {
         assert!(rate <= p.p_g() + 5.0 * sd);
     }
 }
+
+/// The nand-gate detection rate alone, many runs (default 2000; set
+/// `LEGO_RATE_RUNS`), checked on both sides: a NAND gate is caught iff it
+/// is checked, so the rate is p_g exactly (docs/protocols/lego.md).
+#[test]
+#[ignore]
+fn nand_gate_detection_rate_is_p_g() {
+    let cfg = small();
+    let p = plan_for(&cfg, &LegoOptions::default()).unwrap().params;
+    let runs: usize = std::env::var("LEGO_RATE_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let (aborts, _) = attack(Cheat::NandGate, runs, None);
+    let rate = aborts as f64 / runs as f64;
+    let sd = (p.p_g() * (1.0 - p.p_g()) / runs as f64).sqrt();
+    println!(
+        "NandGate: {aborts}/{runs} = {rate:.4} detected; p_g = {:.3}, sd {sd:.4}, z = {:.2}",
+        p.p_g(),
+        (rate - p.p_g()) / sd
+    );
+    assert!((rate - p.p_g()).abs() <= 4.0 * sd);
+}

@@ -14,6 +14,7 @@ use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{Cursors, Layout, Need};
 use brickyard_circuit::{Circuit, Gate};
 use brickyard_core::{Block, Channel, Error, Result};
+use std::ops::Range;
 
 /// One built copy of f, as both parties see it (ids only).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -57,35 +58,56 @@ enum Tag {
     Auth(usize),
 }
 
-fn sym_diff(a: &[usize], b: &[usize]) -> Vec<usize> {
+/// Appends the symmetric difference of the sorted sets `a` and `b` to `out`.
+fn sym_diff_into(a: &[usize], b: &[usize], out: &mut Vec<usize>) {
     let (mut i, mut j) = (0, 0);
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    while i < a.len() || j < b.len() {
-        match (a.get(i), b.get(j)) {
-            (Some(x), Some(y)) if x == y => {
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Equal => {
                 i += 1;
                 j += 1;
             }
-            (Some(x), Some(y)) if x < y => {
-                out.push(*x);
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
                 i += 1;
             }
-            (Some(_), Some(y)) => {
-                out.push(*y);
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
                 j += 1;
             }
-            (Some(x), None) => {
-                out.push(*x);
-                i += 1;
-            }
-            (None, Some(y)) => {
-                out.push(*y);
-                j += 1;
-            }
-            (None, None) => break,
         }
     }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
+
+#[cfg(test)]
+fn sym_diff(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let mut out = Vec::new();
+    sym_diff_into(a, b, &mut out);
     out
+}
+
+/// Sets stored back to back in one vector (Build makes one per wire and
+/// two per AND gate; one allocation each cost more than the set algebra).
+#[derive(Default)]
+struct Sets {
+    ids: Vec<usize>,
+    spans: Vec<Range<usize>>,
+}
+
+impl Sets {
+    fn get(&self, i: usize) -> &[usize] {
+        &self.ids[self.spans[i].clone()]
+    }
+    fn push(&mut self, ids: &[usize]) {
+        let start = self.ids.len();
+        self.ids.extend_from_slice(ids);
+        self.spans.push(start..self.ids.len());
+    }
+    fn slices(&self) -> Vec<&[usize]> {
+        self.spans.iter().map(|r| &self.ids[r.clone()]).collect()
+    }
 }
 
 /// The amounts one copy of `c` needs, with `bob_inputs` Δ-ROTs.
@@ -108,11 +130,14 @@ fn plan(
     layout: &mut Layout,
     bob_inputs: usize,
     links: &[Option<Vec<usize>>],
-) -> Result<(Built, Vec<Vec<usize>>, Vec<Tag>)> {
+) -> Result<(Built, Sets, Vec<Tag>)> {
     let at = layout.reserve(need(c, bob_inputs))?;
-    let mut sets: Vec<Option<Vec<usize>>> = vec![None; c.num_wires as usize];
+    // Wire w's 0-key set is `wires.get(slot[w])`.
+    const UNSET: u32 = u32::MAX;
+    let mut slot = vec![UNSET; c.num_wires as usize];
+    let mut wires = Sets::default();
+    let mut open = Sets::default();
     let mut input_sets = Vec::new();
-    let mut open = Vec::new();
     let mut tags = Vec::new();
     let mut linked = Vec::new();
     for (i, w) in c.inputs.iter().flat_map(|g| g.wires.iter()).enumerate() {
@@ -126,42 +151,57 @@ fn plan(
                 vec![layout.in_heads[at.input + i]]
             }
         };
-        sets[*w as usize] = Some(set.clone());
+        slot[*w as usize] = wires.spans.len() as u32;
+        wires.push(&set);
         input_sets.push(set);
     }
-    let get = |sets: &[Option<Vec<usize>>], w: u32| {
-        sets.get(w as usize)
-            .and_then(|s| s.clone())
-            .ok_or_else(|| Error::config(format!("lego: wire {w} used before it is set")))
+    let find = |slot: &[u32], w: u32| match slot.get(w as usize) {
+        Some(&s) if s != UNSET => Ok(s as usize),
+        _ => Err(Error::config(format!(
+            "lego: wire {w} used before it is set"
+        ))),
     };
     let delta = [layout.delta_id];
     let rank = and_ranks(c);
     let mut k = 0;
+    let mut s = Vec::new();
     for (gi, g) in c.gates.iter().enumerate() {
-        let mut s = match *g {
-            Gate::Xor { a, b, .. } => sym_diff(&get(&sets, a)?, &get(&sets, b)?),
-            Gate::Inv { a, .. } => sym_diff(&get(&sets, a)?, &delta),
+        s.clear();
+        match *g {
+            Gate::Xor { a, b, .. } => {
+                let (a, b) = (find(&slot, a)?, find(&slot, b)?);
+                sym_diff_into(wires.get(a), wires.get(b), &mut s);
+            }
+            Gate::Inv { a, .. } => sym_diff_into(wires.get(find(&slot, a)?), &delta, &mut s),
             Gate::And { a, b, .. } => {
                 let i = rank[k] as usize;
                 let [l, r, o] = layout.and_heads[at.and + i];
-                open.push(sym_diff(&get(&sets, a)?, &[l]));
-                open.push(sym_diff(&get(&sets, b)?, &[r]));
-                tags.push(Tag::And(i, 0));
-                tags.push(Tag::And(i, 1));
+                for (w, head, side) in [(a, l, 0), (b, r, 1)] {
+                    let mut t = std::mem::take(&mut s);
+                    sym_diff_into(wires.get(find(&slot, w)?), &[head], &mut t);
+                    open.push(&t);
+                    t.clear();
+                    s = t;
+                    tags.push(Tag::And(i, side));
+                }
                 k += 1;
-                vec![o]
+                s.push(o);
             }
-        };
+        }
         if s.len() > MAX_SET {
             let u = layout.take_refresh()?;
-            open.push(sym_diff(&s, &[u]));
+            let mut t = Vec::with_capacity(s.len() + 1);
+            sym_diff_into(&s, &[u], &mut t);
+            open.push(&t);
             tags.push(Tag::Refresh(gi));
-            s = vec![u];
+            s.clear();
+            s.push(u);
         }
-        sets[g.output() as usize] = Some(s);
+        slot[g.output() as usize] = wires.spans.len() as u32;
+        wires.push(&s);
     }
     for (i, _) in input_sets.iter().enumerate().filter(|(i, _)| !linked[*i]) {
-        open.push(vec![
+        open.push(&[
             layout.in_heads[at.input + i],
             layout.in_auth_heads[at.input + i],
         ]);
@@ -171,7 +211,7 @@ fn plan(
         .outputs
         .iter()
         .flat_map(|g| g.wires.iter())
-        .map(|&w| get(&sets, w))
+        .map(|&w| Ok(wires.get(find(&slot, w)?).to_vec()))
         .collect::<Result<Vec<_>>>()?;
     Ok((
         Built {
@@ -207,7 +247,7 @@ pub fn alice_linked(
     links: &[Option<Vec<usize>>],
 ) -> Result<Built> {
     let (built, open, _) = plan(c, layout, bob_inputs, links)?;
-    hcom.batch_open(ch, &open)?;
+    hcom.batch_open(ch, &open.slices())?;
     Ok(built)
 }
 
@@ -232,7 +272,7 @@ pub fn bob_linked(
     links: &[Option<Vec<usize>>],
 ) -> Result<BuiltBob> {
     let (built, open, tags) = plan(c, layout, bob_inputs, links)?;
-    let vals = hcom.verify_batch_open(ch, &open)?;
+    let vals = hcom.verify_batch_open(ch, &open.slices())?;
     if vals.len() != tags.len() {
         return Err(Error::malformed(
             "lego: Build opened the wrong number of solderings",

@@ -61,7 +61,7 @@ impl HcomSender {
         self.0.open_xor(ch, sets)
     }
     /// Batch opening (values, then one check combination for Bob's challenge).
-    pub fn batch_open(&self, ch: &mut Channel, sets: &[Vec<usize>]) -> Result<()> {
+    pub fn batch_open<S: AsRef<[usize]>>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
         self.0.batch_open_xor(ch, sets)
     }
     /// VerLeak: leaks the lsb of each set's XOR, consuming `blinders`.
@@ -97,10 +97,10 @@ impl HcomReceiver {
         self.0.verify_open_xor(ch, sets)
     }
     /// Receives and verifies a batch opening.
-    pub fn verify_batch_open(
+    pub fn verify_batch_open<S: AsRef<[usize]>>(
         &mut self,
         ch: &mut Channel,
-        sets: &[Vec<usize>],
+        sets: &[S],
     ) -> Result<Vec<Block>> {
         self.0.verify_batch_open_xor(ch, sets)
     }
