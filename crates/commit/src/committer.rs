@@ -98,9 +98,7 @@ impl Drop for Scratch {
         self.m.zeroize();
         self.t1.zeroize();
         self.parity.zeroize();
-        for a in self.acc.iter_mut() {
-            *a = GfWide::default();
-        }
+        self.acc.zeroize();
     }
 }
 
@@ -269,13 +267,14 @@ impl Committer {
             )
         });
         let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * (N + K)];
-        for p in partials {
-            for (s, x) in sums.iter_mut().zip(p) {
-                *s ^= x;
+        for mut p in partials {
+            for (s, x) in sums.iter_mut().zip(&p) {
+                *s ^= *x;
             }
+            p.zeroize();
         }
         let mut resp: Vec<Block> = sums.iter().map(|s| s.reduce()).collect();
-        sums.iter_mut().for_each(|s| *s = GfWide::default());
+        sums.zeroize();
         #[cfg(test)]
         self.cheat_response(&mut resp);
         ch.send_blocks(&resp)?;

@@ -9,7 +9,7 @@ use crate::code::{xor_rows, Row};
 use crate::committer::Committer;
 use crate::params::{N, ROW_WORDS, S};
 use crate::sliced::combine_items_with;
-use crate::wire::{put_opening, send_count, write_opening, OPENING_BYTES, OPEN_PIECE};
+use crate::wire::{put_opening, send_count, singletons, write_opening, OPENING_BYTES, OPEN_PIECE};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroize;
@@ -43,8 +43,7 @@ impl Committer {
 
     /// Opens commitments: sends `(m_i, t_i)` for each id (K + N bits each).
     pub fn open(&self, ch: &mut Channel, ids: &[usize]) -> Result<()> {
-        let sets: Vec<[usize; 1]> = ids.iter().map(|&i| [i]).collect();
-        self.open_xor(ch, &sets)
+        self.open_xor(ch, singletons(ids))
     }
 
     /// Opens, for each set, the XOR of its commitments (XOR-homomorphism):
@@ -95,8 +94,7 @@ impl Committer {
     /// GF(2^128) combination of the shares chosen by the receiver (N Blocks
     /// in total), so the cost per opened value is K bits plus a constant.
     pub fn batch_open(&self, ch: &mut Channel, ids: &[usize]) -> Result<()> {
-        let sets: Vec<[usize; 1]> = ids.iter().map(|&i| [i]).collect();
-        self.batch_open_xor(ch, &sets)
+        self.batch_open_xor(ch, singletons(ids))
     }
 
     /// [`Committer::batch_open`] for XORs of sets of commitments. The

@@ -7,7 +7,7 @@ use crate::open_committer::{challenge_rows, check_bit_args};
 use crate::params::{N, ROW_WORDS, S};
 use crate::receiver::Receiver;
 use crate::sliced::{combine_item_msgs, combine_items_with};
-use crate::wire::{get_opening, recv_count, OPENING_BYTES, OPEN_PIECE};
+use crate::wire::{get_opening, recv_count, singletons, OPENING_BYTES, OPEN_PIECE};
 use brickyard_core::{Block, Channel, Error, Result};
 
 impl Receiver {
@@ -60,8 +60,7 @@ impl Receiver {
 
     /// Receives and verifies the openings of `ids`; returns the values.
     pub fn verify_open(&self, ch: &mut Channel, ids: &[usize]) -> Result<Vec<Block>> {
-        let sets: Vec<[usize; 1]> = ids.iter().map(|&i| [i]).collect();
-        self.verify_open_xor(ch, &sets)
+        self.verify_open_xor(ch, singletons(ids))
     }
 
     /// Receives and verifies, for each set, the opening of the XOR of its
@@ -93,8 +92,7 @@ impl Receiver {
     /// Receives a batch opening of `ids` (messages, then one combination of
     /// the shares for our random challenge); returns the values.
     pub fn verify_batch_open(&mut self, ch: &mut Channel, ids: &[usize]) -> Result<Vec<Block>> {
-        let sets: Vec<[usize; 1]> = ids.iter().map(|&i| [i]).collect();
-        self.verify_batch_open_xor(ch, &sets)
+        self.verify_batch_open_xor(ch, singletons(ids))
     }
 
     /// [`Receiver::verify_batch_open`] for XORs of sets of commitments.

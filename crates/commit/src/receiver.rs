@@ -49,7 +49,7 @@ impl Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         self.w.zeroize();
-        self.acc.iter_mut().for_each(|a| *a = GfWide::default());
+        self.acc.zeroize();
     }
 }
 
@@ -213,7 +213,7 @@ impl Receiver {
         }
         drop(scratch);
         let mut combos: Vec<Block> = sums.iter().map(|s| s.reduce()).collect();
-        sums.iter_mut().for_each(|s| *s = GfWide::default());
+        sums.zeroize();
         let checked = ch
             .recv_block_vec(CHECK_COMBINATIONS * (N + K))
             .and_then(|resp| {

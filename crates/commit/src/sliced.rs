@@ -135,7 +135,7 @@ pub(crate) fn combine_items_with(
     words.zeroize();
     cols.zeroize();
     let out = acc.iter().map(|a| a.reduce()).collect();
-    acc.iter_mut().for_each(|a| *a = GfWide::default());
+    acc.zeroize();
     out
 }
 

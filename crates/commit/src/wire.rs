@@ -29,6 +29,12 @@ pub(crate) const OPENING_BYTES: usize = 16 + WIRE_ROW_BYTES;
 /// threshold, so the transport's copy reuses heap memory).
 pub(crate) const OPEN_PIECE: usize = 2048;
 
+/// Ids as one-element sets, without copying them (`[usize; 1]` has the
+/// layout of `usize`): plain openings are XOR openings of singletons.
+pub(crate) fn singletons(ids: &[usize]) -> &[[usize; 1]] {
+    bytemuck::cast_slice(ids)
+}
+
 /// Sends a count prefix (u32, little-endian).
 pub(crate) fn send_count(ch: &mut Channel, n: usize) -> Result<()> {
     let n = u32::try_from(n).map_err(|_| Error::config("too many items in one message"))?;

@@ -76,8 +76,9 @@ pub fn gf_inner_product_portable(a: &[Block], b: &[Block]) -> Block {
 /// An unreduced sum of carry-less products: the polynomial `hi·x^128 + lo`
 /// (degree ≤ 254). Sums of many products are accumulated with `^=` and
 /// reduced once with [`GfWide::reduce`], which is the same as summing the
-/// reduced products (reduction is GF(2)-linear).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// reduced products (reduction is GF(2)-linear). Sums of secret data are
+/// secret: zeroize them (`Zeroize`) when done.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, zeroize::Zeroize)]
 pub struct GfWide {
     /// Coefficients of x^0..x^127.
     pub lo: u128,
