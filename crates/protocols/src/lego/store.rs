@@ -1,15 +1,17 @@
 //! Offline/online in separate processes (the driver's `attach_store`).
 //!
 //! Preprocessing writes, per built copy of f, one self-contained record of
-//! kind [`EXEC_KIND`]: the copy with its commitment ids renumbered
-//! `0..k`, just the k commitments Eval opens (Alice: value and share;
-//! Bob: his check row), and the slice of the layout and of Bob's material
+//! kind [`EXEC_KIND`]: the copy with its commitment ids renumbered, just
+//! the commitments Eval uses, each XOR-combined per opened sum (see
+//! `combine`; Alice: value and share; Bob: his check row), and the slice
+//! of the layout and of Bob's material
 //! the copy uses (its AND buckets, input buckets and authenticators, Δ-ROTs,
 //! leaked lsbs). The commitment session's seeds (a few KB) are a sealed
 //! store secret. An online run reserves one record per execution, durably,
 //! before it touches it, so no copy — and no Δ-ROT or blinder inside it —
 //! is ever used twice, and the full commitment state (megabytes) is never
-//! needed online.
+//! needed online. Without a store the same records are kept in memory as
+//! [`AliceReady`]/[`BobReady`], so both paths run the same Eval.
 
 use super::build::{Built, BuiltBob};
 use super::hcom::{HcomReceiver, HcomSender};
