@@ -75,8 +75,9 @@ pub struct BenchResult {
 }
 
 /// CPU time consumed by the calling thread, from the scheduler's own
-/// accounting (`/proc/thread-self/schedstat`, first field, in ns).
-fn thread_cpu_ns() -> Option<u64> {
+/// accounting (`/proc/thread-self/schedstat`, first field, in ns; `None`
+/// where that file does not exist).
+pub fn thread_cpu_ns() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     s.split_whitespace().next()?.parse().ok()
 }

@@ -24,6 +24,7 @@ pub mod bench;
 pub mod delta_rot;
 pub mod iknp;
 pub mod kos;
+mod mem;
 pub mod rot;
 pub mod tinyot;
 

@@ -53,6 +53,13 @@ fn total_nb(m: usize) -> usize {
     chunk_nbs(m).map(|(_, nb)| nb).sum::<usize>() + 1
 }
 
+/// Makes `v` `n` blocks long, keeping (not clearing) what it holds.
+fn resize(v: &mut Vec<Block>, n: usize) {
+    if v.len() != n {
+        v.resize(n, Block::ZERO);
+    }
+}
+
 /// The per-block challenges `χ_b` of a batch.
 fn challenges(seed: Block, nbt: usize) -> Vec<Block> {
     Prg::from_seed(seed).random_blocks(nbt)
@@ -135,18 +142,21 @@ impl ColSender {
         self.poisoned = true;
         let ncols = self.ncols;
         let nbt = total_nb(m);
-        self.store.clear();
-        self.store.resize(ncols * nbt, Block::ZERO);
+        // Every block is overwritten below: only a new size is zeroed.
+        resize(&mut self.store, ncols * nbt);
         let mut off = 0;
         let mut first = 0;
         for (rows, nb) in chunk_nbs(m).chain(std::iter::once((0, 1))) {
             let cols = &mut self.store[off..off + ncols * nb];
             ch.recv_blocks(cols)?;
-            self.pad.resize(nb, Block::ZERO);
+            if self.pad.len() < nb {
+                self.pad.resize(nb, Block::ZERO);
+            }
+            let pad = &mut self.pad[..nb];
             for (j, col) in cols.chunks_exact_mut(nb).enumerate() {
                 let keep_u = Block::ONES.and_bit(self.delta_bits[j]);
-                self.prgs[j].fill_blocks(&mut self.pad);
-                for (c, p) in col.iter_mut().zip(&self.pad) {
+                self.prgs[j].fill_blocks(pad);
+                for (c, p) in col.iter_mut().zip(pad.iter()) {
                     *c = (*c & keep_u) ^ *p;
                 }
             }
@@ -244,10 +254,9 @@ impl ColReceiver {
         self.poisoned = true;
         let ncols = self.ncols;
         let nbt = total_nb(m);
-        self.store.clear();
-        self.store.resize(ncols * nbt, Block::ZERO);
-        self.r.clear();
-        self.r.resize(nbt, Block::ZERO);
+        // Every block is overwritten below: only a new size is zeroed.
+        resize(&mut self.store, ncols * nbt);
+        resize(&mut self.r, nbt);
         let (mut off, mut roff, mut first) = (0, 0, 0);
         for (rows, nb) in chunk_nbs(m).chain(std::iter::once((0, 1))) {
             let r = &mut self.r[roff..roff + nb];
@@ -271,10 +280,13 @@ impl ColReceiver {
                 *last = Block((last.0 & keep) | (prg.random_block().0 & !keep));
             }
             let t = &mut self.store[off..off + ncols * nb];
-            self.u.resize(ncols * nb, Block::ZERO);
+            if self.u.len() < ncols * nb {
+                self.u.resize(ncols * nb, Block::ZERO);
+            }
+            let u = &mut self.u[..ncols * nb];
             for ((tc, uc), (g0, g1)) in t
                 .chunks_exact_mut(nb)
-                .zip(self.u.chunks_exact_mut(nb))
+                .zip(u.chunks_exact_mut(nb))
                 .zip(self.prgs.iter_mut())
             {
                 g0.fill_blocks(tc);
@@ -285,9 +297,9 @@ impl ColReceiver {
             }
             #[cfg(feature = "adversary")]
             if let Some(c) = self.cheat {
-                c.corrupt_columns(&mut self.u, nb, first == 0 && rows > 0);
+                c.corrupt_columns(u, nb, first == 0 && rows > 0);
             }
-            ch.send_blocks(&self.u)?;
+            ch.send_blocks(u)?;
             if rows > 0 {
                 on_chunk(first, rows, t);
             }

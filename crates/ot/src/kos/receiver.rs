@@ -81,6 +81,21 @@ impl KosReceiver {
         Ok(())
     }
 
+    /// Correlated OTs with random choice bits drawn from `prg` (packed, so
+    /// no per-bit draws) and appended to `bits`: `out[i] = t_i`.
+    pub(crate) fn correlated_random_into(
+        &mut self,
+        ch: &mut Channel,
+        prg: &mut Prg,
+        bits: &mut Vec<bool>,
+        out: &mut [Block],
+    ) -> Result<()> {
+        for o in out.chunks_mut(KOS_BATCH) {
+            self.batch(ch, Choices::Random(prg, bits), o)?;
+        }
+        Ok(())
+    }
+
     /// Correlated OTs: returns `t_i`.
     pub fn correlated(&mut self, ch: &mut Channel, choices: &[bool]) -> Result<Vec<Block>> {
         let mut out = vec![Block::ZERO; choices.len()];

@@ -18,15 +18,22 @@
 //! to `B + s + 600` (beyond, `2^-t` alone is far below 2^-s).
 
 use brickyard_core::prg::Prg;
-use brickyard_core::{Error, Result};
+use brickyard_core::{Block, Error, Result};
 
 /// Largest bucket the code will use (ℓ = 1 needs B = s = 40).
 pub const MAX_BUCKET: usize = 64;
 
-/// Leaky triples per bucketing batch: at 2^19, B = 3 meets s = 40 with
-/// margin (log2 failure −41.8), and a batch's leaky triples (≈ 230 MB per
-/// party) still fit in memory.
-pub const TRIPLE_BATCH: usize = 1 << 19;
+/// Most triples per bucketing batch (ℓ): the `Bℓ` leaky triples of a batch
+/// are held and permuted together (≈ 200 bytes each per party). [`plan`]
+/// only goes this high for B ≥ 3 when fewer triples would need a larger
+/// bucket: with B = 3 (ℓ ≥ 276,325) it splits into batches below
+/// 2·276,325, so 2^20 only keeps any `n` from 2^19 to 552,650 in one B = 3
+/// batch instead of two B = 4 ones.
+pub const TRIPLE_BATCH: usize = 1 << 20;
+
+/// Fewest triples per batch that [`plan`] splits down to: each batch costs
+/// a few round trips of its own (coin toss, equality check, opening).
+pub const MIN_BATCH: usize = 1 << 14;
 
 /// `log2` of the cheater's best winning probability for `ell` buckets of
 /// size `b`.
@@ -76,51 +83,176 @@ pub fn check_bucket_size(s: usize, ell: usize, b: usize) -> Result<()> {
     Ok(())
 }
 
-/// How `n` requested triples are split into batches: `(batches, ℓ per
-/// batch, B)`, with equal batch sizes (the last may be smaller).
+/// How `n` requested triples are split into batches: `(batches, ℓ, B)`:
+/// [`batch_sizes`] gives each batch `⌊n / batches⌋` or ℓ = `⌈n / batches⌉`
+/// triples, and B reaches 2^-s for every one of them.
+///
+/// The bucket size is the one the fewest batches of at most
+/// [`TRIPLE_BATCH`] allow; then the batches are made as small as that bucket
+/// size permits (but not below [`MIN_BATCH`]): the same work per triple in
+/// less memory (for B = 3, ℓ ≥ 276,325 instead of up to 2^19).
 pub fn plan(s: usize, n: usize) -> Result<(usize, usize, usize)> {
-    let batches = n.div_ceil(TRIPLE_BATCH).max(1);
-    let ell = n.div_ceil(batches);
-    Ok((batches, ell, bucket_size(s, ell.max(1))?))
+    let fewest = n.div_ceil(TRIPLE_BATCH).max(1);
+    let b = bucket_size(s, n.div_ceil(fewest).max(1))?;
+    let ell_min = smallest_batch(s, b, n.div_ceil(fewest).max(1)).max(MIN_BATCH);
+    let batches = fewest.max(n / ell_min);
+    let ell = n.div_ceil(batches).max(1);
+    debug_assert!(bucket_failure_log2(ell, b) <= -(s as f64));
+    Ok((batches, ell, b))
 }
 
-/// Piles of the two-pass shuffle: with 2^19·3 triples of 144 bytes a pile
-/// is ≈ 900 KB, so its in-pile shuffle runs in L2.
-const PILES: usize = 256;
+/// The triples of each of `batches` batches splitting `n` as evenly as
+/// possible (sizes differ by at most one, larger first).
+pub fn batch_sizes(n: usize, batches: usize) -> impl Iterator<Item = usize> {
+    let batches = batches.max(1);
+    (0..batches).map(move |k| n / batches + usize::from(k < n % batches))
+}
 
-/// A uniformly random permutation of `src` into `dst`, cache-friendly
-/// (Rao–Sandelius): every element draws a uniform pile label, the piles are
-/// laid out in label order (stable scatter: each pile is written
-/// sequentially), then each pile gets a uniform Fisher–Yates shuffle.
+/// The smallest `ℓ ≤ hi` for which bucket size `b` reaches 2^-s (the
+/// failure bound decreases with ℓ for fixed `b ≥ 2`); `hi` must reach it.
+fn smallest_batch(s: usize, b: usize, hi: usize) -> usize {
+    let ok = |ell: usize| bucket_failure_log2(ell, b) <= -(s as f64);
+    let (mut lo, mut hi) = (1, hi);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    hi
+}
+
+/// Piles of the two-pass shuffle (a power of two ≤ 256). With ~10^6 leaky
+/// triples of 96 bytes a pile is ≈ 3 MB, so the random reads of bucketing
+/// stay within one pile's pages at a time, while the scatter writes only 32
+/// sequential streams (measured: 32 piles cost less than 8, 16, 64 or 256).
+pub(crate) const PILES: usize = 32;
+
+/// Reused buffers of the two-pass shuffle.
+#[derive(Default)]
+pub(crate) struct PermScratch {
+    labels: Vec<u8>,
+    start: Vec<usize>,
+}
+
+/// A uniformly random permutation of `n` elements (Rao–Sandelius) without
+/// a random access per element over the whole array, in two steps.
+///
+/// [`pile_scatter`]: every element draws a uniform pile label and
+/// `place(i, slot)` puts source element `i` at `slot`, piles laid out in
+/// label order, each written sequentially (a stable scatter).
+/// [`pile_order`]: each pile gets a uniform Fisher–Yates order of its
+/// slots, and the slots are listed in that order, pile by pile (so
+/// consecutive reads stay within one pile: a few hundred pages).
 /// Independent uniform labels followed by uniform in-pile orders give every
 /// permutation the same probability, exactly as one Fisher–Yates over the
-/// whole array would, without its cache miss per element.
-pub(crate) fn shuffle_into<T: Copy + Default>(prg: &mut Prg, src: &[T], dst: &mut Vec<T>) {
-    let mut labels = vec![0u8; src.len()];
-    prg.fill_bytes(&mut labels);
-    let mut start = [0usize; PILES + 1];
-    for &l in &labels {
-        start[l as usize + 1] += 1;
+/// whole array would.
+pub(crate) fn pile_scatter(
+    prg: &mut Prg,
+    n: usize,
+    sc: &mut PermScratch,
+    mut place: impl FnMut(usize, usize),
+) {
+    sc.labels.resize(n, 0);
+    prg.fill_bytes(&mut sc.labels);
+    // A uniform byte masked to its low bits is a uniform pile label.
+    for l in sc.labels.iter_mut() {
+        *l &= (PILES - 1) as u8;
+    }
+    sc.start.clear();
+    sc.start.resize(PILES + 1, 0);
+    for &l in &sc.labels {
+        sc.start[l as usize + 1] += 1;
     }
     for p in 0..PILES {
-        start[p + 1] += start[p];
+        sc.start[p + 1] += sc.start[p];
     }
-    dst.clear();
-    dst.resize(src.len(), T::default());
-    let mut next = start;
-    for (x, &l) in src.iter().zip(&labels) {
-        dst[next[l as usize]] = *x;
+    let mut next = [0usize; PILES];
+    next.copy_from_slice(&sc.start[..PILES]);
+    for (i, &l) in sc.labels.iter().enumerate() {
+        place(i, next[l as usize]);
         next[l as usize] += 1;
     }
+}
+
+/// The second step of [`pile_scatter`] (same `prg`, same `sc`): appends
+/// every slot to `order` in the final order, each pile's slots in a
+/// uniform Fisher–Yates order.
+pub(crate) fn pile_order(prg: &mut Prg, sc: &mut PermScratch, order: &mut Vec<u32>) {
+    let mut words = Words::default();
     for p in 0..PILES {
-        prg.shuffle(&mut dst[start[p]..start[p + 1]]);
+        let (a, b) = (sc.start[p], sc.start[p + 1]);
+        let from = order.len();
+        order.extend(a as u32..b as u32);
+        shuffle_u32(prg, &mut words, &mut order[from..]);
     }
+}
+
+/// Random 32-bit words drawn from a PRG a buffer at a time.
+struct Words {
+    buf: [Block; 64],
+    /// Next unread word (256 = empty).
+    pos: usize,
+}
+
+impl Default for Words {
+    fn default() -> Self {
+        Words {
+            buf: [Block::ZERO; 64],
+            pos: 256,
+        }
+    }
+}
+
+impl Words {
+    #[inline]
+    fn next(&mut self, prg: &mut Prg) -> u32 {
+        if self.pos == 256 {
+            prg.fill_blocks(&mut self.buf);
+            self.pos = 0;
+        }
+        let w = (self.buf[self.pos / 4].0 >> (32 * (self.pos % 4))) as u32;
+        self.pos += 1;
+        w
+    }
+}
+
+/// Uniform Fisher–Yates shuffle of `v` (`v.len() ≤ 2^32`), each index
+/// drawn with Lemire's multiply-and-reject on 32-bit words: exactly
+/// uniform (a draw is rejected when its low word falls below
+/// `2^32 mod range`), four draws per AES block.
+fn shuffle_u32(prg: &mut Prg, words: &mut Words, v: &mut [u32]) {
+    for i in (1..v.len()).rev() {
+        let range = i as u64 + 1;
+        let mut m = words.next(prg) as u64 * range;
+        if (m as u32 as u64) < range {
+            let threshold = (1u64 << 32) % range;
+            while ((m as u32) as u64) < threshold {
+                m = words.next(prg) as u64 * range;
+            }
+        }
+        v.swap(i, (m >> 32) as usize);
+    }
+}
+
+/// A uniformly random permutation of `src` into `dst` (the two steps
+/// above; the tests' view of them).
+#[cfg(test)]
+pub(crate) fn shuffle_into<T: Copy + Default>(prg: &mut Prg, src: &[T], dst: &mut Vec<T>) {
+    let mut piles = vec![T::default(); src.len()];
+    let mut sc = PermScratch::default();
+    pile_scatter(prg, src.len(), &mut sc, |i, slot| piles[slot] = src[i]);
+    let mut order = Vec::new();
+    pile_order(prg, &mut sc, &mut order);
+    dst.clear();
+    dst.extend(order.iter().map(|&slot| piles[slot as usize]));
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use brickyard_core::Block;
 
     #[test]
     fn two_pass_shuffle_is_uniform_and_a_permutation() {
@@ -157,6 +289,7 @@ mod tests {
         assert_eq!(bucket_size(40, 1000).unwrap(), 5);
         assert_eq!(bucket_size(40, 1 << 16).unwrap(), 4);
         assert_eq!(bucket_size(40, TRIPLE_BATCH).unwrap(), 3);
+        assert_eq!(plan(40, 524_800).unwrap(), (1, 524_800, 3));
         // 2^18 misses 2^-40 with B = 3 by a hair: the code must not round.
         assert!(bucket_failure_log2(1 << 18, 3) > -40.0);
         assert!(check_bucket_size(40, 1 << 18, 3).is_err());
@@ -164,9 +297,29 @@ mod tests {
         assert!(bucket_size(39, 1000).is_err());
         assert!(bucket_size(80, 1000).unwrap() > 5);
         let (b, ell, size) = plan(40, 3 * TRIPLE_BATCH + 1).unwrap();
-        assert_eq!(b, 4);
+        assert!(b >= 4);
         assert!(ell * b > 3 * TRIPLE_BATCH);
         assert_eq!(size, bucket_size(40, ell).unwrap());
+        // Batches shrink to the smallest ℓ the bucket size allows.
+        assert_eq!(smallest_batch(40, 3, TRIPLE_BATCH), 276_325);
+        assert_eq!(plan(40, 1_000_000).unwrap(), (3, 333_334, 3));
+        assert_eq!(plan(40, 600_000).unwrap(), (2, 300_000, 3));
+        assert_eq!(plan(40, 300_000).unwrap(), (1, 300_000, 3));
+        assert_eq!(plan(40, 100_000).unwrap(), (6, 16_667, 4));
+        for n in [1, 7, 1000, 276_325, 552_650, 552_651, 9_947_710, 10_000_000] {
+            let (batches, ell, b) = plan(40, n).unwrap();
+            assert!(batches * ell >= n && ell <= TRIPLE_BATCH, "{n}");
+            let sizes: Vec<usize> = batch_sizes(n, batches).collect();
+            assert_eq!(sizes.iter().sum::<usize>(), n);
+            assert!(sizes.iter().all(|&m| m <= ell), "{n}");
+            assert!(
+                sizes.iter().all(|&m| check_bucket_size(40, m, b).is_ok()),
+                "{n}"
+            );
+            // Never a larger bucket than one batch per TRIPLE_BATCH gives.
+            let fewest = n.div_ceil(TRIPLE_BATCH);
+            assert_eq!(b, bucket_size(40, n.div_ceil(fewest)).unwrap(), "{n}");
+        }
     }
 
     #[test]

@@ -27,21 +27,33 @@
 //! `H` is the tweakable CCR hash `tccr(·, i)` of GKWY19 (the inputs are
 //! Δ-correlated); the tweak is `2L` for hashes of A's `x`-bit material and
 //! `2L + 1` for B's, L = session index of the leaky triple.
+//!
+//! Layout: the triples are the aBits as KOS wrote them, triple `i`'s `x`,
+//! `y`, `z` at `3i`, `3i + 1`, `3i + 2` of three parallel arrays (bits,
+//! MACs, keys), so nothing is copied into a triple structure. A batch runs
+//! in [`step`]s (each right after KOS produced its aBits, while they are
+//! still in cache) and ends with one [`check`]. Both parties send `G` and
+//! `d` at once (the protocol's rounds are simultaneous; a rushing peer
+//! already saw our `G` before answering in the A-first order), and the
+//! F_EQ digests are two domain-separated derivations of one BLAKE3 hash of
+//! the batch's `G'` vector, absorbed step by step.
 
-use super::share::{AndTriple, Role};
+use super::share::Role;
 use brickyard_core::hash::tccr_batch;
 use brickyard_core::{Block, Channel, Error, Result};
+use zeroize::Zeroize;
 
 /// Name of the check in `Cheating { check }`.
 pub const EQUALITY_CHECK: &str = "leaky-and-equality";
 
-const CONTEXT_A: &str = "brickyard 2025-01 TinyOT leaky AND equality, A's digest v1";
-const CONTEXT_B: &str = "brickyard 2025-01 TinyOT leaky AND equality, B's digest v1";
+const CONTEXT: &str = "brickyard 2025-01 TinyOT leaky AND equality, G' vector v2";
+const CONTEXT_A: &str = "brickyard 2025-01 TinyOT leaky AND equality, A's digest v2";
+const CONTEXT_B: &str = "brickyard 2025-01 TinyOT leaky AND equality, B's digest v2";
 
-fn digest(context: &str, g: &[Block]) -> [u8; 32] {
-    let mut h = blake3::Hasher::new_derive_key(context);
-    h.update(bytemuck::cast_slice(g));
-    *h.finalize().as_bytes()
+fn derive(context: &str, h: &[u8; 32]) -> [u8; 32] {
+    let mut d = blake3::Hasher::new_derive_key(context);
+    d.update(h);
+    *d.finalize().as_bytes()
 }
 
 /// How (if at all) this party corrupts its `G` message (adversary tests).
@@ -54,120 +66,141 @@ pub(crate) enum GCorruption {
     OtherDelta,
 }
 
-/// Buffers of [`leaky_and`], kept by the session so that large batches do
-/// not fault in fresh pages every time (wiped after each use).
+/// Buffers of one [`step`], kept by the session (wiped when it drops).
 #[derive(Default)]
 pub(crate) struct Scratch {
-    base: Vec<Block>,
-    c: Vec<Block>,
+    /// `G`, then `G'`.
     g: Vec<Block>,
+    /// The peer's `G`.
     gp: Vec<Block>,
-    h: [Vec<Block>; 3],
-    tw: [Vec<Block>; 2],
+    /// `G' ⊕ x_P·G_Q`: everything of `G'` known before the peer's `G`.
+    base: Vec<Block>,
+    d: Vec<bool>,
+    h: Vec<Block>,
+    tw: Vec<Block>,
 }
 
-/// Triples hashed per step: the step's hash buffers stay in L1/L2.
-const STEP: usize = 1 << 12;
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        for v in [&mut self.g, &mut self.gp, &mut self.base, &mut self.h] {
+            v.zeroize();
+        }
+    }
+}
 
-/// Runs F_LaAND on `t.len()` triples in place: on return `z = x·y` for
-/// every triple. `index` is the session index of the first triple (hash
-/// tweaks).
-pub(crate) fn leaky_and(
+/// Triples per hash call: the hash buffers stay in L1/L2.
+const HASH: usize = 1 << 12;
+
+/// The running F_EQ input: a BLAKE3 hash of every `G'` of the batch, in
+/// triple order, fed by [`step`] and compared by [`check`].
+pub(crate) struct Equality(blake3::Hasher);
+
+impl Equality {
+    pub(crate) fn new() -> Self {
+        Equality(blake3::Hasher::new_derive_key(CONTEXT))
+    }
+}
+
+/// Runs F_LaAND up to (not including) the equality check, in place, on the
+/// `bits.len() / 3` triples whose aBits are laid out as `x, y, z` at
+/// `3i, 3i + 1, 3i + 2` of `bits`/`macs`/`keys`: on return `z = x·y` for
+/// every honest triple (A's `z` bits or B's `z` keys are corrected) and
+/// `eq` has absorbed the `G'` vector. `index` is the session index of the
+/// first triple (hash tweaks). Nothing may be used before [`check`] passed.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn step(
     ch: &mut Channel,
     role: Role,
     delta: Block,
     index: u64,
-    t: &mut [AndTriple],
+    bits: &mut [bool],
+    macs: &[Block],
+    keys: &mut [Block],
     corrupt: GCorruption,
     sc: &mut Scratch,
+    eq: &mut Equality,
 ) -> Result<()> {
-    let n = t.len();
+    let n = bits.len() / 3;
+    debug_assert!(macs.len() == 3 * n && keys.len() == 3 * n);
     let (mine, peer) = match role {
         Role::Alice => (0u128, 1u128),
         Role::Bob => (1, 0),
     };
-    for v in [&mut sc.base, &mut sc.c, &mut sc.g, &mut sc.gp] {
-        v.resize(n, Block::ZERO);
+    for v in [&mut sc.g, &mut sc.gp, &mut sc.base] {
+        crate::mem::set_len(v, n);
     }
-    // Per step: H(K[x_Q]), H(K[x_Q] ⊕ Δ), H(M[x_P]); then
-    // base = H(M[x_P]) ⊕ H(K[x_Q]) ⊕ M[z_P] ⊕ K[z_Q], C and G.
-    for start in (0..n).step_by(STEP) {
-        let end = (start + STEP).min(n);
+    sc.h.resize(3 * HASH, Block::ZERO);
+    sc.tw.resize(3 * HASH, Block::ZERO);
+    // Pass 1, per hash chunk: H(K[x_Q]), H(K[x_Q] ⊕ Δ), H(M[x_P]) in one
+    // hash call; then C, G and base = H(M[x_P]) ⊕ H(K[x_Q]) ⊕ M[z_P] ⊕
+    // K[z_Q] ⊕ x_P·C_P ⊕ z_P·Δ_P, so that G'_P = base ⊕ x_P·G_Q.
+    for start in (0..n).step_by(HASH) {
+        let end = (start + HASH).min(n);
         let m = end - start;
-        let [h0, h1, hm] = &mut sc.h;
-        let [tp, tm] = &mut sc.tw;
-        for (v, src) in [(&mut *h0, 0), (&mut *h1, 1), (&mut *hm, 2)] {
-            v.clear();
-            v.extend(t[start..end].iter().map(|tr| match src {
-                0 => tr.x.key,
-                1 => tr.x.key ^ delta,
-                _ => tr.x.mac,
-            }));
-        }
-        if start == 0 && corrupt == GCorruption::OtherDelta && m > 0 {
-            h1[0] = t[0].x.key ^ delta ^ Block(1 << 7);
-        }
-        for (t, off) in [(&mut *tp, peer), (&mut *tm, mine)] {
-            t.clear();
-            t.extend((start..end).map(|i| Block(2 * (index as u128 + i as u128) + off)));
-        }
-        tccr_batch(h0, tp);
-        tccr_batch(h1, tp);
-        tccr_batch(hm, tm);
+        let (h, tw) = (&mut sc.h[..3 * m], &mut sc.tw[..3 * m]);
         for k in 0..m {
             let i = start + k;
-            let (y, z) = (&t[i].y, &t[i].z);
-            let c = y.key ^ y.mac ^ delta.and_bit(y.bit);
-            sc.c[i] = c;
+            let xk = keys[3 * i];
+            h[k] = xk;
+            h[m + k] = xk ^ delta;
+            h[2 * m + k] = macs[3 * i];
+            let l = 2 * (index as u128 + i as u128);
+            tw[k] = Block(l + peer);
+            tw[m + k] = Block(l + peer);
+            tw[2 * m + k] = Block(l + mine);
+        }
+        if start == 0 && corrupt == GCorruption::OtherDelta && m > 0 {
+            h[m] = keys[0] ^ delta ^ Block(1 << 7);
+        }
+        tccr_batch(h, tw);
+        let (h0, rest) = h.split_at(m);
+        let (h1, hm) = rest.split_at(m);
+        for k in 0..m {
+            let i = start + k;
+            let c = keys[3 * i + 1] ^ macs[3 * i + 1] ^ delta.and_bit(bits[3 * i + 1]);
             sc.g[i] = h0[k] ^ h1[k] ^ c;
-            sc.base[i] = hm[k] ^ h0[k] ^ z.mac ^ z.key;
+            sc.base[i] = hm[k]
+                ^ h0[k]
+                ^ macs[3 * i + 2]
+                ^ keys[3 * i + 2]
+                ^ c.and_bit(bits[3 * i])
+                ^ delta.and_bit(bits[3 * i + 2]);
         }
     }
     if corrupt == GCorruption::Error && n > 0 {
         sc.g[0] ^= Block(0x5a5a);
     }
-    match role {
-        Role::Alice => {
-            ch.send_blocks(&sc.g)?;
-            ch.flush()?;
-            ch.recv_blocks(&mut sc.gp)?;
-        }
-        Role::Bob => {
-            ch.recv_blocks(&mut sc.gp)?;
-            ch.send_blocks(&sc.g)?;
-            ch.flush()?;
-        }
-    }
-    // G'_P into `g`.
-    let parts = sc.base.iter().zip(&sc.gp).zip(&sc.c).zip(t.iter());
-    for (g, (((&base, &gp), &c), tr)) in sc.g.iter_mut().zip(parts) {
-        *g = base ^ (gp ^ c).and_bit(tr.x.bit) ^ delta.and_bit(tr.z.bit);
-    }
-    let g = &mut sc.g;
-    let d: Vec<bool> = g.iter().map(|v| v.bit(1)).collect();
-    let d_peer = match role {
-        Role::Alice => {
-            ch.send_bits(&d)?;
-            ch.flush()?;
-            ch.recv_bits(n)?
-        }
-        Role::Bob => {
-            let p = ch.recv_bits(n)?;
-            ch.send_bits(&d)?;
-            ch.flush()?;
-            p
-        }
-    };
+    exchange(ch, &sc.g, &mut sc.gp)?;
+    // Pass 2: G'_P and its bit 1, exchanged (both send, then read: a
+    // simultaneous round of n/8 bytes).
+    sc.d.clear();
     for i in 0..n {
-        let e = d[i] ^ d_peer[i];
-        match role {
-            Role::Alice => t[i].z.bit ^= e,
-            Role::Bob => t[i].z.key ^= delta.and_bit(e),
-        }
-        g[i] ^= delta.and_bit(e);
+        let g = sc.base[i] ^ sc.gp[i].and_bit(bits[3 * i]);
+        sc.g[i] = g;
+        sc.d.push(g.bit(1));
     }
-    // F_EQ on the G' vectors: B commits to its digest first.
-    let (da, db) = (digest(CONTEXT_A, g), digest(CONTEXT_B, g));
+    ch.send_bits(&sc.d)?;
+    ch.flush()?;
+    let d_peer = ch.recv_bits(n)?;
+    // Pass 3: add the public `d_A ⊕ d_B` to ⟦z⟧ (Alice's bit, Bob's key)
+    // and to G', and hash G'.
+    for i in 0..n {
+        let e = sc.d[i] ^ d_peer[i];
+        match role {
+            Role::Alice => bits[3 * i + 2] ^= e,
+            Role::Bob => keys[3 * i + 2] ^= delta.and_bit(e),
+        }
+        sc.g[i] ^= delta.and_bit(e);
+    }
+    eq.0.update(bytemuck::cast_slice(&sc.g));
+    Ok(())
+}
+
+/// F_EQ on the `G'` vectors of every [`step`] of a batch: B commits to its
+/// digest first; `Cheating { check: "leaky-and-equality" }` if they differ.
+pub(crate) fn check(ch: &mut Channel, role: Role, eq: Equality) -> Result<()> {
+    let h = *eq.0.finalize().as_bytes();
+    let (da, db) = (derive(CONTEXT_A, &h), derive(CONTEXT_B, &h));
     let ok = match role {
         Role::Alice => {
             let mut got = [0u8; 32];
@@ -188,17 +221,35 @@ pub(crate) fn leaky_and(
             got == da
         }
     };
-    use zeroize::Zeroize;
-    for v in [&mut sc.base, &mut sc.c, &mut sc.g] {
-        v.zeroize();
-    }
-    for v in sc.h.iter_mut() {
-        v.zeroize();
-    }
     if !ok {
         return Err(Error::Cheating {
             check: EQUALITY_CHECK,
         });
+    }
+    Ok(())
+}
+
+/// Blocks per flight of [`exchange`] (32 KiB). A party writes at most two
+/// flights ahead of what it has read (64 KiB), well under what a loopback
+/// or LAN socket buffers (the default receive buffer alone is 128 KiB), so
+/// two parties that both write before reading cannot deadlock.
+const FLIGHT: usize = 1 << 11;
+
+/// Both parties send `mine` and receive the peer's vector of the same
+/// length into `theirs`, pipelined: flight `k + 1` is sent before flight
+/// `k` of the peer is read, so neither side waits a round trip per flight.
+pub(crate) fn exchange(ch: &mut Channel, mine: &[Block], theirs: &mut [Block]) -> Result<()> {
+    let mut out = mine.chunks(FLIGHT);
+    if let Some(f) = out.next() {
+        ch.send_blocks(f)?;
+        ch.flush()?;
+    }
+    for t in theirs.chunks_mut(FLIGHT) {
+        if let Some(f) = out.next() {
+            ch.send_blocks(f)?;
+            ch.flush()?;
+        }
+        ch.recv_blocks(t)?;
     }
     Ok(())
 }

@@ -19,7 +19,8 @@ pub use leaky_and::EQUALITY_CHECK;
 pub use open::MAC_CHECK;
 pub use share::{AndTriple, AuthShare, Role};
 
-use crate::kos::{KosReceiver, KosSender};
+use crate::kos::{KosReceiver, KosSender, KOS_BATCH};
+use crate::mem;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use leaky_and::GCorruption;
@@ -29,6 +30,63 @@ use zeroize::Zeroize;
 pub const COIN_CHECK: &str = "coin-toss-commitment";
 
 const COIN_CONTEXT: &str = "brickyard 2025-01 TinyOT coin-toss commitment v1";
+
+/// Leaky triples per pipeline step: KOS extends their aBits (one check
+/// batch per direction) and the leaky AND's passes and exchanges run on
+/// them right away, while their 1.5 MB of MACs and keys are still in cache.
+const STEP: usize = 1 << 14;
+
+/// One leaky triple as bucketing moves it: the MACs and keys of `x, y, z`
+/// (its three bits travel beside it in one byte).
+#[derive(Clone, Copy, Default, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct LeakyRec {
+    mac: [Block; 3],
+    key: [Block; 3],
+}
+
+impl zeroize::DefaultIsZeroes for LeakyRec {}
+
+impl LeakyRec {
+    #[inline]
+    fn share(&self, bits: u8, k: usize) -> AuthShare {
+        AuthShare {
+            bit: (bits >> k) & 1 == 1,
+            mac: self.mac[k],
+            key: self.key[k],
+        }
+    }
+}
+
+/// The session's large buffers, reused by every call (a fresh page costs
+/// more than the work done on it) and wiped when the session drops.
+///
+/// A bucketing batch of `N` leaky triples uses them in turn: `bits`,
+/// `macs`, `keys` (3N each, triple `i`'s `x, y, z` at `3i…3i + 2`) receive
+/// the aBits from KOS and go through the leaky AND; the triples are then
+/// scattered into random piles in `recs`/`rbits`; `order` lists the
+/// permuted slots; and the bucket differences `d_j` and members `x_j` are
+/// written over the (by then dead) front of `bits`/`macs`/`keys`.
+#[derive(Default)]
+struct Batch {
+    bits: Vec<bool>,
+    macs: Vec<Block>,
+    keys: Vec<Block>,
+    recs: Vec<LeakyRec>,
+    rbits: Vec<u8>,
+    order: Vec<u32>,
+    perm: bucket::PermScratch,
+    leaky: leaky_and::Scratch,
+    opened: Vec<bool>,
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        self.macs.zeroize();
+        self.keys.zeroize();
+        self.recs.zeroize();
+    }
+}
 
 /// A TinyOT session between two parties.
 pub struct TinyOt {
@@ -40,14 +98,8 @@ pub struct TinyOt {
     prg: Prg,
     /// Session index of the next leaky AND triple (hash tweaks).
     leaky_index: u64,
-    /// Reused buffers (large batches would otherwise fault in fresh pages).
-    scratch: leaky_and::Scratch,
-    leaky: Vec<AndTriple>,
-    permuted: Vec<AndTriple>,
-    diffs: Vec<AuthShare>,
-    bits: Vec<bool>,
-    macs: Vec<Block>,
-    keys: Vec<Block>,
+    batch: Batch,
+    beaver: BeaverScratch,
     #[cfg(feature = "adversary")]
     cheat: Option<crate::adversary::Cheat>,
 }
@@ -98,13 +150,8 @@ impl TinyOt {
             receiver,
             prg: Prg::from_seed(prg.random_block()),
             leaky_index: 0,
-            scratch: Default::default(),
-            leaky: Vec::new(),
-            permuted: Vec::new(),
-            diffs: Vec::new(),
-            bits: Vec::new(),
-            macs: Vec::new(),
-            keys: Vec::new(),
+            batch: Batch::default(),
+            beaver: BeaverScratch::default(),
             #[cfg(feature = "adversary")]
             cheat: None,
         })
@@ -152,51 +199,47 @@ impl TinyOt {
 
     /// [`TinyOt::abits`] into a caller's slice.
     pub fn abits_into(&mut self, ch: &mut Channel, out: &mut [AuthShare]) -> Result<()> {
-        self.abits_with(ch, out.len(), |i, s| out[i] = s)
+        let mut bt = std::mem::take(&mut self.batch);
+        let n = out.len();
+        mem::clear_for(&mut bt.bits, n);
+        mem::set_len(&mut bt.macs, n);
+        mem::set_len(&mut bt.keys, n);
+        let r = self.fill_abits(ch, &mut bt.bits, &mut bt.macs, &mut bt.keys);
+        if r.is_ok() {
+            let shares = bt.bits.iter().zip(&bt.macs).zip(&bt.keys);
+            for (o, ((&bit, &mac), &key)) in out.iter_mut().zip(shares) {
+                *o = AuthShare { bit, mac, key };
+            }
+        }
+        self.batch = bt;
+        r
     }
 
-    /// Extends `n` aBits both ways, one KOS check batch at a time, and
-    /// hands aBit `i` to `put` (so large requests need no `n`-sized
-    /// temporaries).
-    fn abits_with(
+    /// Extends `macs.len()` aBits both ways, one KOS check batch per
+    /// direction at a time: KOS writes my MACs and my keys straight into
+    /// `macs` and `keys`, and my random bits are appended to `bits`.
+    fn fill_abits(
         &mut self,
         ch: &mut Channel,
-        n: usize,
-        mut put: impl FnMut(usize, AuthShare),
+        bits: &mut Vec<bool>,
+        macs: &mut [Block],
+        keys: &mut [Block],
     ) -> Result<()> {
-        let mut start = 0;
-        while start < n {
-            let m = (n - start).min(crate::kos::KOS_BATCH);
-            self.bits.clear();
-            self.bits.extend(self.prg.random_bits(m));
-            self.macs.resize(m, Block::ZERO);
-            self.keys.resize(m, Block::ZERO);
+        let chunks = macs.chunks_mut(KOS_BATCH).zip(keys.chunks_mut(KOS_BATCH));
+        for (macs, keys) in chunks {
             match self.role {
                 Role::Alice => {
                     self.receiver
-                        .correlated_into(ch, &self.bits, &mut self.macs)?;
-                    self.sender.correlated_into(ch, &mut self.keys)?;
+                        .correlated_random_into(ch, &mut self.prg, bits, macs)?;
+                    self.sender.correlated_into(ch, keys)?;
                 }
                 Role::Bob => {
-                    self.sender.correlated_into(ch, &mut self.keys)?;
+                    self.sender.correlated_into(ch, keys)?;
                     self.receiver
-                        .correlated_into(ch, &self.bits, &mut self.macs)?;
+                        .correlated_random_into(ch, &mut self.prg, bits, macs)?;
                 }
             }
-            for i in 0..m {
-                put(
-                    start + i,
-                    AuthShare {
-                        bit: self.bits[i],
-                        mac: self.macs[i],
-                        key: self.keys[i],
-                    },
-                );
-            }
-            start += m;
         }
-        self.macs.zeroize();
-        self.keys.zeroize();
         Ok(())
     }
 
@@ -218,17 +261,43 @@ impl TinyOt {
     /// Opens shares to both parties with one batched MAC check
     /// (`Cheating { check: "mac-check" }` on a bad MAC).
     pub fn open(&mut self, ch: &mut Channel, shares: &[AuthShare]) -> Result<Vec<bool>> {
-        let mut bits: Vec<bool> = shares.iter().map(|s| s.bit).collect();
+        let bits: Vec<bool> = shares.iter().map(|s| s.bit).collect();
         let mut macs: Vec<Block> = shares.iter().map(|s| s.mac).collect();
+        let mut keys: Vec<Block> = shares.iter().map(|s| s.key).collect();
+        let mut out = Vec::new();
+        let r = self.open_parts(ch, &bits, &macs, &keys, &mut out);
+        macs.zeroize();
+        keys.zeroize();
+        r.map(|()| out)
+    }
+
+    /// Opens the aBits given as parallel arrays into `out` (`x_i = x_me ⊕
+    /// x_peer`), with the batched MAC check; the adversary's forged MAC is
+    /// played here.
+    fn open_parts(
+        &mut self,
+        ch: &mut Channel,
+        bits: &[bool],
+        macs: &[Block],
+        keys: &[Block],
+        out: &mut Vec<bool>,
+    ) -> Result<()> {
         #[cfg(feature = "adversary")]
         if self.cheating(crate::adversary::Cheat::ForgedMac) && !bits.is_empty() {
-            bits[0] ^= true;
-            macs[0] ^= self.prg.random_block();
+            let (mut b, mut m) = (bits.to_vec(), macs.to_vec());
+            b[0] ^= true;
+            m[0] ^= self.prg.random_block();
+            open::open_parts(ch, self.role, self.delta, &b, &m, keys, out)?;
+            for (o, &b) in out.iter_mut().zip(bits) {
+                *o ^= b;
+            }
+            return Ok(());
         }
-        let r = open::open_with(ch, self.role, self.delta, shares, &bits, &macs);
-        bits.zeroize();
-        macs.zeroize();
-        r
+        open::open_parts(ch, self.role, self.delta, bits, macs, keys, out)?;
+        for (o, &b) in out.iter_mut().zip(bits) {
+            *o ^= b;
+        }
+        Ok(())
     }
 
     /// `n` leaky AND triples (F_LaAND): correct, but a cheater may have
@@ -236,31 +305,56 @@ impl TinyOt {
     /// with probability 1/2). Use [`TinyOt::and_triples`] unless you are
     /// testing the leak.
     pub fn leaky_and_triples(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<AndTriple>> {
-        let mut t = vec![AndTriple::default(); n];
-        self.leaky_into(ch, &mut t)?;
-        Ok(t)
+        let mut bt = std::mem::take(&mut self.batch);
+        let r = self.leaky_batch(ch, n, &mut bt).map(|()| {
+            let share = |j: usize| AuthShare {
+                bit: bt.bits[j],
+                mac: bt.macs[j],
+                key: bt.keys[j],
+            };
+            (0..n)
+                .map(|i| AndTriple {
+                    x: share(3 * i),
+                    y: share(3 * i + 1),
+                    z: share(3 * i + 2),
+                })
+                .collect()
+        });
+        self.batch = bt;
+        r
     }
 
-    /// Leaky triples into `t` (aBits for x, y, z, then F_LaAND).
-    fn leaky_into(&mut self, ch: &mut Channel, t: &mut [AndTriple]) -> Result<()> {
-        let n = t.len();
-        self.abits_with(ch, 3 * n, |i, s| match i / n {
-            0 => t[i].x = s,
-            1 => t[i - n].y = s,
-            _ => t[i - 2 * n].z = s,
-        })?;
-        let corrupt = self.g_corruption();
-        leaky_and::leaky_and(
-            ch,
-            self.role,
-            self.delta,
-            self.leaky_index,
-            t,
-            corrupt,
-            &mut self.scratch,
-        )?;
+    /// `n` leaky triples into `bt.bits`/`macs`/`keys`, a [`STEP`] at a
+    /// time (3·STEP aBits, then F_LaAND on them), then the batch's F_EQ.
+    fn leaky_batch(&mut self, ch: &mut Channel, n: usize, bt: &mut Batch) -> Result<()> {
+        mem::clear_for(&mut bt.bits, 3 * n);
+        mem::set_len(&mut bt.macs, 3 * n);
+        mem::set_len(&mut bt.keys, 3 * n);
+        let mut eq = leaky_and::Equality::new();
+        for start in (0..n).step_by(STEP) {
+            let r = 3 * start..3 * (start + STEP).min(n);
+            let (macs, keys) = (&mut bt.macs[r.clone()], &mut bt.keys[r.clone()]);
+            self.fill_abits(ch, &mut bt.bits, macs, keys)?;
+            let corrupt = if start == 0 {
+                self.g_corruption()
+            } else {
+                GCorruption::None
+            };
+            leaky_and::step(
+                ch,
+                self.role,
+                self.delta,
+                self.leaky_index + start as u64,
+                &mut bt.bits[r],
+                macs,
+                keys,
+                corrupt,
+                &mut bt.leaky,
+                &mut eq,
+            )?;
+        }
         self.leaky_index += n as u64;
-        Ok(())
+        leaky_and::check(ch, self.role, eq)
     }
 
     fn g_corruption(&self) -> GCorruption {
@@ -307,87 +401,125 @@ impl TinyOt {
         }
     }
 
-    /// `n` authenticated AND triples (F_aAND): leaky triples in batches of
-    /// at most [`bucket::TRIPLE_BATCH`], each batch randomly permuted by a
-    /// coin toss and combined in buckets whose size [`bucket::plan`]
-    /// computes from `(s, ℓ)`.
+    /// `n` authenticated AND triples (F_aAND): leaky triples in batches
+    /// that [`bucket::plan`] sizes from `(s, n)` together with the bucket
+    /// size, each batch randomly permuted by a coin toss and combined in
+    /// buckets.
     pub fn and_triples(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<AndTriple>> {
-        let (_, ell, b) = bucket::plan(self.s, n)?;
-        let mut out = Vec::with_capacity(n);
-        while out.len() < n {
-            let m = (n - out.len()).min(ell);
-            self.and_batch(ch, m, b, &mut out)?;
-        }
+        let mut out = Vec::new();
+        self.and_triples_into(ch, n, &mut out)?;
         Ok(out)
     }
 
-    fn and_batch(
+    /// [`TinyOt::and_triples`] into `out` (cleared first; its capacity is
+    /// reused, so a caller that keeps the vector pays no fresh pages).
+    pub fn and_triples_into(
         &mut self,
         ch: &mut Channel,
-        ell: usize,
-        b: usize,
+        n: usize,
         out: &mut Vec<AndTriple>,
     ) -> Result<()> {
-        bucket::check_bucket_size(self.s, ell, b)?;
-        let mut leaky = std::mem::take(&mut self.leaky);
-        leaky.resize(ell * b, AndTriple::default());
-        let r = self
-            .leaky_into(ch, &mut leaky)
-            .and_then(|()| self.combine(ch, &leaky, b, out));
-        leaky.zeroize_shares();
-        self.leaky = leaky;
+        let (batches, _, b) = bucket::plan(self.s, n)?;
+        out.as_mut_slice().zeroize_shares();
+        out.clear();
+        out.reserve(n);
+        let mut bt = std::mem::take(&mut self.batch);
+        let mut r = Ok(());
+        for m in bucket::batch_sizes(n, batches).filter(|&m| m > 0) {
+            r = bucket::check_bucket_size(self.s, m, b)
+                .and_then(|()| self.leaky_batch(ch, m * b, &mut bt))
+                .and_then(|()| self.combine(ch, &mut bt, b, out));
+            if r.is_err() {
+                break;
+            }
+        }
+        self.batch = bt;
+        if r.is_err() {
+            out.as_mut_slice().zeroize_shares();
+            out.clear();
+        }
         r
     }
 
-    /// Permutes the leaky triples by a coin toss and combines each run of
-    /// `b` consecutive permuted triples into one bucket.
+    /// Permutes the leaky triples of `bt` by a coin toss and combines each
+    /// run of `b` consecutive permuted triples into one bucket:
+    /// `x = ⊕_j x_j`, `y = y_0`, `z = ⊕_j z_j ⊕ d_j·x_j` with
+    /// `d_j = y_0 ⊕ y_j` opened (MAC-checked).
     fn combine(
         &mut self,
         ch: &mut Channel,
-        leaky: &[AndTriple],
+        bt: &mut Batch,
         b: usize,
         out: &mut Vec<AndTriple>,
     ) -> Result<()> {
         let seed = self.coin_toss(ch)?;
-        // Shuffle 4-byte indices (cache-friendly), then gather the 144-byte
-        // triples once in permuted order: independent loads the CPU
-        // overlaps, instead of moving whole triples around.
-        let idx: Vec<u32> = (0..leaky.len() as u32).collect();
-        let mut order = Vec::new();
-        bucket::shuffle_into(&mut Prg::from_seed(seed), &idx, &mut order);
-        let mut perm = std::mem::take(&mut self.permuted);
-        perm.clear();
-        perm.extend(order.iter().map(|&i| leaky[i as usize]));
-        let r = self.combine_permuted(ch, &perm, b, out);
-        perm.zeroize_shares();
-        self.permuted = perm;
-        r
-    }
-
-    fn combine_permuted(
-        &mut self,
-        ch: &mut Channel,
-        perm: &[AndTriple],
-        b: usize,
-        out: &mut Vec<AndTriple>,
-    ) -> Result<()> {
-        // d_j = y_0 ⊕ y_j for every non-first member of every bucket.
-        let mut diffs = std::mem::take(&mut self.diffs);
-        diffs.clear();
-        for bk in perm.chunks_exact(b) {
-            diffs.extend(bk[1..].iter().map(|t| bk[0].y.xor(t.y)));
-        }
-        let d = self.open(ch, &diffs);
-        diffs.as_mut_slice().zeroize_shares();
-        self.diffs = diffs;
-        let d = d?;
-        for (bk, d) in perm.chunks_exact(b).zip(d.chunks_exact(b - 1)) {
-            let mut t = bk[0];
-            for (tj, &dj) in bk[1..].iter().zip(d) {
-                t.x = t.x.xor(tj.x);
-                t.z = t.z.xor(tj.z).xor(tj.x.scale(dj));
+        let mut prg = Prg::from_seed(seed);
+        let n = bt.bits.len() / 3;
+        let Batch {
+            bits,
+            macs,
+            keys,
+            recs,
+            rbits,
+            order,
+            perm,
+            opened,
+            ..
+        } = bt;
+        // Scatter the triples into random piles (sequential reads, one
+        // sequential write stream per pile), then list each pile's slots in
+        // a random order.
+        mem::set_len(recs, n);
+        mem::set_len(rbits, n);
+        bucket::pile_scatter(&mut prg, n, perm, |i, slot| {
+            let j = 3 * i;
+            recs[slot] = LeakyRec {
+                mac: [macs[j], macs[j + 1], macs[j + 2]],
+                key: [keys[j], keys[j + 1], keys[j + 2]],
+            };
+            rbits[slot] = bits[j] as u8 | (bits[j + 1] as u8) << 1 | (bits[j + 2] as u8) << 2;
+        });
+        mem::clear_for(order, n);
+        bucket::pile_order(&mut prg, perm, order);
+        // The aBit arrays are dead now: the front two thirds hold the
+        // differences `d_j` and the members `x_j` (j ≥ 1) of every bucket.
+        let nd = (n / b) * (b - 1);
+        let (db, rest) = bits.split_at_mut(nd);
+        let xb = &mut rest[..nd];
+        let (dm, rest) = macs.split_at_mut(nd);
+        let xm = &mut rest[..nd];
+        let (dk, rest) = keys.split_at_mut(nd);
+        let xk = &mut rest[..nd];
+        // Walk the order `b` triples a bucket: consecutive slots lie in one
+        // pile (a few hundred pages), so the random reads stay local.
+        let (recs, rbits, order) = (&*recs, &*rbits, &*order);
+        let first = out.len();
+        out.extend(order.chunks_exact(b).enumerate().map(|(k, bucket)| {
+            let (r0, b0) = (&recs[bucket[0] as usize], rbits[bucket[0] as usize]);
+            let y = r0.share(b0, 1);
+            let (mut x, mut z) = (r0.share(b0, 0), r0.share(b0, 2));
+            for (j, &m) in bucket[1..].iter().enumerate() {
+                let (r, bits) = (&recs[m as usize], rbits[m as usize]);
+                let o = k * (b - 1) + j;
+                let dj = y.xor(r.share(bits, 1));
+                (db[o], dm[o], dk[o]) = (dj.bit, dj.mac, dj.key);
+                let xj = r.share(bits, 0);
+                (xb[o], xm[o], xk[o]) = (xj.bit, xj.mac, xj.key);
+                x = x.xor(xj);
+                z = z.xor(r.share(bits, 2));
             }
-            out.push(t);
+            AndTriple { x, y, z }
+        }));
+        self.open_parts(ch, db, dm, dk, opened)?;
+        for (k, t) in out[first..].iter_mut().enumerate() {
+            for j in k * (b - 1)..(k + 1) * (b - 1) {
+                let xj = AuthShare {
+                    bit: xb[j],
+                    mac: xm[j],
+                    key: xk[j],
+                };
+                t.z = t.z.xor(xj.scale(opened[j]));
+            }
         }
         Ok(())
     }
@@ -420,18 +552,69 @@ impl TinyOt {
             xs.len() == ys.len() && xs.len() == triples.len(),
             "mul_many: lengths"
         );
+        let mut de = Vec::new();
+        let operands = xs.iter().copied().zip(ys.iter().copied());
+        self.beaver_open(ch, triples, operands, &mut de)?;
         let n = xs.len();
-        let mut masked = Vec::with_capacity(2 * n);
-        masked.extend(xs.iter().zip(triples).map(|(x, t)| x.xor(t.x)));
-        masked.extend(ys.iter().zip(triples).map(|(y, t)| y.xor(t.y)));
-        let de = self.open(ch, &masked)?;
         Ok((0..n)
-            .map(|i| {
-                let (d, e, t) = (de[i], de[n + i], triples[i]);
-                let z = t.z.xor(t.y.scale(d)).xor(t.x.scale(e));
-                self.add_public(z, d & e)
-            })
+            .map(|i| self.beaver_product(&triples[i], de[i], de[n + i]))
             .collect())
+    }
+
+    /// The opening of [`TinyOt::mul_many`] for operands given as an
+    /// iterator of pairs `(⟦x_i⟧, ⟦y_i⟧)`, one per triple; leaves `d_i` in
+    /// `de[i]` and `e_i` in `de[n + i]`, from which
+    /// [`TinyOt::beaver_product`] gives `⟦x_i·y_i⟧`. No operand or product
+    /// vector is built (the masked shares go through the session's reused
+    /// buffers).
+    ///
+    /// # Panics
+    /// If `operands` yields fewer pairs than there are triples (caller bug).
+    pub fn beaver_open(
+        &mut self,
+        ch: &mut Channel,
+        triples: &[AndTriple],
+        operands: impl IntoIterator<Item = (AuthShare, AuthShare)>,
+        de: &mut Vec<bool>,
+    ) -> Result<()> {
+        let n = triples.len();
+        let mut sc = std::mem::take(&mut self.beaver);
+        mem::set_len(&mut sc.bits, 2 * n);
+        mem::set_len(&mut sc.macs, 2 * n);
+        mem::set_len(&mut sc.keys, 2 * n);
+        let mut operands = operands.into_iter();
+        for (i, t) in triples.iter().enumerate() {
+            let (x, y) = operands.next().expect("beaver_open: too few operands");
+            let (d, e) = (x.xor(t.x), y.xor(t.y));
+            (sc.bits[i], sc.macs[i], sc.keys[i]) = (d.bit, d.mac, d.key);
+            (sc.bits[n + i], sc.macs[n + i], sc.keys[n + i]) = (e.bit, e.mac, e.key);
+        }
+        let r = self.open_parts(ch, &sc.bits, &sc.macs, &sc.keys, de);
+        self.beaver = sc;
+        r
+    }
+
+    /// `⟦x·y⟧ = ⟦c⟧ ⊕ d·⟦b⟧ ⊕ e·⟦a⟧ ⊕ d·e` for the triple `(a, b, c)` and
+    /// the opened `d = x ⊕ a`, `e = y ⊕ b` (local).
+    #[inline]
+    pub fn beaver_product(&self, t: &AndTriple, d: bool, e: bool) -> AuthShare {
+        let z = t.z.xor(t.y.scale(d)).xor(t.x.scale(e));
+        self.add_public(z, d & e)
+    }
+}
+
+/// Reused buffers of [`TinyOt::beaver_open`] (wiped on drop).
+#[derive(Default)]
+struct BeaverScratch {
+    bits: Vec<bool>,
+    macs: Vec<Block>,
+    keys: Vec<Block>,
+}
+
+impl Drop for BeaverScratch {
+    fn drop(&mut self) {
+        self.macs.zeroize();
+        self.keys.zeroize();
     }
 }
 
@@ -454,12 +637,6 @@ impl ZeroizeShares for [AuthShare] {
             s.key.zeroize();
             s.bit = false;
         }
-    }
-}
-
-impl ZeroizeShares for Vec<AuthShare> {
-    fn zeroize_shares(&mut self) {
-        self.as_mut_slice().zeroize_shares();
     }
 }
 

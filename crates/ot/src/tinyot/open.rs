@@ -11,68 +11,74 @@
 //! Alice speaks first; Bob answers after reading. That order cannot help a
 //! rushing Bob: his bits are bound by his MACs before he sees Alice's.
 
-use super::share::{AuthShare, Role};
+use super::share::Role;
 use brickyard_core::{Block, Channel, Error, Result};
+use zeroize::Zeroize;
 
 /// Name of the check in `Cheating { check }`.
 pub const MAC_CHECK: &str = "mac-check";
 
 const CONTEXT: &str = "brickyard 2025-01 TinyOT batched MAC check v1";
 
-fn digest(macs: &[Block]) -> [u8; 32] {
-    let mut h = blake3::Hasher::new_derive_key(CONTEXT);
-    h.update(bytemuck::cast_slice(macs));
-    *h.finalize().as_bytes()
-}
+/// Blocks hashed per update when the MACs are computed on the fly.
+const STEP: usize = 1 << 10;
 
-/// Sends my bits and MAC digest; `tamper` (adversary tests) may rewrite
-/// them first.
+/// Sends my bits and MAC digest.
 fn send_mine(ch: &mut Channel, bits: &[bool], macs: &[Block]) -> Result<()> {
     ch.send_bits(bits)?;
-    ch.send_bytes(&digest(macs))?;
+    let mut h = blake3::Hasher::new_derive_key(CONTEXT);
+    h.update(bytemuck::cast_slice(macs));
+    ch.send_bytes(h.finalize().as_bytes())?;
     ch.flush()
 }
 
-fn check_peer(ch: &mut Channel, delta: Block, shares: &[AuthShare]) -> Result<Vec<bool>> {
-    let peer = ch.recv_bits(shares.len())?;
+/// Receives the peer's bits and digest into `peer` and checks the digest
+/// against the MACs `K_i ⊕ b_i·Δ` my keys predict.
+fn check_peer(ch: &mut Channel, delta: Block, keys: &[Block], peer: &mut Vec<bool>) -> Result<()> {
+    *peer = ch.recv_bits(keys.len())?;
     let mut got = [0u8; 32];
     ch.recv_bytes(&mut got)?;
-    let mut expect: Vec<Block> = shares
-        .iter()
-        .zip(&peer)
-        .map(|(s, &b)| s.key ^ delta.and_bit(b))
-        .collect();
-    let want = digest(&expect);
-    use zeroize::Zeroize;
-    expect.zeroize();
+    let mut h = blake3::Hasher::new_derive_key(CONTEXT);
+    let mut buf = [Block::ZERO; STEP];
+    for (k, b) in keys.chunks(STEP).zip(peer.chunks(STEP)) {
+        let e = &mut buf[..k.len()];
+        for ((e, &k), &b) in e.iter_mut().zip(k).zip(b) {
+            *e = k ^ delta.and_bit(b);
+        }
+        h.update(bytemuck::cast_slice(e));
+    }
+    buf.zeroize();
+    let want = h.finalize();
     // Digests are compared in full (no early exit).
-    if got.iter().zip(&want).fold(0u8, |a, (x, y)| a | (x ^ y)) != 0 {
+    let want = want.as_bytes();
+    if got.iter().zip(want).fold(0u8, |a, (x, y)| a | (x ^ y)) != 0 {
         return Err(Error::Cheating { check: MAC_CHECK });
     }
-    Ok(peer)
+    Ok(())
 }
 
-/// Opens `shares` to both parties; returns `x_i = x_me ⊕ x_peer`.
-/// `my_bits`/`my_macs` are what this party claims (equal to the shares'
-/// own fields unless an adversary test rewrites them).
-pub(crate) fn open_with(
+/// Opens shares given as parallel arrays to both parties: `send_bits` and
+/// `send_macs` are what this party claims (its shares and their MACs, unless
+/// an adversary test rewrites them), `keys` its keys for the peer's shares.
+/// Leaves the peer's share bits in `peer`; the opened value is
+/// `x_i = x_me ⊕ peer[i]`.
+pub(crate) fn open_parts(
     ch: &mut Channel,
     role: Role,
     delta: Block,
-    shares: &[AuthShare],
-    my_bits: &[bool],
-    my_macs: &[Block],
-) -> Result<Vec<bool>> {
-    let peer = match role {
+    send_bits: &[bool],
+    send_macs: &[Block],
+    keys: &[Block],
+    peer: &mut Vec<bool>,
+) -> Result<()> {
+    match role {
         Role::Alice => {
-            send_mine(ch, my_bits, my_macs)?;
-            check_peer(ch, delta, shares)?
+            send_mine(ch, send_bits, send_macs)?;
+            check_peer(ch, delta, keys, peer)
         }
         Role::Bob => {
-            let p = check_peer(ch, delta, shares)?;
-            send_mine(ch, my_bits, my_macs)?;
-            p
+            check_peer(ch, delta, keys, peer)?;
+            send_mine(ch, send_bits, send_macs)
         }
-    };
-    Ok(shares.iter().zip(peer).map(|(s, p)| s.bit ^ p).collect())
+    }
 }

@@ -129,6 +129,7 @@ pub struct Preprocessor {
     /// parties, so every entry's strings are domain-separated).
     counter: u64,
     anf: Option<Anf>,
+    bufs: Bufs,
 }
 
 impl std::fmt::Debug for Preprocessor {
@@ -162,12 +163,65 @@ fn wipe_triples(v: &mut [AndTriple]) {
     }
 }
 
-/// A share vector that is wiped when dropped (it holds MACs and keys).
-struct Shares(Vec<AuthShare>);
+/// Makes `v` hold `n` shares, reusing its memory (a fresh page costs more
+/// than the work done on it): kept elements are overwritten by the caller.
+fn share_len(v: &mut Vec<AuthShare>, n: usize) {
+    if v.capacity() < n {
+        wipe(v);
+        *v = Vec::with_capacity(n);
+    }
+    v.resize(n, AuthShare::default());
+}
 
-impl Drop for Shares {
+/// The buffers of a chunk, kept across chunks (they hold MACs and keys:
+/// wiped when the preprocessor drops).
+#[derive(Default)]
+struct Bufs {
+    abits: Vec<AuthShare>,
+    triples: Vec<AndTriple>,
+    /// `mono[t·2^n + S]`: ⟦Π_{j∈S} r_j⟧ of table `t` (S ≠ ∅).
+    mono: Vec<AuthShare>,
+    rout: Vec<AuthShare>,
+    w: Vec<AuthShare>,
+    mine_in: Vec<AuthShare>,
+    peer_in: Vec<AuthShare>,
+    out_masks: Vec<AuthShare>,
+    /// One execution's entry bits (`g · 2^n · m`).
+    ent: Vec<AuthShare>,
+    de: Vec<bool>,
+    mac: MacScratch,
+    gates: Vec<u8>,
+}
+
+impl Drop for Bufs {
     fn drop(&mut self) {
-        wipe(&mut self.0);
+        for v in [
+            &mut self.abits,
+            &mut self.mono,
+            &mut self.rout,
+            &mut self.w,
+            &mut self.mine_in,
+            &mut self.peer_in,
+            &mut self.out_masks,
+            &mut self.ent,
+        ] {
+            wipe(v);
+        }
+        wipe_triples(&mut self.triples);
+        self.gates.zeroize();
+    }
+}
+
+/// Reused hash buffers of [`entry_macs`] (wiped on drop).
+#[derive(Default)]
+struct MacScratch {
+    xs: Vec<Block>,
+    tw: Vec<Block>,
+}
+
+impl Drop for MacScratch {
+    fn drop(&mut self) {
+        self.xs.zeroize();
     }
 }
 
@@ -178,12 +232,15 @@ impl Preprocessor {
             ot: TinyOt::setup(ch, ot_role(role), &mut Prg::new())?,
             counter: 0,
             anf: None,
+            bufs: Bufs::default(),
         })
     }
 
-    /// Executions preprocessed together: enough tables that one TinyOT
-    /// triple batch ([`tinyot::bucket::TRIPLE_BATCH`]) is filled (bucket
-    /// size 3 needs ℓ ≳ 2.7·10^5), at least one.
+    /// Most executions preprocessed together: as many as one TinyOT triple
+    /// batch ([`tinyot::bucket::TRIPLE_BATCH`]) holds, at least one.
+    /// [`Preprocessor::run`] splits a request into equal chunks of at most
+    /// this many, so the triples of each chunk keep the smallest bucket
+    /// size (82 binary AES = 524,800 triples: one chunk, B = 3).
     pub fn chunk_executions(program: &Program) -> usize {
         let per = program.table_count() * mults_per_table(program.table.n_in);
         tinyot::bucket::TRIPLE_BATCH
@@ -206,12 +263,9 @@ impl Preprocessor {
         {
             self.anf = Some(Anf::new(&plan.program.table));
         }
-        let per = Self::chunk_executions(plan.program);
-        let mut done = 0;
-        while done < executions {
-            let e = (executions - done).min(per);
+        let chunks = executions.div_ceil(Self::chunk_executions(plan.program));
+        for e in tinyot::bucket::batch_sizes(executions, chunks).filter(|&e| e > 0) {
             self.chunk(ch, plan, e, sink)?;
-            done += e;
         }
         Ok(())
     }
@@ -222,6 +276,20 @@ impl Preprocessor {
         plan: &PrepPlan<'_>,
         execs: usize,
         sink: &mut PrepSink<'_>,
+    ) -> Result<()> {
+        let mut bufs = std::mem::take(&mut self.bufs);
+        let r = self.chunk_with(ch, plan, execs, sink, &mut bufs);
+        self.bufs = bufs;
+        r
+    }
+
+    fn chunk_with(
+        &mut self,
+        ch: &mut Channel,
+        plan: &PrepPlan<'_>,
+        execs: usize,
+        sink: &mut PrepSink<'_>,
+        bf: &mut Bufs,
     ) -> Result<()> {
         let p = plan.program;
         let (n, m) = (p.table.n_in as usize, p.table.n_out as usize);
@@ -235,65 +303,60 @@ impl Preprocessor {
         };
 
         // Steps 1–2: random masks and triples (function-independent TinyOT).
-        let abits = Shares(self.ot.abits(ch, execs * per_exec)?);
-        let mut triples = self
-            .ot
-            .and_triples(ch, execs * g * mults_per_table(n as u32))?;
+        share_len(&mut bf.abits, execs * per_exec);
+        self.ot.abits_into(ch, &mut bf.abits)?;
+        self.ot
+            .and_triples_into(ch, execs * g * mults_per_table(n as u32), &mut bf.triples)?;
 
         // Step 3, linear part: masks of every wire, locally.
-        let mut mono = Shares(vec![AuthShare::default(); execs * g * e]);
-        let mut rout = Shares(vec![AuthShare::default(); execs * g * m]);
-        let mut mine_in = Shares(Vec::with_capacity(execs * plan.inputs[me].len()));
-        let mut peer_in = Shares(Vec::with_capacity(execs * plan.inputs[1 - me].len()));
+        share_len(&mut bf.mono, execs * g * e);
+        share_len(&mut bf.rout, execs * g * m);
+        share_len(&mut bf.w, p.num_wires as usize);
+        bf.mine_in.clear();
+        bf.peer_in.clear();
+        bf.out_masks.clear();
         let outs: Vec<u32> = p.outputs.iter().flatten().copied().collect();
-        let mut out_masks = Shares(Vec::with_capacity(execs * outs.len()));
-        let mut w = Shares(vec![AuthShare::default(); p.num_wires as usize]);
+        let (w, mono, rout) = (&mut bf.w, &mut bf.mono, &mut bf.rout);
         for x in 0..execs {
-            let mut fresh = abits.0[x * per_exec..(x + 1) * per_exec].iter();
+            let mut fresh = bf.abits[x * per_exec..(x + 1) * per_exec].iter();
             let mut next = || fresh.next().copied().unwrap_or_default();
             for &wi in p.inputs.iter().flatten() {
-                w.0[wi as usize] = next();
+                w[wi as usize] = next();
             }
             let mut t = x * g;
             for layer in &p.layers {
                 for lin in &layer.linear {
                     match *lin {
-                        Lin::Xor(a, b, o) => w.0[o as usize] = w.0[a as usize].xor(w.0[b as usize]),
-                        Lin::Not(a, o) => {
-                            w.0[o as usize] = self.ot.add_public(w.0[a as usize], true)
-                        }
+                        Lin::Xor(a, b, o) => w[o as usize] = w[a as usize].xor(w[b as usize]),
+                        Lin::Not(a, o) => w[o as usize] = self.ot.add_public(w[a as usize], true),
                     }
                 }
                 for (ins, os) in layer.table_ins.chunks(n).zip(layer.table_outs.chunks(m)) {
                     for (j, &wi) in ins.iter().enumerate() {
-                        mono.0[t * e + (1 << j)] = w.0[wi as usize];
+                        mono[t * e + (1 << j)] = w[wi as usize];
                     }
                     for (j, &wo) in os.iter().enumerate() {
                         let r = next();
-                        w.0[wo as usize] = r;
-                        rout.0[t * m + j] = r;
+                        w[wo as usize] = r;
+                        rout[t * m + j] = r;
                     }
                     t += 1;
                 }
             }
-            mine_in
-                .0
-                .extend(plan.inputs[me].iter().map(|&wi| w.0[wi as usize]));
-            peer_in
-                .0
-                .extend(plan.inputs[1 - me].iter().map(|&wi| w.0[wi as usize]));
-            out_masks.0.extend(outs.iter().map(|&wo| w.0[wo as usize]));
+            bf.mine_in
+                .extend(plan.inputs[me].iter().map(|&wi| w[wi as usize]));
+            bf.peer_in
+                .extend(plan.inputs[1 - me].iter().map(|&wi| w[wi as usize]));
+            bf.out_masks.extend(outs.iter().map(|&wo| w[wo as usize]));
         }
-        drop(w);
-        drop(abits);
 
         // Step 3, AND part: all monomials by Beaver, merging bit groups.
-        let r = self.monomials(ch, plan, execs * g, n, &mut mono.0, &triples);
-        wipe_triples(&mut triples);
+        let r = self.monomials(ch, plan, execs * g, n, bf);
+        wipe_triples(&mut bf.triples);
         r?;
 
         // Step 4: input masks to their owners.
-        let my_masks = self.open_to_owners(ch, plan, &mine_in.0, &peer_in.0)?;
+        let my_masks = self.open_to_owners(ch, plan, &bf.mine_in, &bf.peer_in)?;
 
         // Step 4 (entries), step 5 (MACs) and the records, one execution
         // at a time.
@@ -302,24 +365,48 @@ impl Preprocessor {
             .anf
             .take()
             .ok_or_else(|| Error::config("tinytable: no ANF"))?;
-        let mut ent = Shares(vec![AuthShare::default(); e * m]);
-        let mut gates = Zeroizing::new(vec![0u8; g * l.gate_bytes]);
+        share_len(&mut bf.ent, g * e * m);
+        bf.gates.clear();
+        bf.gates.resize(g * l.gate_bytes, 0);
         let mut res = Ok(());
         for x in 0..execs {
-            gates.fill(0);
-            for t in 0..g {
+            bf.gates.fill(0);
+            for (t, ent) in bf.ent.chunks_exact_mut(e * m).enumerate() {
                 let tt = x * g + t;
-                let mono_t = &mono.0[tt * e..(tt + 1) * e];
-                for (i, s) in ent.0.iter_mut().enumerate() {
-                    let mut acc = rout.0[tt * m + i % m];
+                let mono_t = &bf.mono[tt * e..(tt + 1) * e];
+                for (i, s) in ent.iter_mut().enumerate() {
+                    let mut acc = bf.rout[tt * m + i % m];
                     for &sub in &anf.terms[i] {
                         acc = acc.xor(mono_t[sub as usize]);
                     }
                     *s = self.ot.add_public(acc, anf.constant[i]);
                 }
-                let rec = &mut gates[t * l.gate_bytes..(t + 1) * l.gate_bytes];
-                self.write_table(&l, me, &ent.0, rec);
+                let rec = &mut bf.gates[t * l.gate_bytes..(t + 1) * l.gate_bytes];
+                for c in 0..e {
+                    let v = (0..m).fold(0u8, |v, b| v | (ent[c * m + b].bit as u8) << b);
+                    set_share(rec, c, l.m, v);
+                }
             }
+            // Step 5 for every table of the execution in one pass.
+            let first = self.counter;
+            self.counter += (g * e) as u64;
+            let recs = Records {
+                bytes: &mut bf.gates,
+                size: l.gate_bytes,
+                entries: e,
+                tags: l.tags_at(),
+                ver: l.verify_at(),
+            };
+            entry_macs(
+                l.scheme,
+                self.ot.delta(),
+                me,
+                first,
+                l.m,
+                &bf.ent,
+                recs,
+                &mut bf.mac,
+            );
             let mut exec = Zeroizing::new(vec![0u8; l.exec_bytes]);
             let parts = l.exec_parts();
             for (i, &b) in my_masks[x * l.my_inputs..(x + 1) * l.my_inputs]
@@ -329,8 +416,8 @@ impl Preprocessor {
                 set_bit(&mut exec[parts[0]..], i, b);
             }
             let o = outs.len();
-            let om = &out_masks.0[x * o..(x + 1) * o];
-            self.write_outputs(&l, me, om, &mut exec);
+            let om = &bf.out_masks[x * o..(x + 1) * o];
+            self.write_outputs(&l, me, om, &mut exec, &mut bf.mac);
             if let MacScheme::Linear { k } = l.scheme {
                 let kb = l.scheme.key_bytes();
                 write_le(
@@ -338,7 +425,7 @@ impl Preprocessor {
                     linear_part(self.ot.delta(), k) as u128,
                 );
             }
-            res = sink(&gates, &exec);
+            res = sink(&bf.gates, &exec);
             if res.is_err() {
                 break;
             }
@@ -355,8 +442,7 @@ impl Preprocessor {
         plan: &PrepPlan<'_>,
         tables: usize,
         n: usize,
-        mono: &mut [AuthShare],
-        triples: &[AndTriple],
+        bf: &mut Bufs,
     ) -> Result<()> {
         let e = 1usize << n;
         let _ = plan;
@@ -379,33 +465,36 @@ impl Preprocessor {
                 }
             }
             let k = pairs.len();
-            let mut xs = Shares(Vec::with_capacity(tables * k));
-            let mut ys = Shares(Vec::with_capacity(tables * k));
-            for t in 0..tables {
-                for &(sa, sb) in &pairs {
-                    xs.0.push(mono[t * e + sa]);
-                    ys.0.push(mono[t * e + sb]);
-                }
-            }
+            #[allow(unused_mut)]
+            let mut flip = false;
             #[cfg(feature = "adversary")]
             if let Some(c) = &plan.cheat {
-                if c.strategy == super::cheat::Strategy::PrepFlipBeaverShare && used == 0 {
-                    if let Some(s) = xs.0.first_mut() {
-                        s.bit ^= true;
-                    }
-                }
+                flip = c.strategy == super::cheat::Strategy::PrepFlipBeaverShare && used == 0;
             }
-            let tr = triples
+            let tr = bf
+                .triples
                 .get(used..used + tables * k)
                 .ok_or_else(|| Error::config("tinytable: triple count mismatch"))?;
-            let mut z = Shares(self.ot.mul_many(ch, &xs.0, &ys.0, tr)?);
-            used += tables * k;
+            let mono = &bf.mono;
+            let operands = (0..tables).flat_map(|t| {
+                pairs
+                    .iter()
+                    .map(move |&(sa, sb)| (mono[t * e + sa], mono[t * e + sb]))
+            });
+            let operands = operands.enumerate().map(|(i, (mut x, y))| {
+                x.bit ^= flip && i == 0;
+                (x, y)
+            });
+            self.ot.beaver_open(ch, tr, operands, &mut bf.de)?;
+            let nm = tables * k;
             for t in 0..tables {
                 for (i, &(sa, sb)) in pairs.iter().enumerate() {
-                    mono[t * e + (sa | sb)] = z.0[t * k + i];
+                    let j = t * k + i;
+                    bf.mono[t * e + (sa | sb)] =
+                        self.ot.beaver_product(&tr[j], bf.de[j], bf.de[nm + j]);
                 }
             }
-            wipe(&mut z.0);
+            used += nm;
             groups = merged;
         }
         Ok(())
@@ -471,31 +560,29 @@ impl Preprocessor {
         }
     }
 
-    /// One table record: my packed shares, my tags, my keys for the peer's
-    /// entries.
-    fn write_table(&mut self, l: &Layout, me: usize, ent: &[AuthShare], rec: &mut [u8]) {
-        let (entries, m) = (l.entries(), l.m as usize);
-        for c in 0..entries {
-            let v = (0..m).fold(0u8, |v, b| v | (ent[c * m + b].bit as u8) << b);
-            set_share(rec, c, l.m, v);
-        }
-        let (ta, va) = (l.tags_at(), l.verify_at());
-        let (tags, ver) = rec[ta..].split_at_mut(va - ta);
-        let first = self.counter;
-        self.counter += entries as u64;
-        entry_macs(l.scheme, self.ot.delta(), me, first, l.m, ent, tags, ver);
-    }
-
     /// The output-mask part of the execution record (1-bit entries).
-    fn write_outputs(&mut self, l: &Layout, me: usize, om: &[AuthShare], exec: &mut [u8]) {
+    fn write_outputs(
+        &mut self,
+        l: &Layout,
+        me: usize,
+        om: &[AuthShare],
+        exec: &mut [u8],
+        sc: &mut MacScratch,
+    ) {
         let parts = l.exec_parts();
         for (i, s) in om.iter().enumerate() {
             set_bit(&mut exec[parts[1]..], i, s.bit);
         }
         let first = self.counter;
         self.counter += om.len() as u64;
-        let (tags, ver) = exec[parts[2]..parts[4]].split_at_mut(parts[3] - parts[2]);
-        entry_macs(l.scheme, self.ot.delta(), me, first, 1, om, tags, ver);
+        let recs = Records {
+            bytes: &mut exec[parts[2]..parts[4]],
+            size: parts[4] - parts[2],
+            entries: om.len(),
+            tags: 0,
+            ver: parts[3] - parts[2],
+        };
+        entry_macs(l.scheme, self.ot.delta(), me, first, 1, om, recs, sc);
     }
 }
 
@@ -546,10 +633,22 @@ fn times_x_pow(mut v: Block, b: usize) -> Block {
     v
 }
 
-/// Step 5: the online-format MACs of `2^n` entries of `m` bits each, from
-/// the TinyOT MACs and keys of their bits (`ent[c·m + b]` is ⟦bit b of
-/// entry c⟧). Writes my tags (on my shares) and my verifier data (for the
-/// peer's shares).
+/// Planar records that [`entry_macs`] writes MACs into: record `r` is
+/// `bytes[r·size..(r+1)·size]`, its tags at offset `tags`, its verifier
+/// data at offset `ver`; each record holds `entries` entries.
+struct Records<'a> {
+    bytes: &'a mut [u8],
+    size: usize,
+    entries: usize,
+    tags: usize,
+    ver: usize,
+}
+
+/// Step 5: the online-format MACs of entries of `m` bits each, from the
+/// TinyOT MACs and keys of their bits (`ent[c·m + b]` is ⟦bit b of entry
+/// c⟧, entries of consecutive records one after the other, entry `c` with
+/// hash tweak `first + c`). Writes my tags (on my shares) and my verifier
+/// data (for the peer's shares) into the records.
 ///
 /// * **Linear-k.** Bit `b`'s MAC gives `y_b = β_b ⊕ s_b·α` (bits 2..k+2 of
 ///   `M = K ⊕ s·Δ`, [`linear_part`]); the entry's tag is `y = ⊕_b y_b·x^b`
@@ -561,7 +660,8 @@ fn times_x_pow(mut v: Block, b: usize) -> Block {
 ///   (⊕_b v_b x^b)·Δ`, equal to the peer's `L` exactly when `v` is its
 ///   share. Strings are `F(L)` (Fig. 8: "`a^v = F(mac^v)`"), with `F` =
 ///   TCCR under a per-entry, per-owner tweak, truncated to k bits. Forging
-///   `v' ≠ s` needs `F` at `L ⊕ δ(x)·Δ` with `δ ≠ 0`, i.e. Δ.
+///   `v' ≠ s` needs `F` at `L ⊕ δ(x)·Δ` with `δ ≠ 0`, i.e. Δ. All entries
+///   of a call are hashed in one batch.
 #[allow(clippy::too_many_arguments)]
 fn entry_macs(
     scheme: MacScheme,
@@ -570,11 +670,17 @@ fn entry_macs(
     first: u64,
     m: u32,
     ent: &[AuthShare],
-    tags: &mut [u8],
-    ver: &mut [u8],
+    recs: Records<'_>,
+    sc: &mut MacScratch,
 ) {
     let mu = m as usize;
+    let per = recs.entries;
     let entries = ent.len() / mu;
+    // Entry `c` lives in record `c / per` as its entry `c % per`.
+    let at = |c: usize, off: usize, width: usize| {
+        let r = (c / per) * recs.size + off + (c % per) * width;
+        r..r + width
+    };
     match scheme {
         MacScheme::Passive => {}
         MacScheme::Linear { k } => {
@@ -586,47 +692,56 @@ fn entry_macs(
                     y ^= (linear_part(s.mac, k) as u128) << b;
                     beta ^= (linear_part(s.key, k) as u128) << b;
                 }
-                write_le(&mut tags[c * t..(c + 1) * t], y);
-                write_le(&mut ver[c * v..(c + 1) * v], beta);
+                write_le(&mut recs.bytes[at(c, recs.tags, t)], y);
+                write_le(&mut recs.bytes[at(c, recs.ver, v)], beta);
             }
         }
         MacScheme::Lookup { .. } => {
             let kb = scheme.key_bytes();
             let vals = 1usize << m;
             let dx: Vec<Block> = (0..mu).map(|b| times_x_pow(delta, b)).collect();
-            let mut xs = Zeroizing::new(Vec::with_capacity(entries * (1 + vals)));
-            let mut tw = Vec::with_capacity(entries * (1 + vals));
-            for c in 0..entries {
-                let (mut lm, mut lk) = (Block::ZERO, Block::ZERO);
-                for b in 0..mu {
-                    let s = ent[c * mu + b];
-                    lm ^= times_x_pow(s.mac, b);
-                    lk ^= times_x_pow(s.key, b);
+            let (xs, tw) = (&mut sc.xs, &mut sc.tw);
+            // Whole records per hash call, about 2^16 blocks (1 MiB).
+            let group = per * (LOOKUP_HASH_BLOCKS / (per * (1 + vals))).max(1);
+            for start in (0..entries).step_by(group) {
+                let end = (start + group).min(entries);
+                xs.clear();
+                tw.clear();
+                for c in start..end {
+                    let (mut lm, mut lk) = (Block::ZERO, Block::ZERO);
+                    for b in 0..mu {
+                        let s = ent[c * mu + b];
+                        lm ^= times_x_pow(s.mac, b);
+                        lk ^= times_x_pow(s.key, b);
+                    }
+                    let id = first + c as u64;
+                    xs.push(lm);
+                    tw.push(Block::from_halves(id, me as u64));
+                    let peer_tw = Block::from_halves(id, 1 - me as u64);
+                    for v in 0..vals {
+                        let d = (0..mu)
+                            .filter(|&b| (v >> b) & 1 == 1)
+                            .fold(lk, |a, b| a ^ dx[b]);
+                        xs.push(d);
+                        tw.push(peer_tw);
+                    }
                 }
-                let id = first + c as u64;
-                xs.push(lm);
-                tw.push(Block::from_halves(id, me as u64));
-                let peer_tw = Block::from_halves(id, 1 - me as u64);
-                for v in 0..vals {
-                    let d = (0..mu)
-                        .filter(|&b| (v >> b) & 1 == 1)
-                        .fold(lk, |a, b| a ^ dx[b]);
-                    xs.push(d);
-                    tw.push(peer_tw);
-                }
-            }
-            tccr_batch(&mut xs, &tw);
-            for c in 0..entries {
-                let row = &xs[c * (1 + vals)..(c + 1) * (1 + vals)];
-                tags[c * kb..(c + 1) * kb].copy_from_slice(&row[0].to_bytes()[..kb]);
-                for v in 0..vals {
-                    let at = (c * vals + v) * kb;
-                    ver[at..at + kb].copy_from_slice(&row[1 + v].to_bytes()[..kb]);
+                tccr_batch(xs, tw);
+                for c in start..end {
+                    let row = &xs[(c - start) * (1 + vals)..(c - start + 1) * (1 + vals)];
+                    recs.bytes[at(c, recs.tags, kb)].copy_from_slice(&row[0].to_bytes()[..kb]);
+                    let ver = at(c, recs.ver, vals * kb);
+                    for (v, dst) in recs.bytes[ver].chunks_exact_mut(kb).enumerate() {
+                        dst.copy_from_slice(&row[1 + v].to_bytes()[..kb]);
+                    }
                 }
             }
         }
     }
 }
+
+/// Blocks hashed per call by the lookup MACs of [`entry_macs`].
+const LOOKUP_HASH_BLOCKS: usize = 1 << 16;
 
 /// One measurement of real preprocessing (`brickyard bench tinytable-tables`,
 /// JSON field `preprocessing`).
@@ -652,6 +767,11 @@ pub struct PrepRate {
     pub setup_ms: f64,
     /// Wall time of the table production, ms.
     pub wall_ms: f64,
+    /// Alice's thread CPU time per table, ns (Linux; unlike wall time,
+    /// barely affected by other processes on the machine).
+    pub alice_cpu_ns_per_table: Option<f64>,
+    /// Bob's thread CPU time per table, ns (Linux).
+    pub bob_cpu_ns_per_table: Option<f64>,
 }
 
 /// Preprocesses `executions` AES-128 executions for real between two
@@ -662,7 +782,9 @@ pub fn measure_aes(variant: super::Variant, mac: MacScheme, executions: usize) -
     let aes = brickyard_circuit::builtin("aes128").map_err(Error::config)?;
     let program = variant.compile(&aes)?;
     let inputs = [program.inputs[0].clone(), program.inputs[1].clone()];
-    let go = |ch: &mut Channel, role: Role| -> Result<(f64, Instant, Instant, u64)> {
+    use brickyard_ot::bench::thread_cpu_ns;
+    type Side = (f64, Instant, Instant, u64, Option<u64>);
+    let go = |ch: &mut Channel, role: Role| -> Result<Side> {
         let me = (role == Role::Bob) as usize;
         let t0 = Instant::now();
         let mut p = Preprocessor::setup(ch, role)?;
@@ -677,6 +799,7 @@ pub fn measure_aes(variant: super::Variant, mac: MacScheme, executions: usize) -
         }
         let before = ch.stats();
         let start = Instant::now();
+        let cpu0 = thread_cpu_ns();
         let plan = PrepPlan {
             program: &program,
             role,
@@ -689,11 +812,13 @@ pub fn measure_aes(variant: super::Variant, mac: MacScheme, executions: usize) -
             std::hint::black_box((g, e));
             Ok(())
         })?;
+        let cpu = cpu0.zip(thread_cpu_ns()).map(|(a, b)| b.saturating_sub(a));
         Ok((
             setup_ms,
             start,
             Instant::now(),
             ch.stats().since(&before).bytes_sent,
+            cpu,
         ))
     };
     let listener = channel::listen("127.0.0.1:0")?;
@@ -707,8 +832,8 @@ pub fn measure_aes(variant: super::Variant, mac: MacScheme, executions: usize) -
         let ra = channel::accept(&listener, &opts).and_then(|mut ch| go(&mut ch, Role::Alice));
         (ra, bob.join())
     });
-    let (setup_ms, sa, ea, ba) = ra?;
-    let (_, sb, eb, bb) = rb.map_err(|_| Error::config("preprocessing thread panicked"))??;
+    let (setup_ms, sa, ea, ba, ca) = ra?;
+    let (_, sb, eb, bb, cb) = rb.map_err(|_| Error::config("preprocessing thread panicked"))??;
     let secs = ea.max(eb).duration_since(sa.min(sb)).as_secs_f64();
     let tables = executions * program.table_count();
     Ok(PrepRate {
@@ -722,6 +847,8 @@ pub fn measure_aes(variant: super::Variant, mac: MacScheme, executions: usize) -
         bytes_per_table: (ba + bb) as f64 / tables.max(1) as f64,
         setup_ms,
         wall_ms: secs * 1e3,
+        alice_cpu_ns_per_table: ca.map(|c| c as f64 / tables.max(1) as f64),
+        bob_cpu_ns_per_table: cb.map(|c| c as f64 / tables.max(1) as f64),
     })
 }
 
@@ -765,11 +892,16 @@ mod tests {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(82);
+        // TT_PREP_ONLY=binary|sbox restricts the rows (for profiling).
+        let only = std::env::var("TT_PREP_ONLY").ok();
         for (v, mac, e) in [
             (Variant::Binary, "lookup-64", n),
             (Variant::Binary, "linear-64", n),
             (Variant::Sbox, "linear-64", n.div_ceil(8)),
         ] {
+            if only.as_deref().is_some_and(|o| o != v.name()) {
+                continue;
+            }
             let r = measure_aes(v, MacScheme::parse(mac).unwrap(), e).unwrap();
             println!("{r:?}");
         }
