@@ -1,6 +1,7 @@
 //! Minimum garble / evaluate ns per AND over many iterations (robust on a
 //! busy machine): `cargo run --release -p brickyard-garble --example
-//! garble_min -- FILE [ITERATIONS]`.
+//! garble_min -- FILE [ITERATIONS] [pi-cache]` (`pi-cache`: with the π
+//! cache of `GarblePlan::new_pi_cached`, for comparison).
 
 use brickyard_garble::{evaluate, garble_into, Delta, GarblePlan, GarbledCircuit, Garbler, Keep};
 use std::time::Instant;
@@ -9,8 +10,14 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: garble_min FILE [ITERATIONS]");
     let iters: usize = args.next().map_or(2000, |s| s.parse().expect("iterations"));
+    let variant = args.next();
     let circuit = brickyard_circuit::bristol::load(&path).expect("circuit");
-    let plan = GarblePlan::new(&circuit).expect("plan");
+    let plan = match variant.as_deref() {
+        Some("pi-cache") => GarblePlan::new_pi_cached(&circuit),
+        None => GarblePlan::new(&circuit),
+        Some(other) => panic!("unknown variant {other} (expected pi-cache)"),
+    }
+    .expect("plan");
     let ands = plan.and_count() as f64;
     let mut g = Garbler::new();
     let delta: Delta = g.delta().clone();
@@ -37,5 +44,8 @@ fn main() {
         bg = bg.min((t1 - t0).as_nanos() as f64 / ands);
         be = be.min((t2 - t1).as_nanos() as f64 / ands);
     }
-    println!("{path}: min garble {bg:.2} ns/AND, min eval {be:.2} ns/AND ({iters} iterations)");
+    let (b, j) = plan.pi_cache_use();
+    println!(
+        "{path}: min garble {bg:.2} ns/AND, min eval {be:.2} ns/AND ({iters} iterations; π cache: {b} batches, {j} jobs)"
+    );
 }

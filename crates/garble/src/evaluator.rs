@@ -107,10 +107,17 @@ fn run<S: TableSource>(
     check_inputs(plan, input_labels)?;
     let layout = plan.layout(keep);
     let mut w = walk::start(layout, input_labels);
-    walk::walk(layout, &mut w, |w, ands| {
-        let tables = src.take(TABLE_BLOCKS * ands.len())?;
-        let first = ands.start as u64;
-        layout.prog.eval_ands(w, ands, tables, tweak_offset, first);
+    let mut p = walk::start_pis(layout, 1);
+    walk::walk(layout, &mut w, |w, b| {
+        let tables = src.take(TABLE_BLOCKS * b.ands.len())?;
+        let first = b.ands.start as u64;
+        let prog = &layout.prog;
+        if b.cached {
+            prog.eval_pis(w, &mut p, b.pis);
+            prog.eval_ands_cached(w, &p, b.ands, tables, tweak_offset, first);
+        } else {
+            prog.eval_ands(w, b.ands, tables, tweak_offset, first);
+        }
         Ok(())
     })?;
     Ok(EvalOutput {

@@ -69,17 +69,23 @@ where
     let layout = plan.layout(keep);
     let d = delta.block();
     let mut w = walk::start(layout, input_zero_labels);
+    let mut p = walk::start_pis(layout, 2);
     let mut fill = 0;
-    walk::walk(layout, &mut w, |w, ands| {
-        let n = TABLE_BLOCKS * ands.len();
+    walk::walk(layout, &mut w, |w, b| {
+        let n = TABLE_BLOCKS * b.ands.len();
         if fill + n > buf.len() {
             sink(&buf[..fill])?;
             fill = 0;
         }
-        let first = ands.start as u64;
-        layout
-            .prog
-            .garble_ands(w, ands, d, tweak_offset, first, &mut buf[fill..fill + n]);
+        let first = b.ands.start as u64;
+        let prog = &layout.prog;
+        let t = &mut buf[fill..fill + n];
+        if b.cached {
+            prog.garble_pis(w, &mut p, b.pis, d);
+            prog.garble_ands_cached(w, &p, b.ands, d, tweak_offset, first, t);
+        } else {
+            prog.garble_ands(w, b.ands, d, tweak_offset, first, t);
+        }
         fill += n;
         Ok(())
     })?;

@@ -44,6 +44,10 @@ pub(crate) struct Step {
     pub lin: (u32, u32),
     /// Range into the AND arrays (also the global AND indices).
     pub ands: (u32, u32),
+    /// Range of π jobs to run before the ANDs (compiled layouts only).
+    pub pis: (u32, u32),
+    /// Whether the batch reads its inner π values from the π cache.
+    pub cached: bool,
 }
 
 /// The gates compiled over the slots of one label-vector layout.
@@ -151,6 +155,8 @@ fn order(circuit: &Circuit, inputs: &[WireId]) -> Result<Order> {
         let mut step = Step {
             lin,
             ands: (first, first),
+            pis: (0, 0),
+            cached: false,
         };
         loop {
             let stop = end.min(step.ands.0 + MAX_BATCH as u32);
@@ -160,6 +166,8 @@ fn order(circuit: &Circuit, inputs: &[WireId]) -> Result<Order> {
             step = Step {
                 lin: (lin.1, lin.1),
                 ands: (stop, stop),
+                pis: (0, 0),
+                cached: false,
             };
             if stop >= end {
                 break;
@@ -189,6 +197,7 @@ fn layout(
     inputs: &[WireId],
     outputs: &[WireId],
     reuse: bool,
+    pi_cache: bool,
 ) -> Result<Layout> {
     // Values and polarities of every wire, in plan order.
     let mut value = vec![u32::MAX; num_wires];
@@ -316,16 +325,29 @@ fn layout(
         steps.push(Step {
             lin: (lin0, xors.len() as u32),
             ands: st.ands,
+            pis: (0, 0),
+            cached: false,
         });
     }
     let num_slots = next as usize;
+    let (pi_bound, mut jobs, and_pis) = if pi_cache {
+        pi_slots(o, &mut steps, &|w| val(w))
+    } else {
+        (0, Vec::new(), vec![[0, 0]; ands.len()])
+    };
+    // Plain batches name π slot 0, which must exist for the program to
+    // validate (their kernels never read it).
+    let pi_bound = pi_bound.max(1);
+    for j in &mut jobs {
+        j[0] = slot[j[0] as usize];
+    }
     let wire_slot = |w: WireId| match value[w as usize] {
         u32::MAX => u32::MAX,
         v => slot[v as usize],
     };
     Ok(Layout {
         num_slots,
-        prog: SlotProgram::new(num_slots, xors, ands)?,
+        prog: SlotProgram::new(num_slots, xors, ands)?.with_pi_cache(pi_bound, jobs, and_pis)?,
         steps,
         output_slots: outputs.iter().map(|&w| wire_slot(w)).collect(),
         output_flips: outputs.iter().map(|&w| flip[w as usize]).collect(),
@@ -338,11 +360,107 @@ fn layout(
     })
 }
 
+/// Decides which batches read their inner π values from the π cache and
+/// compiles the π jobs and π slots (see `SlotProgram::with_pi_cache`).
+///
+/// A value read by two or more AND gates is worth caching: its π (the
+/// garbler's two) is computed once instead of once per reader. A batch
+/// takes the cached path when at least half of its input reads are such
+/// values; its other inputs then get a one-off π slot (a store and a load
+/// instead of AES in registers, which is why batches of mostly single-use
+/// inputs, e.g. all of SHA-256, keep the plain kernel). A π slot lives
+/// from the job that fills it to the last cached batch that reads it, and
+/// is then reused (most recently freed first). Returns the π slot count,
+/// the jobs and each AND's `[π slot of a, π slot of b]` (0 in plain batches).
+fn pi_slots(
+    o: &Order,
+    steps: &mut [Step],
+    val: &dyn Fn(WireId) -> usize,
+) -> (usize, Vec<[u32; 2]>, Vec<[u32; 2]>) {
+    let mut fanout: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
+    for g in &o.ands {
+        *fanout.entry(val(g[0])).or_default() += 1;
+        *fanout.entry(val(g[1])).or_default() += 1;
+    }
+    let multi = |v: usize| fanout.get(&v).is_some_and(|&n| n >= 2);
+    // Decide, then find each value's last cached reader.
+    let mut last: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for (i, st) in steps.iter_mut().enumerate() {
+        let gates = &o.ands[st.ands.0 as usize..st.ands.1 as usize];
+        let reads = 2 * gates.len();
+        let hits = gates
+            .iter()
+            .map(|g| multi(val(g[0])) as usize + multi(val(g[1])) as usize)
+            .sum::<usize>();
+        st.cached = reads > 0 && 2 * hits >= reads;
+        if st.cached {
+            for g in gates {
+                last.insert(val(g[0]), i);
+                last.insert(val(g[1]), i);
+            }
+        }
+    }
+    let mut pslot: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
+    let mut free: Vec<u32> = Vec::new();
+    let mut next = 0u32;
+    let mut jobs = Vec::new();
+    let mut and_pis = vec![[0u32; 2]; o.ands.len()];
+    for (i, st) in steps.iter_mut().enumerate() {
+        let j0 = jobs.len() as u32;
+        if st.cached {
+            let (a0, a1) = (st.ands.0 as usize, st.ands.1 as usize);
+            for (k, g) in o.ands[a0..a1].iter().enumerate() {
+                for half in 0..2 {
+                    let v = val(g[half]);
+                    let s = *pslot.entry(v).or_insert_with(|| {
+                        let s = free.pop().unwrap_or_else(|| {
+                            next += 1;
+                            next - 1
+                        });
+                        // The label slot is filled in by `layout`'s caller
+                        // below (it knows the slots); record the value.
+                        jobs.push([v as u32, s]);
+                        s
+                    });
+                    and_pis[a0 + k][half] = s;
+                }
+            }
+            for g in &o.ands[a0..a1] {
+                for &wire in &g[..2] {
+                    let v = val(wire);
+                    if last.get(&v) == Some(&i) {
+                        if let Some(s) = pslot.remove(&v) {
+                            free.push(s);
+                        }
+                    }
+                }
+            }
+        }
+        st.pis = (j0, jobs.len() as u32);
+    }
+    (next as usize, jobs, and_pis)
+}
+
 impl GarblePlan {
     /// Compiles `circuit`. A circuit that breaks the IR's invariants (wire
     /// out of range, written twice, read before written) is
     /// [`Error::Config`].
     pub fn new(circuit: &Circuit) -> Result<Self> {
+        Self::compile(circuit, false)
+    }
+
+    /// As [`GarblePlan::new`] with the π cache: batches whose inputs are
+    /// mostly read by several ANDs take the inner `π(label)` of the hash
+    /// from a per-value cache instead of recomputing it per reader. Same
+    /// tables and labels, bit for bit (tested). Not the default because it
+    /// measured slower on this machine (AES-128 garble 13.4 vs 10.7 ns/AND,
+    /// `docs/protocols/garbling.md`): the 27 % of AES it saves costs more in
+    /// per-lane loads and stores than VAES-512 spends on it.
+    pub fn new_pi_cached(circuit: &Circuit) -> Result<Self> {
+        Self::compile(circuit, true)
+    }
+
+    fn compile(circuit: &Circuit, pi_cache: bool) -> Result<Self> {
         let num_wires = circuit.num_wires as usize;
         if circuit.num_wires >= u32::MAX - 2 {
             return Err(Error::config("circuit has too many wires"));
@@ -374,8 +492,8 @@ impl GarblePlan {
         }
         Ok(GarblePlan {
             num_wires,
-            compact: layout(&o, num_wires, &input_wires, &output_wires, true)?,
-            dense: layout(&o, num_wires, &input_wires, &output_wires, false)?,
+            compact: layout(&o, num_wires, &input_wires, &output_wires, true, pi_cache)?,
+            dense: layout(&o, num_wires, &input_wires, &output_wires, false, pi_cache)?,
             input_wires,
             output_wires,
             max_batch: o.max_batch,
@@ -424,6 +542,16 @@ impl GarblePlan {
             .iter()
             .filter(|s| s.ands.1 > s.ands.0)
             .count()
+    }
+
+    /// Number of hash batches that read their inner π from the π cache
+    /// (see [`GarblePlan::new_pi_cached`]) and the number of π jobs they run.
+    pub fn pi_cache_use(&self) -> (usize, usize) {
+        let l = &self.compact;
+        (
+            l.steps.iter().filter(|s| s.cached).count(),
+            l.prog.pi_jobs().len(),
+        )
     }
 
     /// Labels held at once when only outputs are kept (the working set).

@@ -33,18 +33,42 @@ pub(crate) fn start(layout: &Layout, inputs: &[Block]) -> Labels {
     w
 }
 
-/// Walks `layout`. `batch(w, ands)` must garble or evaluate the AND gates
-/// `ands` of `layout.prog` (whose indices are also the global AND indices).
+/// A fresh π vector for `layout` (`per` blocks per π slot: 2 for the
+/// garbler, 1 for the evaluator). π of a label reveals the label (π is a
+/// public permutation), so it is wiped like the labels.
+pub(crate) fn start_pis(layout: &Layout, per: usize) -> Labels {
+    Zeroizing::new(vec![Block::ZERO; per * layout.prog.pi_bound()])
+}
+
+/// One AND batch as the walk hands it to the side-specific code.
+pub(crate) struct Batch {
+    /// The AND gates (also the global AND indices).
+    pub ands: Range<usize>,
+    /// The π jobs to run first (empty for plain batches).
+    pub pis: Range<usize>,
+    /// Whether the ANDs read their inner π from the π vector.
+    pub cached: bool,
+}
+
+/// Walks `layout`. `batch(w, b)` must garble or evaluate the AND gates
+/// `b.ands` of `layout.prog`, after running π jobs `b.pis` if `b.cached`.
 pub(crate) fn walk<F>(layout: &Layout, w: &mut [Block], mut batch: F) -> Result<()>
 where
-    F: FnMut(&mut [Block], Range<usize>) -> Result<()>,
+    F: FnMut(&mut [Block], Batch) -> Result<()>,
 {
     for step in &layout.steps {
         layout
             .prog
             .run_xors(w, step.lin.0 as usize..step.lin.1 as usize);
         if step.ands.1 > step.ands.0 {
-            batch(w, step.ands.0 as usize..step.ands.1 as usize)?;
+            batch(
+                w,
+                Batch {
+                    ands: step.ands.0 as usize..step.ands.1 as usize,
+                    pis: step.pis.0 as usize..step.pis.1 as usize,
+                    cached: step.cached,
+                },
+            )?;
         }
     }
     Ok(())

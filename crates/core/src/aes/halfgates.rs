@@ -52,11 +52,29 @@ pub struct AndSlots {
 
 /// XOR gates and AND gates over the slots of one label vector, every slot
 /// index checked `< bound` at construction.
+///
+/// A program may also carry a **π cache** ([`SlotProgram::with_pi_cache`]):
+/// the inner AES call of `H(x, i) = π(π(x) ⊕ i) ⊕ π(x)` does not depend on
+/// the tweak, so for a label read by several AND gates `π(label)` (the
+/// garbler: `π(X)` and `π(X ⊕ Δ)` of the slot's value `X`) is computed once
+/// by a *π job* into a slot of a second vector `p` and read back by every
+/// gate that needs it. The hash, tweaks and tables are unchanged.
 #[derive(Clone, Debug, Default)]
 pub struct SlotProgram {
     bound: usize,
     xors: Vec<[u32; 3]>,
     ands: Vec<AndSlots>,
+    /// Number of π slots (values, not blocks: the garbler keeps 2 blocks each).
+    pi_bound: usize,
+    /// `[label slot, π slot]`: fill π slot from the label slot.
+    pi_jobs: Vec<[u32; 2]>,
+    /// Per AND gate, the π slots of inputs `a` and `b` (used only by the
+    /// `*_cached` kernels; empty without a π cache).
+    and_pis: Vec<[u32; 2]>,
+    /// The garbler's view of `and_pis`: block indices of `π(A₀)`,
+    /// `π(A₀ ⊕ Δ)`, `π(B₀)`, `π(B₀ ⊕ Δ)` with the polarity folded in, so
+    /// the kernel spends no scalar work on them.
+    garbler_pis: Vec<[u32; 4]>,
 }
 
 /// Blocks per AND gate table.
@@ -77,7 +95,236 @@ impl SlotProgram {
                 "AND gate {g:?} names a slot outside 0..{bound}"
             )));
         }
-        Ok(SlotProgram { bound, xors, ands })
+        Ok(SlotProgram {
+            bound,
+            xors,
+            ands,
+            ..Default::default()
+        })
+    }
+
+    /// Adds a π cache of `pi_bound` slots: `jobs[i] = [label slot, π slot]`
+    /// and, per AND gate, `and_pis[j] = [π slot of a, π slot of b]`. Every
+    /// index is checked here, as in [`SlotProgram::new`].
+    pub fn with_pi_cache(
+        mut self,
+        pi_bound: usize,
+        jobs: Vec<[u32; 2]>,
+        and_pis: Vec<[u32; 2]>,
+    ) -> Result<Self> {
+        if and_pis.len() != self.ands.len() {
+            return Err(Error::config(format!(
+                "{} π slot pairs for {} AND gates",
+                and_pis.len(),
+                self.ands.len()
+            )));
+        }
+        let p = |s: u32| (s as usize) < pi_bound;
+        if let Some(j) = jobs
+            .iter()
+            .find(|j| !((j[0] as usize) < self.bound && p(j[1])))
+        {
+            return Err(Error::config(format!(
+                "π job {j:?} names a slot outside 0..{} / 0..{pi_bound}",
+                self.bound
+            )));
+        }
+        if let Some(g) = and_pis.iter().find(|g| !(p(g[0]) && p(g[1]))) {
+            return Err(Error::config(format!(
+                "AND π slots {g:?} outside 0..{pi_bound}"
+            )));
+        }
+        self.garbler_pis = self
+            .ands
+            .iter()
+            .zip(&and_pis)
+            .map(|(g, &[pa, pb])| {
+                let (fa, fb) = (g.flip & 1, (g.flip >> 1) & 1);
+                [
+                    2 * pa + fa,
+                    2 * pa + (1 ^ fa),
+                    2 * pb + fb,
+                    2 * pb + (1 ^ fb),
+                ]
+            })
+            .collect();
+        self.pi_bound = pi_bound;
+        self.pi_jobs = jobs;
+        self.and_pis = and_pis;
+        Ok(self)
+    }
+
+    /// Number of π slots (the garbler's π vector holds twice as many blocks).
+    pub fn pi_bound(&self) -> usize {
+        self.pi_bound
+    }
+
+    /// The π jobs, `[label slot, π slot]`.
+    pub fn pi_jobs(&self) -> &[[u32; 2]] {
+        &self.pi_jobs
+    }
+
+    /// The π slots of each AND gate's inputs (empty without a π cache).
+    pub fn and_pis(&self) -> &[[u32; 2]] {
+        &self.and_pis
+    }
+
+    fn check_p(&self, p: &[Block], per: usize) {
+        assert!(
+            p.len() >= per * self.pi_bound,
+            "π vector of {} blocks for {} π slots",
+            p.len(),
+            self.pi_bound
+        );
+    }
+
+    /// Garbler's π jobs `range`: `p[2s] = π(w[l])`, `p[2s+1] = π(w[l] ⊕ Δ)`
+    /// for each job `[l, s]`.
+    ///
+    /// # Panics
+    /// On a short `w` or `p` or an out-of-bounds `range`.
+    pub fn garble_pis(&self, w: &[Block], p: &mut [Block], range: Range<usize>, delta: Block) {
+        self.check_w(w);
+        self.check_p(p, 2);
+        let jobs = &self.pi_jobs[range];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(rk) = fixed_key().vaes512_keys() {
+            // SAFETY: VAES/AVX-512F detected; indices checked in
+            // `with_pi_cache` against bounds `w` and `p` were just checked to meet.
+            unsafe { x86::pis::<true>(rk, w, p, jobs, delta) };
+            return;
+        }
+        pis_portable(w, p, jobs, Some(delta))
+    }
+
+    /// Evaluator's π jobs `range`: `p[s] = π(w[l])`.
+    ///
+    /// # Panics
+    /// As [`SlotProgram::garble_pis`].
+    pub fn eval_pis(&self, w: &[Block], p: &mut [Block], range: Range<usize>) {
+        self.check_w(w);
+        self.check_p(p, 1);
+        let jobs = &self.pi_jobs[range];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(rk) = fixed_key().vaes512_keys() {
+            // SAFETY: as in `garble_pis`.
+            unsafe { x86::pis::<false>(rk, w, p, jobs, Block::ZERO) };
+            return;
+        }
+        pis_portable(w, p, jobs, None)
+    }
+
+    /// [`SlotProgram::garble_pis`] / [`SlotProgram::eval_pis`] on the
+    /// portable backend (`delta: None` for the evaluator).
+    pub fn pis_portable(
+        &self,
+        w: &[Block],
+        p: &mut [Block],
+        range: Range<usize>,
+        delta: Option<Block>,
+    ) {
+        self.check_w(w);
+        self.check_p(p, if delta.is_some() { 2 } else { 1 });
+        pis_portable(w, p, &self.pi_jobs[range], delta)
+    }
+
+    /// As [`SlotProgram::garble_ands`], but the inner π of every input is
+    /// read from the π vector `p` (filled by [`SlotProgram::garble_pis`])
+    /// instead of computed. Same tables and labels.
+    ///
+    /// # Panics
+    /// As [`SlotProgram::garble_ands`], or on a short `p`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn garble_ands_cached(
+        &self,
+        w: &mut [Block],
+        p: &[Block],
+        range: Range<usize>,
+        delta: Block,
+        tweak_offset: u64,
+        first_and: u64,
+        tables: &mut [Block],
+    ) {
+        self.check_w(w);
+        self.check_p(p, 2);
+        let pis = &self.garbler_pis[range.clone()];
+        let gates = &self.ands[range];
+        assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
+        #[cfg(target_arch = "x86_64")]
+        if let Some(rk) = fixed_key().vaes512_keys() {
+            // SAFETY: as in `garble_ands`; π indices checked in `with_pi_cache`.
+            unsafe {
+                x86::garble_cached(rk, w, p, gates, pis, delta, tweak_offset, first_and, tables)
+            };
+            return;
+        }
+        garble_cached_portable(w, p, gates, pis, delta, tweak_offset, first_and, tables)
+    }
+
+    /// As [`SlotProgram::eval_ands`] with the inner π read from `p` (filled
+    /// by [`SlotProgram::eval_pis`]).
+    ///
+    /// # Panics
+    /// As [`SlotProgram::garble_ands_cached`].
+    pub fn eval_ands_cached(
+        &self,
+        w: &mut [Block],
+        p: &[Block],
+        range: Range<usize>,
+        tables: &[Block],
+        tweak_offset: u64,
+        first_and: u64,
+    ) {
+        self.check_w(w);
+        self.check_p(p, 1);
+        let pis = &self.and_pis[range.clone()];
+        let gates = &self.ands[range];
+        assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
+        #[cfg(target_arch = "x86_64")]
+        if let Some(rk) = fixed_key().vaes512_keys() {
+            // SAFETY: as in `garble_ands_cached`.
+            unsafe { x86::eval_cached(rk, w, p, gates, pis, tables, tweak_offset, first_and) };
+            return;
+        }
+        eval_cached_portable(w, p, gates, pis, tables, tweak_offset, first_and)
+    }
+
+    /// [`SlotProgram::garble_ands_cached`] on the portable backend.
+    #[allow(clippy::too_many_arguments)]
+    pub fn garble_ands_cached_portable(
+        &self,
+        w: &mut [Block],
+        p: &[Block],
+        range: Range<usize>,
+        delta: Block,
+        tweak_offset: u64,
+        first_and: u64,
+        tables: &mut [Block],
+    ) {
+        self.check_w(w);
+        self.check_p(p, 2);
+        let pis = &self.garbler_pis[range.clone()];
+        let gates = &self.ands[range];
+        assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
+        garble_cached_portable(w, p, gates, pis, delta, tweak_offset, first_and, tables)
+    }
+
+    /// [`SlotProgram::eval_ands_cached`] on the portable backend.
+    pub fn eval_ands_cached_portable(
+        &self,
+        w: &mut [Block],
+        p: &[Block],
+        range: Range<usize>,
+        tables: &[Block],
+        tweak_offset: u64,
+        first_and: u64,
+    ) {
+        self.check_w(w);
+        self.check_p(p, 1);
+        let pis = &self.and_pis[range.clone()];
+        let gates = &self.ands[range];
+        assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
+        eval_cached_portable(w, p, gates, pis, tables, tweak_offset, first_and)
     }
 
     /// The label vector length this program needs.
@@ -314,6 +561,139 @@ fn eval_portable(
     }
 }
 
+fn pis_portable(w: &[Block], p: &mut [Block], jobs: &[[u32; 2]], delta: Option<Block>) {
+    let pi = fixed_key();
+    let mut u = [Block::ZERO; 2 * PORTABLE_CHUNK];
+    for js in jobs.chunks(PORTABLE_CHUNK) {
+        let n = js.len();
+        match delta {
+            Some(d) => {
+                for (i, &[l, _]) in js.iter().enumerate() {
+                    u[2 * i] = w[l as usize];
+                    u[2 * i + 1] = w[l as usize] ^ d;
+                }
+                pi.encrypt_blocks(&mut u[..2 * n]);
+                for (i, &[_, s]) in js.iter().enumerate() {
+                    p[2 * s as usize] = u[2 * i];
+                    p[2 * s as usize + 1] = u[2 * i + 1];
+                }
+            }
+            None => {
+                for (i, &[l, _]) in js.iter().enumerate() {
+                    u[i] = w[l as usize];
+                }
+                pi.encrypt_blocks(&mut u[..n]);
+                for (i, &[_, s]) in js.iter().enumerate() {
+                    p[s as usize] = u[i];
+                }
+            }
+        }
+    }
+    zeroize::Zeroize::zeroize(&mut u[..]);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn garble_cached_portable(
+    w: &mut [Block],
+    p: &[Block],
+    gates: &[AndSlots],
+    pis: &[[u32; 4]],
+    delta: Block,
+    tweak_offset: u64,
+    first_and: u64,
+    tables: &mut [Block],
+) {
+    let pi = fixed_key();
+    let mut u = [Block::ZERO; 4 * PORTABLE_CHUNK];
+    let mut v = [Block::ZERO; 4 * PORTABLE_CHUNK];
+    let mut ab = [(Block::ZERO, Block::ZERO); PORTABLE_CHUNK];
+    let mut outs = [Block::ZERO; PORTABLE_CHUNK];
+    for (c, ((gs, ps), ts)) in gates
+        .chunks(PORTABLE_CHUNK)
+        .zip(pis.chunks(PORTABLE_CHUNK))
+        .zip(tables.chunks_mut(TABLE_BLOCKS * PORTABLE_CHUNK))
+        .enumerate()
+    {
+        let n = gs.len();
+        let first = first_and + (c * PORTABLE_CHUNK) as u64;
+        for (i, (g, q)) in gs.iter().zip(ps).enumerate() {
+            ab[i] = (
+                w[g.a as usize] ^ delta.and_bit(g.flip & 1 == 1),
+                w[g.b as usize] ^ delta.and_bit(g.flip & 2 == 2),
+            );
+            for k in 0..4 {
+                u[4 * i + k] = p[q[k] as usize];
+            }
+        }
+        let (u, v) = (&u[..4 * n], &mut v[..4 * n]);
+        for (i, (uc, vc)) in u.chunks_exact(4).zip(v.chunks_exact_mut(4)).enumerate() {
+            let t = and_tweak(tweak_offset, first + i as u64);
+            let t1 = t ^ Block(1);
+            vc.copy_from_slice(&[uc[0] ^ t, uc[1] ^ t, uc[2] ^ t1, uc[3] ^ t1]);
+        }
+        pi.encrypt_blocks(v);
+        for i in 0..n {
+            let h: [Block; 4] = std::array::from_fn(|k| u[4 * i + k] ^ v[4 * i + k]);
+            let (a, b) = ab[i];
+            let (pa, pb) = (a.lsb(), b.lsb());
+            let tg = h[0] ^ h[1] ^ delta.and_bit(pb);
+            let wg = h[0] ^ tg.and_bit(pa);
+            let hb = h[2] ^ h[3];
+            let we = h[2] ^ hb.and_bit(pb);
+            ts[2 * i] = tg;
+            ts[2 * i + 1] = hb ^ a;
+            outs[i] = wg ^ we;
+        }
+        for (g, &o) in gs.iter().zip(&outs[..n]) {
+            w[g.out as usize] = o;
+        }
+    }
+    zeroize::Zeroize::zeroize(&mut u[..]);
+    zeroize::Zeroize::zeroize(&mut outs[..]);
+}
+
+fn eval_cached_portable(
+    w: &mut [Block],
+    p: &[Block],
+    gates: &[AndSlots],
+    pis: &[[u32; 2]],
+    tables: &[Block],
+    tweak_offset: u64,
+    first_and: u64,
+) {
+    let pi = fixed_key();
+    let mut u = [Block::ZERO; 2 * PORTABLE_CHUNK];
+    let mut v = [Block::ZERO; 2 * PORTABLE_CHUNK];
+    let mut outs = [Block::ZERO; PORTABLE_CHUNK];
+    for (c, ((gs, ps), ts)) in gates
+        .chunks(PORTABLE_CHUNK)
+        .zip(pis.chunks(PORTABLE_CHUNK))
+        .zip(tables.chunks(TABLE_BLOCKS * PORTABLE_CHUNK))
+        .enumerate()
+    {
+        let n = gs.len();
+        let first = first_and + (c * PORTABLE_CHUNK) as u64;
+        for (i, &[pa, pb]) in ps.iter().enumerate() {
+            let t = and_tweak(tweak_offset, first + i as u64);
+            u[2 * i] = p[pa as usize];
+            u[2 * i + 1] = p[pb as usize];
+            v[2 * i] = u[2 * i] ^ t;
+            v[2 * i + 1] = u[2 * i + 1] ^ t ^ Block(1);
+        }
+        pi.encrypt_blocks(&mut v[..2 * n]);
+        for (i, g) in gs.iter().enumerate() {
+            let (a, b) = (w[g.a as usize], w[g.b as usize]);
+            let (tg, te) = (ts[2 * i], ts[2 * i + 1]);
+            let wg = u[2 * i] ^ v[2 * i] ^ tg.and_bit(a.lsb());
+            let we = u[2 * i + 1] ^ v[2 * i + 1] ^ (te ^ a).and_bit(b.lsb());
+            outs[i] = wg ^ we;
+        }
+        for (g, &o) in gs.iter().zip(&outs[..n]) {
+            w[g.out as usize] = o;
+        }
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     //! VAES-512 kernels. Four gates share a ZMM register (one 128-bit lane
@@ -329,12 +709,6 @@ mod x86 {
     #[target_feature(enable = "sse2")]
     fn ld(b: Block) -> __m128i {
         bytemuck::cast(b)
-    }
-
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    fn st(v: __m128i) -> Block {
-        bytemuck::cast(v)
     }
 
     /// `w[o] = w[a] ⊕ w[b]` for each gate, in order, in SSE registers (a
@@ -365,8 +739,11 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx512f")]
     unsafe fn gather(w: &[Block], idx: [u32; 4]) -> __m512i {
-        // SAFETY: the caller guarantees the indices are in bounds.
-        let l = |i: u32| ld(unsafe { *w.get_unchecked(i as usize) });
+        let base = w.as_ptr().cast::<__m128i>();
+        // SAFETY: the caller guarantees the indices are in bounds. One
+        // 16-byte vector load per label (a `u128` read may be split into
+        // two 8-byte loads, which defeats store forwarding from `scatter`).
+        let l = |i: u32| unsafe { _mm_loadu_si128(base.add(i as usize)) };
         let v = _mm512_castsi128_si512(l(idx[0]));
         let v = _mm512_inserti32x4::<1>(v, l(idx[1]));
         let v = _mm512_inserti32x4::<2>(v, l(idx[2]));
@@ -386,9 +763,13 @@ mod x86 {
             _mm512_extracti32x4_epi32::<2>(v),
             _mm512_extracti32x4_epi32::<3>(v),
         ];
+        let base = w.as_mut_ptr().cast::<__m128i>();
         for k in 0..n {
-            // SAFETY: the caller guarantees the indices are in bounds.
-            unsafe { *w.get_unchecked_mut(idx[k] as usize) = st(lanes[k]) };
+            // SAFETY: the caller guarantees the indices are in bounds. A
+            // single 16-byte store, so a later 16-byte load of the same
+            // label (the π cache reads what the π jobs just wrote) is
+            // forwarded from the store buffer instead of stalling.
+            unsafe { _mm_storeu_si128(base.add(idx[k] as usize), lanes[k]) };
         }
     }
 
@@ -456,10 +837,12 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn garble_groups<const G: usize, const S: usize>(
+    unsafe fn garble_groups<const G: usize, const S: usize, const C: bool>(
         k: &[__m512i; 11],
         w: &mut [Block],
+        p: &[Block],
         groups: [&[AndSlots]; G],
+        pgroups: [&[[u32; 4]]; G],
         delta: __m512i,
         tweak_offset: u64,
         first: u64,
@@ -478,12 +861,31 @@ mod x86 {
             let b = unsafe { gather(w, idx(gs, |s| s.b)) };
             a0[g] = _mm512_mask_xor_epi64(a, flip_mask(gs, 0), a, delta);
             b0[g] = _mm512_mask_xor_epi64(b, flip_mask(gs, 1), b, delta);
-            x[4 * g] = a0[g];
-            x[4 * g + 1] = _mm512_xor_si512(a0[g], delta);
-            x[4 * g + 2] = b0[g];
-            x[4 * g + 3] = _mm512_xor_si512(b0[g], delta);
+            if C {
+                // π(A₀), π(A₀ ⊕ Δ), π(B₀), π(B₀ ⊕ Δ): indices precomputed.
+                let ps = pgroups[g];
+                let n = ps.len();
+                // SAFETY: `ps` is not empty (a group has 1..=4 gates).
+                let q: [[u32; 4]; 4] =
+                    std::array::from_fn(|i| unsafe { *ps.get_unchecked(i.min(n - 1)) });
+                let pidx = |k: usize| -> [u32; 4] { [q[0][k], q[1][k], q[2][k], q[3][k]] };
+                // SAFETY: π indices checked by the caller.
+                unsafe {
+                    x[4 * g] = gather(p, pidx(0));
+                    x[4 * g + 1] = gather(p, pidx(1));
+                    x[4 * g + 2] = gather(p, pidx(2));
+                    x[4 * g + 3] = gather(p, pidx(3));
+                }
+            } else {
+                x[4 * g] = a0[g];
+                x[4 * g + 1] = _mm512_xor_si512(a0[g], delta);
+                x[4 * g + 2] = b0[g];
+                x[4 * g + 3] = _mm512_xor_si512(b0[g], delta);
+            }
         }
-        aes_rounds(k, &mut x);
+        if !C {
+            aes_rounds(k, &mut x);
+        }
         let u = x;
         let mut at = 0u64;
         for g in 0..G {
@@ -541,18 +943,76 @@ mod x86 {
         first_and: u64,
         tables: &mut [Block],
     ) {
+        // SAFETY: forwarded; without the cache `p` and the π slots are unused.
+        unsafe {
+            garble_any::<false>(
+                rk,
+                w,
+                &[],
+                gates,
+                &[],
+                delta,
+                tweak_offset,
+                first_and,
+                tables,
+            )
+        }
+    }
+
+    /// See [`super::SlotProgram::garble_ands_cached`].
+    ///
+    /// # Safety
+    /// As [`garble`], and every π slot `s` of `pis` has `2s + 1 < p.len()`;
+    /// `pis.len() == gates.len()`.
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn garble_cached(
+        rk: &RoundKeys,
+        w: &mut [Block],
+        p: &[Block],
+        gates: &[AndSlots],
+        pis: &[[u32; 4]],
+        delta: Block,
+        tweak_offset: u64,
+        first_and: u64,
+        tables: &mut [Block],
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { garble_any::<true>(rk, w, p, gates, pis, delta, tweak_offset, first_and, tables) }
+    }
+
+    /// # Safety
+    /// As [`garble_cached`] (π arguments unused unless `C`).
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn garble_any<const C: bool>(
+        rk: &RoundKeys,
+        w: &mut [Block],
+        p: &[Block],
+        gates: &[AndSlots],
+        pis: &[[u32; 4]],
+        delta: Block,
+        tweak_offset: u64,
+        first_and: u64,
+        tables: &mut [Block],
+    ) {
         let k = keys(rk);
         let d = _mm512_broadcast_i32x4(ld(delta));
-        let mut eights = gates.chunks_exact(8);
+        let pis_at = |r: std::ops::Range<usize>| if C { &pis[r] } else { &[][..] };
         let mut j = first_and;
         let mut t = 0;
-        for c in &mut eights {
+        let n8 = gates.len() / 8 * 8;
+        for i in (0..n8).step_by(8) {
+            let c = &gates[i..i + 8];
             // SAFETY: forwarded from the caller.
             unsafe {
-                garble_groups::<2, 8>(
+                garble_groups::<2, 8, C>(
                     &k,
                     w,
+                    p,
                     [&c[..4], &c[4..]],
+                    [pis_at(i..i + 4), pis_at(i + 4..i + 8)],
                     d,
                     tweak_offset,
                     j,
@@ -563,14 +1023,35 @@ mod x86 {
             t += 16;
         }
         // The remainder in one call, so its AES states are in flight together.
-        let r = eights.remainder();
+        let r = &gates[n8..];
         let t = &mut tables[t..];
+        let m = r.len();
         // SAFETY: forwarded from the caller.
         unsafe {
-            match r.len() {
+            match m {
                 0 => {}
-                1..=4 => garble_groups::<1, 4>(&k, w, [r], d, tweak_offset, j, t),
-                _ => garble_groups::<2, 8>(&k, w, [&r[..4], &r[4..]], d, tweak_offset, j, t),
+                1..=4 => garble_groups::<1, 4, C>(
+                    &k,
+                    w,
+                    p,
+                    [r],
+                    [pis_at(n8..n8 + m)],
+                    d,
+                    tweak_offset,
+                    j,
+                    t,
+                ),
+                _ => garble_groups::<2, 8, C>(
+                    &k,
+                    w,
+                    p,
+                    [&r[..4], &r[4..]],
+                    [pis_at(n8..n8 + 4), pis_at(n8 + 4..n8 + m)],
+                    d,
+                    tweak_offset,
+                    j,
+                    t,
+                ),
             }
         }
     }
@@ -581,10 +1062,13 @@ mod x86 {
     /// As [`garble_groups`].
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
-    unsafe fn eval_groups<const G: usize, const S: usize>(
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn eval_groups<const G: usize, const S: usize, const C: bool>(
         k: &[__m512i; 11],
         w: &mut [Block],
+        p: &[Block],
         groups: [&[AndSlots]; G],
+        pgroups: [&[[u32; 2]]; G],
         tables: &[Block],
         tweak_offset: u64,
         first: u64,
@@ -610,7 +1094,22 @@ mod x86 {
             te[g] = _mm512_permutex2var_epi64(lo, _mm512_set_epi64(15, 14, 11, 10, 7, 6, 3, 2), hi);
         }
         let held = x;
-        aes_rounds(k, &mut x);
+        if C {
+            for (g, ps) in pgroups.iter().enumerate() {
+                let n = ps.len();
+                // SAFETY: `ps` is not empty (a group has 1..=4 gates).
+                let q: [[u32; 2]; 4] =
+                    std::array::from_fn(|i| unsafe { *ps.get_unchecked(i.min(n - 1)) });
+                let pidx = |h: usize| -> [u32; 4] { [q[0][h], q[1][h], q[2][h], q[3][h]] };
+                // SAFETY: π indices checked by the caller.
+                unsafe {
+                    x[2 * g] = gather(p, pidx(0));
+                    x[2 * g + 1] = gather(p, pidx(1));
+                }
+            }
+        } else {
+            aes_rounds(k, &mut x);
+        }
         let u = x;
         let mut at = 0u64;
         for g in 0..G {
@@ -644,17 +1143,66 @@ mod x86 {
         tweak_offset: u64,
         first_and: u64,
     ) {
+        // SAFETY: forwarded; without the cache `p` and the π slots are unused.
+        unsafe { eval_any::<false>(rk, w, &[], gates, &[], tables, tweak_offset, first_and) }
+    }
+
+    /// See [`super::SlotProgram::eval_ands_cached`].
+    ///
+    /// # Safety
+    /// As [`garble`], and every π slot of `pis` is `< p.len()`;
+    /// `pis.len() == gates.len()`.
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn eval_cached(
+        rk: &RoundKeys,
+        w: &mut [Block],
+        p: &[Block],
+        gates: &[AndSlots],
+        pis: &[[u32; 2]],
+        tables: &[Block],
+        tweak_offset: u64,
+        first_and: u64,
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { eval_any::<true>(rk, w, p, gates, pis, tables, tweak_offset, first_and) }
+    }
+
+    /// # Safety
+    /// As [`eval_cached`] (π arguments unused unless `C`).
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn eval_any<const C: bool>(
+        rk: &RoundKeys,
+        w: &mut [Block],
+        p: &[Block],
+        gates: &[AndSlots],
+        pis: &[[u32; 2]],
+        tables: &[Block],
+        tweak_offset: u64,
+        first_and: u64,
+    ) {
         let k = keys(rk);
-        let mut sixteens = gates.chunks_exact(16);
+        let pis_at = |a: usize, b: usize| if C { &pis[a..b] } else { &[][..] };
         let mut j = first_and;
         let mut t = 0;
-        for c in &mut sixteens {
+        let n16 = gates.len() / 16 * 16;
+        for i in (0..n16).step_by(16) {
+            let c = &gates[i..i + 16];
             // SAFETY: forwarded from the caller.
             unsafe {
-                eval_groups::<4, 8>(
+                eval_groups::<4, 8, C>(
                     &k,
                     w,
+                    p,
                     [&c[..4], &c[4..8], &c[8..12], &c[12..]],
+                    [
+                        pis_at(i, i + 4),
+                        pis_at(i + 4, i + 8),
+                        pis_at(i + 8, i + 12),
+                        pis_at(i + 12, i + 16),
+                    ],
                     &tables[t..t + 32],
                     tweak_offset,
                     j,
@@ -663,17 +1211,99 @@ mod x86 {
             j += 16;
             t += 32;
         }
-        let r = sixteens.remainder();
+        let r = &gates[n16..];
         let t = &tables[t..];
-        let q = |i: usize| &r[(4 * i).min(r.len())..(4 * i + 4).min(r.len())];
+        let m = r.len();
+        let q = |i: usize| &r[(4 * i).min(m)..(4 * i + 4).min(m)];
+        let qp = |i: usize| pis_at(n16 + (4 * i).min(m), n16 + (4 * i + 4).min(m));
         // SAFETY: forwarded from the caller.
         unsafe {
-            match r.len().div_ceil(4) {
+            match m.div_ceil(4) {
                 0 => {}
-                1 => eval_groups::<1, 2>(&k, w, [r], t, tweak_offset, j),
-                2 => eval_groups::<2, 4>(&k, w, [q(0), q(1)], t, tweak_offset, j),
-                3 => eval_groups::<3, 6>(&k, w, [q(0), q(1), q(2)], t, tweak_offset, j),
-                _ => eval_groups::<4, 8>(&k, w, [q(0), q(1), q(2), q(3)], t, tweak_offset, j),
+                1 => eval_groups::<1, 2, C>(&k, w, p, [r], [qp(0)], t, tweak_offset, j),
+                2 => eval_groups::<2, 4, C>(
+                    &k,
+                    w,
+                    p,
+                    [q(0), q(1)],
+                    [qp(0), qp(1)],
+                    t,
+                    tweak_offset,
+                    j,
+                ),
+                3 => eval_groups::<3, 6, C>(
+                    &k,
+                    w,
+                    p,
+                    [q(0), q(1), q(2)],
+                    [qp(0), qp(1), qp(2)],
+                    t,
+                    tweak_offset,
+                    j,
+                ),
+                _ => eval_groups::<4, 8, C>(
+                    &k,
+                    w,
+                    p,
+                    [q(0), q(1), q(2), q(3)],
+                    [qp(0), qp(1), qp(2), qp(3)],
+                    t,
+                    tweak_offset,
+                    j,
+                ),
+            }
+        }
+    }
+
+    /// π jobs: `p[2s] = π(w[l])`, `p[2s+1] = π(w[l] ⊕ Δ)` (`D`, the
+    /// garbler) or `p[s] = π(w[l])`, 16 jobs (garbler) or 32 (evaluator)
+    /// = 8 ZMM states in flight per step.
+    ///
+    /// # Safety
+    /// VAES, AVX-512F and AES-NI are available; for every job `[l, s]`,
+    /// `l < w.len()` and `2s + 1 < p.len()` (`D`) or `s < p.len()`.
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    pub(super) unsafe fn pis<const D: bool>(
+        rk: &RoundKeys,
+        w: &[Block],
+        p: &mut [Block],
+        jobs: &[[u32; 2]],
+        delta: Block,
+    ) {
+        let k = keys(rk);
+        let d = _mm512_broadcast_i32x4(ld(delta));
+        const P: usize = 8;
+        let per = if D { 4 * P / 2 } else { 4 * P };
+        for js in jobs.chunks(per) {
+            // Short chunks repeat their last job in the spare lanes: writing
+            // the same π to the same slot twice is harmless, and every loop
+            // below then has a constant trip count (states stay in registers).
+            let n = js.len();
+            let job = |i: usize| js[i.min(n - 1)];
+            let mut x = [_mm512_setzero_si512(); P];
+            for g in 0..(if D { P / 2 } else { P }) {
+                let idx: [u32; 4] = std::array::from_fn(|i| job(4 * g + i)[0]);
+                // SAFETY: indices in bounds by the caller.
+                let v = unsafe { gather(w, idx) };
+                if D {
+                    x[2 * g] = v;
+                    x[2 * g + 1] = _mm512_xor_si512(v, d);
+                } else {
+                    x[g] = v;
+                }
+            }
+            aes_rounds(&k, &mut x);
+            for g in 0..(if D { P / 2 } else { P }) {
+                let s: [u32; 4] = std::array::from_fn(|i| job(4 * g + i)[1]);
+                // SAFETY: indices in bounds by the caller.
+                unsafe {
+                    if D {
+                        scatter(p, s.map(|s| 2 * s), 4, x[2 * g]);
+                        scatter(p, s.map(|s| 2 * s + 1), 4, x[2 * g + 1]);
+                    } else {
+                        scatter(p, s, 4, x[g]);
+                    }
+                }
             }
         }
     }
@@ -767,6 +1397,76 @@ mod tests {
             prog.eval_ands_portable(&mut ep, 0..n, &tf, off, first);
             assert_eq!(ef, ep, "eval, n = {n}");
         }
+    }
+
+    #[test]
+    fn pi_cache_gives_the_same_tables_and_labels() {
+        let mut p = Prg::from_seed(Block(22));
+        for n in [1usize, 3, 4, 5, 8, 9, 13, 16, 17, 31, 33, 100] {
+            let slots = 2 * n + 2 * 64;
+            let half = slots / 2;
+            let plain = random_program(&mut p, slots, n);
+            // π slot k caches label slot k (all input slots, fed by jobs in
+            // a scrambled order so job i and slot i differ).
+            let jobs: Vec<[u32; 2]> = (0..half as u32)
+                .rev()
+                .map(|l| [l, (l + 5) % half as u32])
+                .collect();
+            let pis: Vec<[u32; 2]> = plain
+                .ands()
+                .iter()
+                .map(|g| [(g.a + 5) % half as u32, (g.b + 5) % half as u32])
+                .collect();
+            let prog = plain
+                .clone()
+                .with_pi_cache(half, jobs.clone(), pis)
+                .unwrap();
+            let d = p.random_block().with_lsb(true);
+            let w0 = p.random_blocks(slots);
+            let (off, first) = (3u64, 77 + n as u64);
+            let mut w_ref = w0.clone();
+            let mut t_ref = vec![Block::ZERO; 2 * n];
+            plain.garble_ands(&mut w_ref, 0..n, d, off, first, &mut t_ref);
+            for portable in [false, true] {
+                let mut pv = vec![Block::ZERO; 2 * half];
+                let mut w = w0.clone();
+                let mut t = vec![Block::ZERO; 2 * n];
+                if portable {
+                    prog.pis_portable(&w, &mut pv, 0..jobs.len(), Some(d));
+                    prog.garble_ands_cached_portable(&mut w, &pv, 0..n, d, off, first, &mut t);
+                } else {
+                    prog.garble_pis(&w, &mut pv, 0..jobs.len(), d);
+                    prog.garble_ands_cached(&mut w, &pv, 0..n, d, off, first, &mut t);
+                }
+                assert_eq!(t, t_ref, "tables, n = {n}, portable {portable}");
+                assert_eq!(w, w_ref, "labels, n = {n}, portable {portable}");
+                // Evaluation on arbitrary labels agrees with the plain kernel.
+                let mut e_ref = w0.clone();
+                plain.eval_ands(&mut e_ref, 0..n, &t_ref, off, first);
+                let mut pe = vec![Block::ZERO; half];
+                let mut e = w0.clone();
+                if portable {
+                    prog.pis_portable(&e, &mut pe, 0..jobs.len(), None);
+                    prog.eval_ands_cached_portable(&mut e, &pe, 0..n, &t_ref, off, first);
+                } else {
+                    prog.eval_pis(&e, &mut pe, 0..jobs.len());
+                    prog.eval_ands_cached(&mut e, &pe, 0..n, &t_ref, off, first);
+                }
+                assert_eq!(e, e_ref, "eval, n = {n}, portable {portable}");
+            }
+        }
+        let prog = SlotProgram::new(4, vec![], vec![AndSlots::default()]).unwrap();
+        assert!(prog
+            .clone()
+            .with_pi_cache(2, vec![[4, 0]], vec![[0, 0]])
+            .is_err());
+        assert!(prog
+            .clone()
+            .with_pi_cache(2, vec![[3, 2]], vec![[0, 0]])
+            .is_err());
+        assert!(prog.clone().with_pi_cache(2, vec![], vec![[0, 2]]).is_err());
+        assert!(prog.clone().with_pi_cache(2, vec![], vec![]).is_err());
+        assert!(prog.with_pi_cache(2, vec![[3, 1]], vec![[0, 1]]).is_ok());
     }
 
     #[test]
