@@ -79,6 +79,14 @@ pub trait Party: Send {
         let _ = ch;
         Ok(())
     }
+    /// Whether consecutive [`Party::online`] calls may run without a
+    /// barrier between them (the driver's pipelined throughput measurement):
+    /// each execution must consume every message the peer sends in it, so
+    /// that a party that starts the next execution early only queues bytes
+    /// the peer reads later. Both roles must answer the same.
+    fn pipelines(&self) -> bool {
+        false
+    }
     /// Function- and input-independent setup (base OTs, commitment keys, Δ).
     fn setup(&mut self, ch: &mut Channel) -> Result<()>;
     /// Preprocessing that needs neither the function nor the inputs (OTs,

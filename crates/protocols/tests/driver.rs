@@ -189,3 +189,96 @@ fn group_ownership_is_validated() {
         .check_inputs(brickyard_protocols::Role::Alice, &vec![vec![true, false]])
         .is_err());
 }
+
+/// A party whose executions may run back to back (the driver's pipelined
+/// throughput measurement).
+struct Piped<P>(P);
+
+impl<P: Party> Party for Piped<P> {
+    fn pipelines(&self) -> bool {
+        true
+    }
+    fn setup(&mut self, ch: &mut Channel) -> Result<()> {
+        self.0.setup(ch)
+    }
+    fn independent(&mut self, ch: &mut Channel) -> Result<()> {
+        self.0.independent(ch)
+    }
+    fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+        self.0.dependent(ch)
+    }
+    fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
+        self.0.online(ch, inputs)
+    }
+}
+
+#[test]
+fn pipelined_executions_keep_outputs_traffic_and_order() {
+    let mut cfg = RunConfig::new(and_circuit()).unwrap();
+    cfg.executions = 5;
+    let a: Vec<bool> = vec![true, true, false, true, true];
+    let b: Vec<bool> = vec![true, false, true, true, true];
+    let run = run_local(
+        "clear-test",
+        "and",
+        Box::new(Piped(ClearAlice {
+            fail_at: None,
+            count: 0,
+        })),
+        Box::new(Piped(ClearBob)),
+        &cfg,
+        a.iter().map(|&x| vec![vec![x]]).collect(),
+        b.iter().map(|&x| vec![vec![x]]).collect(),
+        net(),
+    )
+    .unwrap();
+    let outs: Vec<bool> = run.bob_outputs.iter().map(|o| o[0][0]).collect();
+    assert_eq!(outs, vec![true, false, false, true, true]);
+    let r = &run.report;
+    // Same traffic and flights as five barrier-separated executions.
+    assert_eq!((r.phases[3].bytes_alice_to_bob, r.phases[3].rounds), (5, 5));
+    // Three barrier-separated executions for latency, two pipelined.
+    assert!(
+        r.notes[0].contains("2 executions pipelined") && r.notes[0].contains("other 3"),
+        "{:?}",
+        r.notes
+    );
+    assert!(r.online.throughput_ms > 0.0);
+    // A failure inside the pipelined executions still fails the run.
+    let err = run_local(
+        "clear-test",
+        "and",
+        Box::new(Piped(ClearAlice {
+            fail_at: Some(5),
+            count: 0,
+        })),
+        Box::new(Piped(ClearBob)),
+        &cfg,
+        a.iter().map(|&x| vec![vec![x]]).collect(),
+        b.iter().map(|&x| vec![vec![x]]).collect(),
+        net(),
+    );
+    assert!(err.is_err());
+}
+
+#[test]
+fn unpipelined_protocols_say_so() {
+    let mut cfg = RunConfig::new(and_circuit()).unwrap();
+    cfg.executions = 2;
+    let inputs = || vec![vec![vec![true]]; 2];
+    let run = run_local(
+        "clear-test",
+        "and",
+        Box::new(ClearAlice {
+            fail_at: None,
+            count: 0,
+        }),
+        Box::new(ClearBob),
+        &cfg,
+        inputs(),
+        inputs(),
+        net(),
+    )
+    .unwrap();
+    assert!(run.report.notes[0].contains("barrier-separated"));
+}

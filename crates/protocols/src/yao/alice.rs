@@ -5,7 +5,7 @@ use super::material::{self, Pool};
 use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_garble::{decode_checked, garble_to_channel, Delta, GarblePlan, Keep};
+use brickyard_garble::{decode_checked, garble_streaming, Delta, GarblePlan, Keep};
 use brickyard_ot::{beaver, IknpSender, RotSenderBatch};
 use brickyard_store::Store;
 use zeroize::Zeroizing;
@@ -50,6 +50,12 @@ impl Party for YaoAlice {
         material::prepare_store(&mut store, 32)?;
         self.pool = Pool::Store(Box::new(store));
         Ok(())
+    }
+
+    /// Each execution reads all the peer sends in it (tested in
+    /// `tests/yao.rs` through the driver's pipelined executions).
+    fn pipelines(&self) -> bool {
+        true
     }
 
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
@@ -99,7 +105,6 @@ impl Party for YaoAlice {
                 .map(|&p| (zero[p], zero[p] ^ d))
                 .collect(),
         );
-        beaver::send(ch, &mut rots, &bob_pairs)?;
         let my_labels: Zeroizing<Vec<Block>> = Zeroizing::new(
             self.mine
                 .iter()
@@ -107,8 +112,26 @@ impl Party for YaoAlice {
                 .map(|(&p, &b)| zero[p] ^ d.and_bit(b))
                 .collect(),
         );
-        ch.send_blocks(&my_labels)?;
-        let out = garble_to_channel(&self.plan, &delta, &zero, 0, Keep::Outputs, ch)?;
+        // Garbling needs neither Bob's corrections nor the inputs, so the
+        // first piece of tables is garbled while his corrections are on
+        // their way (and, with pipelined executions, while he finishes the
+        // previous execution); the messages on the wire keep their order:
+        // his masked label pairs, her labels, the tables.
+        let mut labels_sent = false;
+        let mut send_labels = |ch: &mut Channel| -> Result<()> {
+            if !labels_sent {
+                beaver::send(ch, &mut rots, &bob_pairs)?;
+                ch.send_blocks(&my_labels)?;
+                labels_sent = true;
+            }
+            Ok(())
+        };
+        let out = garble_streaming(&self.plan, &delta, &zero, 0, Keep::Outputs, &mut |t| {
+            send_labels(ch)?;
+            ch.send_blocks_now(t)
+        })?;
+        // A circuit without AND gates has no tables: send the labels now.
+        send_labels(ch)?;
         ch.send_bits(&out.decoding().bits)?;
         match self.cfg.output {
             OutputMode::Bob => Ok(None),

@@ -52,6 +52,12 @@ impl Party for YaoBob {
         Ok(())
     }
 
+    /// Each execution reads all the peer sends in it (tested in
+    /// `tests/yao.rs` through the driver's pipelined executions).
+    fn pipelines(&self) -> bool {
+        true
+    }
+
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         self.ot = Some(IknpReceiver::setup(ch, &mut self.prg)?);
         Ok(())
