@@ -52,18 +52,28 @@ fn env_u64(name: &str) -> u64 {
 }
 
 /// An fsync'd line log: a line that is present was written before the
-/// process went on to do anything else.
+/// process went on to do anything else. Each line ends in " ." so that a
+/// line torn by a kill is recognisable even after the next child appends
+/// behind it (a torn "R ot 12 3" of "R ot 12 300" would otherwise parse).
 struct Log(File);
 impl Log {
     fn open(p: &Path) -> Log {
-        Log(OpenOptions::new()
+        let mut f = OpenOptions::new()
             .create(true)
             .append(true)
+            .read(true)
             .open(p)
-            .unwrap())
+            .unwrap();
+        // A kill mid-line leaves a fragment without its newline: end it, so
+        // the fragment stays a line of its own and is skipped as torn.
+        let text = std::fs::read(p).unwrap();
+        if text.last().is_some_and(|&b| b != b'\n') {
+            f.write_all(b"\n").unwrap();
+        }
+        Log(f)
     }
     fn line(&mut self, s: String) {
-        self.0.write_all(format!("{s}\n").as_bytes()).unwrap();
+        self.0.write_all(format!("{s} .\n").as_bytes()).unwrap();
         self.0.sync_data().unwrap();
     }
 }
@@ -79,15 +89,15 @@ struct Logged {
 fn parse_log(p: &Path) -> Logged {
     let mut out = Logged::default();
     let text = std::fs::read_to_string(p).unwrap_or_default();
-    // Only complete lines: the last one may be torn by the kill.
-    for line in text.split_inclusive('\n').filter(|l| l.ends_with('\n')) {
+    // Only complete lines (ending in " ."): a kill may tear a line.
+    for line in text.lines().filter(|l| l.ends_with(" .")) {
         let f: Vec<&str> = line.split_whitespace().collect();
         match f.as_slice() {
-            ["P", k, n] => {
+            ["P", k, n, "."] => {
                 let e = out.produced.entry(k.to_string()).or_default();
                 *e = (*e).max(n.parse().unwrap());
             }
-            ["R", k, s, c] => out
+            ["R", k, s, c, "."] => out
                 .reserved
                 .entry(k.to_string())
                 .or_default()
