@@ -1,4 +1,4 @@
-//! Profiling aid: `cargo run --release -p brickyard-commit --example kernels`
+//! Profiling aid: `cargo run --release -p brickyard-commit --example commit_kernels`
 //! times the core kernels of the commit phase on one chunk-sized problem
 //! (4096 commitments), in thread CPU time per commitment, so that the
 //! numbers mean something on a shared machine.
