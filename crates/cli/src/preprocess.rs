@@ -6,8 +6,9 @@ use crate::error::CliResult;
 use crate::twoparty::RunArgs;
 use brickyard_core::prg::Prg;
 use brickyard_protocols::driver::{run_party, PhaseSet};
+use brickyard_protocols::lego::{GenerateSize, LegoOptions};
 use brickyard_protocols::Role;
-use brickyard_store::{agree_session_id, Store, StoreConfig};
+use brickyard_store::{agree_session_id, Expected, Store, StoreConfig};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -22,7 +23,17 @@ brickyard preprocess --role alice --listen 0.0.0.0:7766 --store alice.store --ex
 brickyard preprocess --role bob --connect HOST:7766 --store bob.store --executions 1000\n\
 then later, as often as material lasts:\n  \
 brickyard run --role alice --listen 0.0.0.0:7766 --store alice.store --input 0x0001…0f\n  \
-brickyard run --role bob --connect HOST:7766 --store bob.store --input 0x0011…ff"
+brickyard run --role bob --connect HOST:7766 --store bob.store --input 0x0011…ff\n\n\
+LEGO's preprocessing is function-independent (NST17 Generate): it needs only sizes, either\n\
+--and-gates Q --inputs N --outputs M, or enough for --executions copies of --circuit. The\n\
+circuit is chosen later: `brickyard run --store` builds it from unused buckets (Build), then\n\
+evaluates. Running preprocess again on the same stores adds a batch (each batch has its own\n\
+Δ and commitment session; one built copy takes all its buckets from one batch):\n  \
+brickyard preprocess --protocol lego --role alice --listen 0.0.0.0:7766 --store a.store --and-gates 100000 --inputs 4096 --outputs 2048\n  \
+brickyard preprocess --protocol lego --role bob --connect HOST:7766 --store b.store --and-gates 100000 --inputs 4096 --outputs 2048\n\
+then later, for any circuit that fits:\n  \
+brickyard run --protocol lego --circuit builtin:aes128 --role alice --listen 0.0.0.0:7766 --store a.store --input 0x0001…0f\n  \
+brickyard run --protocol lego --circuit builtin:aes128 --role bob --connect HOST:7766 --store b.store --input 0x0011…ff"
 )]
 pub struct PreprocessArgs {
     #[command(flatten)]
@@ -32,9 +43,20 @@ pub struct PreprocessArgs {
     role: String,
     #[command(flatten)]
     peer: PeerArgs,
-    /// The store directory to create (must not exist yet).
+    /// The store directory to create (must not exist yet, except for lego,
+    /// which adds a Generate batch to an existing store of the same session).
     #[arg(long)]
     store: PathBuf,
+    /// lego: Generate(q, n, m) for q AND gates (with --inputs and --outputs),
+    /// instead of enough for --executions copies of --circuit.
+    #[arg(long, value_name = "Q", requires_all = ["inputs", "outputs"])]
+    and_gates: Option<u64>,
+    /// lego: n input wires (input buckets, and as many Δ-ROTs).
+    #[arg(long, value_name = "N", requires_all = ["and_gates", "outputs"])]
+    inputs: Option<u64>,
+    /// lego: m output wires (output blinders).
+    #[arg(long, value_name = "M", requires_all = ["and_gates", "inputs"])]
+    outputs: Option<u64>,
     /// Where the store's MAC key is kept (default: $BRICKYARD_HOME/keys, outside the store).
     #[arg(long)]
     key: Option<PathBuf>,
@@ -47,14 +69,47 @@ pub struct PreprocessArgs {
 pub fn run(args: PreprocessArgs) -> CliResult {
     let role: Role = args.role.parse().map_err(crate::error::CliError::Usage)?;
     let cfg = args.run.config()?;
+    let lego = args.run.protocol == "lego";
+    let sizes = match (args.and_gates, args.inputs, args.outputs) {
+        (Some(and_gates), Some(inputs), Some(outputs)) => Some(GenerateSize {
+            and_gates,
+            inputs,
+            outputs,
+        }),
+        _ => None,
+    };
+    if sizes.is_some() && !lego {
+        return Err(crate::error::CliError::Usage(
+            "--and-gates/--inputs/--outputs size lego's Generate; other protocols take --executions"
+                .into(),
+        ));
+    }
     let mut ch = args.peer.open(role.name())?;
     let mut contribution = [0u8; 16];
     Prg::new().fill_bytes(&mut contribution);
     let session = agree_session_id(&mut ch, role.store_role(), contribution)?;
-    let mut scfg = StoreConfig::new(&args.run.protocol, role.store_role(), session);
-    scfg.key_path = args.key.clone();
-    let store = Store::create(&args.store, scfg)?;
-    let mut party = args.run.new_party(role, cfg.clone())?;
+    let store = if lego && args.store.join("manifest.json").exists() {
+        // Another Generate batch; lego checks the peer's store is of the
+        // same session before generating.
+        let mut expected = Expected::new(&args.run.protocol, role.store_role());
+        expected.key_path = args.key.clone();
+        Store::open(&args.store, &expected)?
+    } else {
+        let mut scfg = StoreConfig::new(&args.run.protocol, role.store_role(), session);
+        scfg.key_path = args.key.clone();
+        Store::create(&args.store, scfg)?
+    };
+    let mut party = match sizes {
+        Some(g) => {
+            args.run.cg.check_other("lego")?;
+            let opts = LegoOptions {
+                generate: Some(g),
+                ..Default::default()
+            };
+            args.run.tt.lego_party(role, cfg.clone(), opts)?
+        }
+        None => args.run.new_party(role, cfg.clone())?,
+    };
     party.attach_store(store)?;
     let phases = PhaseSet {
         preprocess: true,

@@ -18,6 +18,8 @@ Example, two terminals (or two machines):\n  \
 brickyard run --role alice --listen 0.0.0.0:7766 --circuit builtin:aes128 --input 0x000102030405060708090a0b0c0d0e0f\n  \
 brickyard run --role bob --connect HOST:7766 --circuit builtin:aes128 --input 0x00112233445566778899aabbccddeeff\n\n\
 With --store DIR the run uses preprocessing made earlier by `brickyard preprocess` (see its --help).\n\
+For lego the store holds function-independent Generate batches: this run first builds --executions\n\
+copies of --circuit from unused buckets (Build, the dependent phase), then evaluates them.\n\
 Both parties must give the same --protocol, --circuit, --alice-groups/--bob-groups, --output and --executions;\n\
 the run stops with an error before any cryptography if they differ."
 )]

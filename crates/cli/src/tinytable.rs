@@ -70,11 +70,20 @@ impl TinyTableArgs {
         Ok(())
     }
 
-    /// A LEGO party, following `--cheat` when it names this role.
-    fn lego_party(&self, role: Role, cfg: RunConfig) -> Result<Box<dyn Party>, CliError> {
+    /// A LEGO party with `opts`, following `--cheat` when it names this role.
+    pub fn lego_party(
+        &self,
+        role: Role,
+        cfg: RunConfig,
+        opts: brickyard_protocols::lego::LegoOptions,
+    ) -> Result<Box<dyn Party>, CliError> {
         use brickyard_protocols::lego::{LegoAlice, LegoBob};
+        self.check_other("lego")?;
         let Some(spec) = &self.cheat else {
-            return Ok(brickyard_protocols::registry::new_party("lego", role, cfg)?);
+            return Ok(match role {
+                Role::Alice => Box::new(LegoAlice::with_options(cfg, opts)?),
+                Role::Bob => Box::new(LegoBob::with_options(cfg, opts)?),
+            });
         };
         #[cfg(feature = "adversary")]
         {
@@ -85,15 +94,15 @@ impl TinyTableArgs {
             })?;
             let mine = spec.starts_with(role.name());
             Ok(match role {
-                Role::Alice if mine => Box::new(LegoAlice::new(cfg)?.cheat(c)),
-                Role::Bob if mine => Box::new(LegoBob::new(cfg)?.cheat(c)),
-                Role::Alice => Box::new(LegoAlice::new(cfg)?),
-                Role::Bob => Box::new(LegoBob::new(cfg)?),
+                Role::Alice if mine => Box::new(LegoAlice::with_options(cfg, opts)?.cheat(c)),
+                Role::Bob if mine => Box::new(LegoBob::with_options(cfg, opts)?.cheat(c)),
+                Role::Alice => Box::new(LegoAlice::with_options(cfg, opts)?),
+                Role::Bob => Box::new(LegoBob::with_options(cfg, opts)?),
             })
         }
         #[cfg(not(feature = "adversary"))]
         {
-            let _ = (role, cfg, LegoAlice::new, LegoBob::new);
+            let _ = (role, cfg, opts, LegoAlice::new, LegoBob::new);
             Err(CliError::Usage(format!(
                 "--cheat {spec}: cheating strategies need a build with `--features adversary`"
             )))
@@ -112,7 +121,7 @@ impl TinyTableArgs {
         } else {
             self.check_other(protocol)?;
             if protocol == "lego" {
-                return self.lego_party(role, cfg);
+                return self.lego_party(role, cfg, Default::default());
             }
             Ok(brickyard_protocols::registry::new_party(
                 protocol, role, cfg,

@@ -27,7 +27,9 @@ use std::time::Instant;
 /// online run from a store skips what the store already holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PhaseSet {
-    /// Run setup, independent and dependent preprocessing.
+    /// Run setup, independent and dependent preprocessing (the dependent
+    /// phase runs with the online executions instead when the party says
+    /// [`Party::dependent_in_online_run`]).
     pub preprocess: bool,
     /// Run the online executions.
     pub online: bool,
@@ -138,15 +140,22 @@ pub fn run_party(
     }
     let mut run = PartyRun::default();
     agree(ch, cfg, protocol)?;
+    let late = party.dependent_in_online_run();
     if phases.preprocess {
         barrier(ch, role, 0)?;
         run.phases[0] = timed(ch, |c| party.setup(c))?.1;
         barrier(ch, role, 1)?;
         run.phases[1] = timed(ch, |c| party.independent(c))?.1;
-        barrier(ch, role, 2)?;
-        run.phases[2] = timed(ch, |c| party.dependent(c))?.1;
+        if !late {
+            barrier(ch, role, 2)?;
+            run.phases[2] = timed(ch, |c| party.dependent(c))?.1;
+        }
     }
     if phases.online {
+        if late {
+            barrier(ch, role, 2)?;
+            run.phases[2] = timed(ch, |c| party.dependent(c))?.1;
+        }
         barrier(ch, role, 250)?;
         let (_, mut total) = timed(ch, |c| party.begin_online(c))?;
         // Both parties compute the same split: `pipelines` is a property of

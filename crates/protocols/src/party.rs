@@ -87,6 +87,14 @@ pub trait Party: Send {
     fn pipelines(&self) -> bool {
         false
     }
+    /// Whether the dependent phase belongs to the online run instead of the
+    /// preprocessing run: with function-independent preprocessing in a
+    /// store (LEGO), a preprocessing run never sees f, so Build runs in the
+    /// later run that knows it, just before the executions. Both roles must
+    /// answer the same (a mismatch stops at the next phase barrier).
+    fn dependent_in_online_run(&self) -> bool {
+        false
+    }
     /// Function- and input-independent setup (base OTs, commitment keys, Δ).
     fn setup(&mut self, ch: &mut Channel) -> Result<()>;
     /// Preprocessing that needs neither the function nor the inputs (OTs,

@@ -124,6 +124,32 @@ pub fn need(c: &Circuit, bob_inputs: usize) -> Need {
     }
 }
 
+/// Refresh keys one copy of `c` uses. A set's size depends only on the
+/// circuit (the ids it holds are all distinct), so planning `c` over
+/// stand-in ids gives the count a store-backed Build must reserve.
+pub fn refresh_needed(c: &Circuit) -> Result<usize> {
+    let n = need(c, 0);
+    let mut next = 1;
+    let mut ids = |k: usize| {
+        next += k;
+        next - k..next
+    };
+    let and = ids(3 * n.and);
+    let mut layout = Layout {
+        delta_id: 0,
+        r_ids: Vec::new(),
+        v_ids: ids(n.out).collect(),
+        and_heads: and.step_by(3).map(|i| [i, i + 1, i + 2]).collect(),
+        in_heads: ids(n.input).collect(),
+        in_auth_heads: ids(n.input).collect(),
+        // At most one re-basing per gate.
+        refresh_ids: ids(c.gates.len()).collect(),
+        next: Cursors::default(),
+    };
+    plan(c, &mut layout, 0, &[])?;
+    Ok(layout.next.refresh)
+}
+
 /// Reserves material for a copy of `c` and computes every set Build opens.
 fn plan(
     c: &Circuit,

@@ -10,10 +10,11 @@
 //! | VerLeak 5–7 | [`verleak`] |
 //! | Cut-and-choose 8–10 | [`cut_and_choose`] |
 //! | Bucketing 11–12 (permutation, solderings) | [`bucketing`] |
-//! | Build(f) | [`build`] |
+//! | Build(f) | [`build`]; from stored Generate batches in a later run: [`batch`] |
 //! | Eval(x, y) 1–5 | [`eval`], layered evaluation in [`evaluator`], bucket rules in [`bucket`], extraction in [`extract`] |
 //! | Theorem 2 | [`params`] |
 
+pub mod batch;
 mod bigint;
 pub mod bucket;
 pub mod bucketing;
@@ -35,4 +36,4 @@ pub mod verleak;
 
 pub use cheat::Cheat;
 pub use params::{Bound, Cost, LegoParams, Objective};
-pub use party::{plan_for, LegoAlice, LegoBob, LegoOptions};
+pub use party::{plan_for, GenerateSize, LegoAlice, LegoBob, LegoOptions};

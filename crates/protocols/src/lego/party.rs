@@ -1,6 +1,7 @@
 //! LEGO's two parties on the driver's four phases:
 //! setup = Setup, independent = Generate, dependent = Build, online = Eval.
 
+use super::batch::{self, BatchId};
 use super::build;
 use super::cheat::Cheats;
 use super::delta_rot;
@@ -10,10 +11,7 @@ use super::generate::{self, Plan};
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Layout};
 use super::params::{LegoParams, Objective, S};
-use super::store::{
-    self as lstore, AliceExec, AliceReady, AliceSession, BobExec, BobReady, BobSession, EXEC_KIND,
-    SESSION_SECRET,
-};
+use super::store::{self as lstore, AliceReady, BobReady};
 use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -29,6 +27,20 @@ pub struct LegoOptions {
     pub objective: Objective,
     /// Statistical security parameter (≥ 40).
     pub s: u32,
+    /// Generate's size when it is not "enough for the run's executions of
+    /// its circuit" (function-independent preprocessing into a store).
+    pub generate: Option<GenerateSize>,
+}
+
+/// Generate(q, n, m)'s arguments, independent of any circuit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenerateSize {
+    /// q: AND buckets.
+    pub and_gates: u64,
+    /// n: input buckets with authenticators, and as many Δ-ROTs.
+    pub inputs: u64,
+    /// m: output blinders.
+    pub outputs: u64,
 }
 
 impl Default for LegoOptions {
@@ -36,6 +48,7 @@ impl Default for LegoOptions {
         LegoOptions {
             objective: Objective::Communication,
             s: S,
+            generate: None,
         }
     }
 }
@@ -43,6 +56,17 @@ impl Default for LegoOptions {
 /// Generate's sizes for all executions of a run: q, n, m are the circuit's
 /// AND gates, input and output wires times the executions.
 pub fn plan_for(cfg: &RunConfig, opts: &LegoOptions) -> Result<Plan> {
+    if let Some(g) = opts.generate {
+        if g.and_gates == 0 && g.inputs == 0 {
+            return Err(Error::config(
+                "lego: Generate needs at least one AND gate or input",
+            ));
+        }
+        let m = usize::try_from(g.outputs)
+            .map_err(|_| Error::config("lego: too many outputs for this machine"))?;
+        let params = LegoParams::optimise(g.and_gates, g.inputs, opts.s, opts.objective)?;
+        return Ok(Plan::new(params, m));
+    }
     let c = &cfg.circuit;
     let e = cfg.executions as u64;
     let need = build::need(c, 0);
@@ -125,17 +149,13 @@ impl LegoAlice {
 }
 
 impl Party for LegoAlice {
-    fn attach_store(&mut self, mut store: Store) -> Result<()> {
-        lstore::prepare(&mut store)?;
+    fn attach_store(&mut self, store: Store) -> Result<()> {
         self.store = Some(Box::new(store));
         Ok(())
     }
 
-    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
-        if let Some(s) = self.store.as_mut() {
-            s.sync_next_index(ch, &[EXEC_KIND])?;
-        }
-        Ok(())
+    fn dependent_in_online_run(&self) -> bool {
+        self.store.is_some()
     }
 
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
@@ -146,23 +166,51 @@ impl Party for LegoAlice {
 
     fn independent(&mut self, ch: &mut Channel) -> Result<()> {
         let plan = plan_for(&self.cfg, &self.opts)?;
+        let id = match self.store.as_mut() {
+            Some(store) => Some(new_batch(store, ch, &mut self.prg)?),
+            None => None,
+        };
         let rot = match self.rot.take() {
             Some(r) => r,
             None => delta_rot::sender_setup(ch, &mut self.prg)?,
         };
         let cheats = self.cheats.clone();
         let (layout, delta) = generate::alice(self.hcom()?, rot, ch, &plan, &cheats)?;
-        self.layout = Some(layout);
-        self.delta = delta;
-        Ok(())
+        match (self.store.as_mut(), id) {
+            (Some(store), Some(id)) => {
+                // The batch keeps what Build and Eval need; this process
+                // drops Generate's session (a later Setup starts a new one).
+                let hcom = self
+                    .hcom
+                    .take()
+                    .ok_or_else(|| Error::config("lego: Setup did not run"))?;
+                batch::alice_store(store, id, &layout, hcom.state(), *delta)
+            }
+            _ => {
+                self.layout = Some(layout);
+                self.delta = delta;
+                Ok(())
+            }
+        }
     }
 
     fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+        let c = self.cfg.circuit.clone();
+        if let Some(store) = self.store.as_mut() {
+            // Build from the store's Generate batches (the online run).
+            let batches = batch::open_batches(store, ch, true)?;
+            let want = batch::wants(&c, self.theirs.len())?;
+            for _ in 0..self.cfg.executions {
+                let r = batch::alice_build(store, ch, &batches, &c, &self.theirs, want)?;
+                self.ready.push_back(r);
+            }
+            return Ok(());
+        }
         let mut layout = self
             .layout
             .take()
             .ok_or_else(|| Error::config("lego: Generate did not run"))?;
-        let (c, nb) = (self.cfg.circuit.clone(), self.theirs.len());
+        let nb = self.theirs.len();
         let mut built = Vec::with_capacity(self.cfg.executions);
         for _ in 0..self.cfg.executions {
             built.push(build::alice(self.hcom()?, ch, &c, &mut layout, nb)?);
@@ -175,30 +223,11 @@ impl Party for LegoAlice {
             .ok_or_else(|| Error::config("lego: Setup did not run"))?;
         let st = hcom.state();
         let session = lstore::alice_session(st);
-        let execs = built
-            .iter()
-            .map(|b| lstore::alice_exec(b, &layout, st, *self.delta, &self.theirs))
-            .collect::<Result<Vec<_>>>()?;
-        drop(hcom);
-        match self.store.as_mut() {
-            Some(store) => {
-                let bytes = Zeroizing::new(
-                    postcard::to_stdvec(&session)
-                        .map_err(|e| Error::config(format!("lego: {e}")))?,
-                );
-                store.put_secret(SESSION_SECRET, &bytes)?;
-                for rec in &execs {
-                    store.append_typed(EXEC_KIND, rec)?;
-                }
-                store.commit()
-            }
-            None => {
-                for rec in execs {
-                    self.ready.push_back(AliceReady::new(&session.hcom, rec)?);
-                }
-                Ok(())
-            }
+        for b in &built {
+            let rec = lstore::alice_exec(b, &layout, st, *self.delta, &self.theirs)?;
+            self.ready.push_back(AliceReady::new(&session.hcom, rec)?);
         }
+        Ok(())
     }
 
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
@@ -207,21 +236,9 @@ impl Party for LegoAlice {
             alice: &self.mine,
             bob: &self.theirs,
         };
-        let ready = match self.store.as_mut() {
-            Some(store) => {
-                let session: AliceSession = load_secret(store)?;
-                let r = store.reserve(EXEC_KIND, 1)?;
-                let mut recs: Vec<AliceExec> = store.read_typed(&r)?;
-                store.finish(r)?;
-                let rec = recs
-                    .pop()
-                    .ok_or_else(|| Error::Storage("lego: empty execution record".into()))?;
-                AliceReady::new(&session.hcom, rec)?
-            }
-            None => self.ready.pop_front().ok_or_else(|| {
-                Error::Exhausted("lego: no built circuit left (run Build first)".into())
-            })?,
-        };
+        let ready = self.ready.pop_front().ok_or_else(|| {
+            Error::Exhausted("lego: no built circuit left (run Build first)".into())
+        })?;
         eval::alice(
             &ready.hcom,
             ch,
@@ -234,6 +251,14 @@ impl Party for LegoAlice {
         )?;
         Ok(None)
     }
+}
+
+/// Before a Generate into the store: checks the peer's store is of the
+/// same session (a store may be opened again to add a batch), then names
+/// the new batch.
+fn new_batch(store: &mut Store, ch: &mut Channel, prg: &mut Prg) -> Result<BatchId> {
+    store.sync_next_index(ch, &[])?;
+    batch::agree_id(ch, prg)
 }
 
 /// Bob, the evaluator.
@@ -309,17 +334,17 @@ impl LegoBob {
 }
 
 impl Party for LegoBob {
-    fn attach_store(&mut self, mut store: Store) -> Result<()> {
-        lstore::prepare(&mut store)?;
+    fn attach_store(&mut self, store: Store) -> Result<()> {
         self.store = Some(Box::new(store));
         Ok(())
     }
 
-    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+    fn dependent_in_online_run(&self) -> bool {
+        self.store.is_some()
+    }
+
+    fn begin_online(&mut self, _ch: &mut Channel) -> Result<()> {
         self.evaluator();
-        if let Some(s) = self.store.as_mut() {
-            s.sync_next_index(ch, &[EXEC_KIND])?;
-        }
         Ok(())
     }
 
@@ -331,6 +356,10 @@ impl Party for LegoBob {
 
     fn independent(&mut self, ch: &mut Channel) -> Result<()> {
         let plan = plan_for(&self.cfg, &self.opts)?;
+        let id = match self.store.as_mut() {
+            Some(store) => Some(new_batch(store, ch, &mut self.prg)?),
+            None => None,
+        };
         let rot = match self.rot.take() {
             Some(r) => r,
             None => delta_rot::receiver_setup(ch, &mut self.prg)?,
@@ -338,22 +367,43 @@ impl Party for LegoBob {
         let cheats = self.cheats.clone();
         let mut prg = Prg::from_seed(self.prg.random_block());
         let (layout, mat) = generate::bob(self.hcom()?, rot, ch, &plan, &mut prg, &cheats)?;
-        self.layout = Some(layout);
-        self.mat = Some(mat);
-        Ok(())
+        match (self.store.as_mut(), id) {
+            (Some(store), Some(id)) => {
+                let hcom = self
+                    .hcom
+                    .take()
+                    .ok_or_else(|| Error::config("lego: Setup did not run"))?;
+                batch::bob_store(store, id, &layout, &mat, hcom.state())
+            }
+            _ => {
+                self.layout = Some(layout);
+                self.mat = Some(mat);
+                Ok(())
+            }
+        }
     }
 
     fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+        let c = self.cfg.circuit.clone();
+        self.evaluator();
+        if let Some(store) = self.store.as_mut() {
+            let batches = batch::open_batches(store, ch, false)?;
+            let want = batch::wants(&c, self.mine.len())?;
+            for _ in 0..self.cfg.executions {
+                let r = batch::bob_build(store, ch, &batches, &c, &self.mine, want)?;
+                self.ready.push_back(r);
+            }
+            return Ok(());
+        }
         let mut layout = self
             .layout
             .take()
             .ok_or_else(|| Error::config("lego: Generate did not run"))?;
-        let (c, nb) = (self.cfg.circuit.clone(), self.mine.len());
+        let nb = self.mine.len();
         let mut built = Vec::with_capacity(self.cfg.executions);
         for _ in 0..self.cfg.executions {
             built.push(build::bob(self.hcom()?, ch, &c, &mut layout, nb)?);
         }
-        self.evaluator();
         let hcom = self
             .hcom
             .take()
@@ -364,30 +414,11 @@ impl Party for LegoBob {
             .ok_or_else(|| Error::config("lego: Generate did not run"))?;
         let st = hcom.state();
         let session = lstore::bob_session(st);
-        let execs = built
-            .into_iter()
-            .map(|b| lstore::bob_exec(b, &layout, &mat, st, &self.mine))
-            .collect::<Result<Vec<_>>>()?;
-        drop((hcom, mat));
-        match self.store.as_mut() {
-            Some(store) => {
-                let bytes = Zeroizing::new(
-                    postcard::to_stdvec(&session)
-                        .map_err(|e| Error::config(format!("lego: {e}")))?,
-                );
-                store.put_secret(SESSION_SECRET, &bytes)?;
-                for rec in &execs {
-                    store.append_typed(EXEC_KIND, rec)?;
-                }
-                store.commit()
-            }
-            None => {
-                for rec in execs {
-                    self.ready.push_back(BobReady::new(&session.hcom, rec)?);
-                }
-                Ok(())
-            }
+        for b in built {
+            let rec = lstore::bob_exec(b, &layout, &mat, st, &self.mine)?;
+            self.ready.push_back(BobReady::new(&session.hcom, rec)?);
         }
+        Ok(())
     }
 
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
@@ -396,21 +427,9 @@ impl Party for LegoBob {
             alice: &self.theirs,
             bob: &self.mine,
         };
-        let ready = match self.store.as_mut() {
-            Some(store) => {
-                let session: BobSession = load_secret(store)?;
-                let r = store.reserve(EXEC_KIND, 1)?;
-                let mut recs: Vec<BobExec> = store.read_typed(&r)?;
-                store.finish(r)?;
-                let rec = recs
-                    .pop()
-                    .ok_or_else(|| Error::Storage("lego: empty execution record".into()))?;
-                BobReady::new(&session.hcom, rec)?
-            }
-            None => self.ready.pop_front().ok_or_else(|| {
-                Error::Exhausted("lego: no built circuit left (run Build first)".into())
-            })?,
-        };
+        let ready = self.ready.pop_front().ok_or_else(|| {
+            Error::Exhausted("lego: no built circuit left (run Build first)".into())
+        })?;
         let c = &self.cfg.circuit;
         let ev = self.ev.get_or_insert_with(|| Evaluator::new(c));
         let (bits, _) = eval::bob_with(
@@ -427,12 +446,4 @@ impl Party for LegoBob {
         )?;
         Ok(Some(crate::yao::split_outputs(&self.cfg, &bits)))
     }
-}
-
-fn load_secret<T: serde::de::DeserializeOwned>(store: &Store) -> Result<T> {
-    let bytes = store
-        .get_secret(SESSION_SECRET)?
-        .ok_or_else(|| Error::Exhausted("lego: the store holds no preprocessing session".into()))?;
-    postcard::from_bytes(&bytes)
-        .map_err(|e| Error::Storage(format!("lego: session secret does not decode: {e}")))
 }

@@ -1,17 +1,13 @@
-//! Offline/online in separate processes (the driver's `attach_store`).
+//! One built copy reduced to what its Eval opens.
 //!
-//! Preprocessing writes, per built copy of f, one self-contained record of
-//! kind [`EXEC_KIND`]: the copy with its commitment ids renumbered, just
-//! the commitments Eval uses, each XOR-combined per opened sum (see
-//! `combine`; Alice: value and share; Bob: his check row), and the slice
-//! of the layout and of Bob's material
-//! the copy uses (its AND buckets, input buckets and authenticators, Δ-ROTs,
-//! leaked lsbs). The commitment session's seeds (a few KB) are a sealed
-//! store secret. An online run reserves one record per execution, durably,
-//! before it touches it, so no copy — and no Δ-ROT or blinder inside it —
-//! is ever used twice, and the full commitment state (megabytes) is never
-//! needed online. Without a store the same records are kept in memory as
-//! [`AliceReady`]/[`BobReady`], so both paths run the same Eval.
+//! After Build, each copy keeps just the commitments its Eval uses, each
+//! XOR-combined per opened sum (see `combine`; Alice: value and share; Bob:
+//! his check row), and the slice of the layout and of Bob's material it
+//! uses (its AND buckets, input buckets and authenticators, Δ-ROTs, leaked
+//! lsbs). Eval then opens sets of one or two ids, and Generate's commitment
+//! state (megabytes) is not needed online. Both Build paths end here: the
+//! in-memory one (Generate and Build in one run) and the store-backed one
+//! (`batch.rs`: Build in a later run from stored Generate batches).
 
 use super::build::{Built, BuiltBob};
 use super::hcom::{HcomReceiver, HcomSender};
@@ -20,30 +16,16 @@ use brickyard_commit::code::{xor_rows, Row};
 use brickyard_commit::params::ROW_WORDS;
 use brickyard_commit::{CommitterState, ReceiverState};
 use brickyard_core::{Block, Error, Result};
-use brickyard_store::{KindSpec, Store};
 use serde::{Deserialize, Serialize};
 
-/// The store kind of built copies.
-pub const EXEC_KIND: &str = "lego-exec";
-/// The store secret holding the commitment session's seeds (and Δ).
-pub const SESSION_SECRET: &str = "lego-session";
-
-/// Adds lego's kind to a fresh store.
-pub fn prepare(store: &mut Store) -> Result<()> {
-    if store.produced(EXEC_KIND).is_err() {
-        store.add_kind(KindSpec::variable(EXEC_KIND))?;
-    }
-    Ok(())
-}
-
-/// Alice's sealed session secret.
+/// Alice's commitment session without commitments (seeds only).
 #[derive(Serialize, Deserialize)]
 pub struct AliceSession {
     /// Commitment seeds (no commitments).
     pub hcom: CommitterState,
 }
 
-/// Bob's sealed session secret.
+/// Bob's commitment session without commitments (watch bits and seeds).
 #[derive(Serialize, Deserialize)]
 pub struct BobSession {
     /// Commitment watch bits and seeds (no commitments).

@@ -1,0 +1,597 @@
+//! Generate batches in the store: NST17's function-independent
+//! preprocessing (Generate(q, n, m)) kept between processes, and Build(f)
+//! from it in a later run that knows f.
+//!
+//! A preprocessing run with a store is Setup plus one Generate, and leaves
+//! one *batch* with its own commitment session (base OTs) and its own Δ-ROT
+//! session, hence its own Δ: a Δ-ROT session extends once, and a soldering
+//! is the XOR of two keys under one Δ opened in one commitment session. So a
+//! built copy takes all its material from one batch: the first batch, in
+//! the order both parties hold them, that still has enough unused material
+//! of every kind. Running preprocessing again adds a batch.
+//!
+//! Per batch `<id>` the store holds five kinds, one record per item, each
+//! with the commitments Build and Eval may open (Alice: value and share;
+//! Bob: check row) and Bob's part of the item:
+//!
+//! | kind | one record | Alice | Bob |
+//! |---|---|---|---|
+//! | `lego-<id>-and` | AND bucket | head's L⁰, R⁰, O⁰ | their rows, β gates, α authenticators |
+//! | `lego-<id>-in` | input bucket and authenticator | head's L⁰, head authenticator's key | rows, β̃ gates, α̃ authenticators |
+//! | `lego-<id>-rot` | Δ-ROT | r⁰ | row, b, r^b, lsb(r⁰) |
+//! | `lego-<id>-out` | output blinder | v | row, lsb(v) |
+//! | `lego-<id>-ref` | refresh key (Build's re-basing) | u | row |
+//!
+//! The gates and authenticators carry the solderings to their head that
+//! Bob verified in Generate, so the other members' commitments are never
+//! needed again. The sealed secret `lego-b-<id>` holds the commitment
+//! seeds, Δ's commitment, the counts, and (Alice) Δ or (Bob) the bucket
+//! widths and the checked authenticators that confirm a recovered Δ. The
+//! secret `lego-batches` lists the batches and is written last, after the
+//! material is durable: a run that dies earlier leaves kinds no list names,
+//! never read. Build reserves a copy's records of all five kinds with one
+//! durable update before reading them, so no bucket, Δ-ROT, blinder or
+//! refresh key is ever used twice, across crashes and runs.
+
+use super::build;
+use super::hcom::{HcomReceiver, HcomSender};
+use super::material::{AuthB, BobMaterial, Flat, GateB, Layout};
+use super::store::{self as lstore, AliceReady, BobReady};
+use brickyard_circuit::Circuit;
+use brickyard_commit::code::Row;
+use brickyard_commit::{CommitterState, ReceiverState};
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_store::{KindSpec, Reservation, Store};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use zeroize::{Zeroize, Zeroizing};
+
+/// The store secret listing the batches, in the order they were made.
+pub const BATCHES_SECRET: &str = "lego-batches";
+
+/// The five kinds of a batch, in record order of [`Counts`].
+pub const PARTS: [&str; 5] = ["and", "in", "rot", "out", "ref"];
+
+/// A batch's name: Alice's and Bob's 8 random bytes XORed, so it is fresh
+/// if either party is honest (a reused name could alias old records).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BatchId(pub [u8; 8]);
+
+impl BatchId {
+    fn hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+    /// The store kind of one part (see [`PARTS`]).
+    pub fn kind(&self, part: &str) -> String {
+        format!("lego-{}-{part}", self.hex())
+    }
+    /// All five kinds.
+    pub fn kinds(&self) -> Vec<String> {
+        PARTS.iter().map(|p| self.kind(p)).collect()
+    }
+    fn secret(&self) -> String {
+        format!("lego-b-{}", self.hex())
+    }
+}
+
+/// Both parties: a fresh batch name.
+pub fn agree_id(ch: &mut Channel, prg: &mut Prg) -> Result<BatchId> {
+    let mut mine = [0u8; 8];
+    prg.fill_bytes(&mut mine);
+    ch.send_bytes(&mine)?;
+    let mut theirs = [0u8; 8];
+    ch.recv_bytes(&mut theirs)?;
+    Ok(BatchId(std::array::from_fn(|i| mine[i] ^ theirs[i])))
+}
+
+/// Items of each part a batch holds (or a copy needs), in [`PARTS`] order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts(pub [u64; 5]);
+
+/// A commitment as Alice holds it: value and share.
+#[derive(Clone, Serialize, Deserialize)]
+pub struct ACom {
+    /// Committed value.
+    pub m: Block,
+    /// Share `t`.
+    pub t: Row,
+}
+
+impl Drop for ACom {
+    fn drop(&mut self) {
+        self.m.zeroize();
+        self.t.zeroize();
+    }
+}
+
+/// Alice's record of an AND bucket: the head's `[L⁰, R⁰, O⁰]`.
+#[derive(Serialize, Deserialize)]
+pub struct AliceAnd(pub [ACom; 3]);
+
+/// Alice's record of an input: the head gate's `L⁰` and the head
+/// authenticator's key.
+#[derive(Serialize, Deserialize)]
+pub struct AliceIn(pub [ACom; 2]);
+
+/// Bob's record of an AND bucket.
+#[derive(Serialize, Deserialize)]
+pub struct BobAnd {
+    /// Check rows of the head's `[L⁰, R⁰, O⁰]`.
+    pub w: [Row; 3],
+    /// The β gates (head first) with their solderings.
+    pub gates: Vec<GateB>,
+    /// The α authenticators with their solderings to the head's output.
+    pub auths: Vec<AuthB>,
+}
+
+/// Bob's record of an input.
+#[derive(Serialize, Deserialize)]
+pub struct BobIn {
+    /// Check rows of the head's `L⁰` and the head authenticator's key.
+    pub w: [Row; 2],
+    /// The β̃ gates.
+    pub gates: Vec<GateB>,
+    /// The α̃ authenticators.
+    pub auths: Vec<AuthB>,
+}
+
+/// Bob's record of a Δ-ROT.
+#[derive(Serialize, Deserialize)]
+pub struct BobRot {
+    /// Check row of `r⁰`.
+    pub w: Row,
+    /// Choice bit `b`.
+    pub b: bool,
+    /// `r^b`.
+    pub r: Block,
+    /// lsb(r⁰), leaked by VerLeak.
+    pub lsb: bool,
+}
+
+impl Drop for BobRot {
+    fn drop(&mut self) {
+        self.r.zeroize();
+        self.b.zeroize();
+    }
+}
+
+/// Bob's record of an output blinder.
+#[derive(Serialize, Deserialize)]
+pub struct BobOut {
+    /// Check row of `v`.
+    pub w: Row,
+    /// lsb(v), leaked by VerLeak.
+    pub lsb: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct AliceBatch {
+    /// Commitment seeds (no commitments).
+    hcom: CommitterState,
+    delta: Block,
+    delta_com: ACom,
+    counts: Counts,
+}
+
+impl Drop for AliceBatch {
+    fn drop(&mut self) {
+        self.delta.zeroize();
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct BobBatch {
+    /// Watch bits and seeds (no commitments).
+    hcom: ReceiverState,
+    delta_w: Row,
+    /// β, α, β̃, α̃.
+    widths: [u32; 4],
+    checked_auths: Vec<(Block, [Block; 2], u64)>,
+    counts: Counts,
+}
+
+fn enc<T: Serialize>(v: &T) -> Result<Zeroizing<Vec<u8>>> {
+    postcard::to_stdvec(v)
+        .map(Zeroizing::new)
+        .map_err(|e| Error::config(format!("lego: cannot encode a batch secret: {e}")))
+}
+
+fn dec<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T> {
+    postcard::from_bytes(bytes)
+        .map_err(|e| Error::Storage(format!("lego: {what} does not decode: {e}")))
+}
+
+/// The batches this store lists, oldest first.
+pub fn list(store: &Store) -> Result<Vec<BatchId>> {
+    match store.get_secret(BATCHES_SECRET)? {
+        None => Ok(Vec::new()),
+        Some(b) => dec(&b, "the batch list"),
+    }
+}
+
+fn load<T: DeserializeOwned>(store: &Store, id: BatchId) -> Result<T> {
+    let b = store.get_secret(&id.secret())?.ok_or_else(|| {
+        Error::Storage(format!(
+            "lego: batch {} is listed but its secret is missing",
+            id.hex()
+        ))
+    })?;
+    dec(&b, "a batch secret")
+}
+
+fn add_kinds(store: &mut Store, id: BatchId) -> Result<()> {
+    for k in id.kinds() {
+        store.add_kind(KindSpec::variable(&k))?;
+    }
+    Ok(())
+}
+
+/// Makes the batch visible: its secret, then the list (after the records
+/// are durable, so a listed batch is always complete).
+fn publish(store: &mut Store, id: BatchId, secret: &[u8]) -> Result<()> {
+    store.commit()?;
+    store.put_secret(&id.secret(), secret)?;
+    let mut l = list(store)?;
+    l.push(id);
+    store.put_secret(BATCHES_SECRET, &enc(&l)?)
+}
+
+fn counts(l: &Layout) -> Counts {
+    Counts(
+        [
+            l.and_heads.len(),
+            l.in_heads.len(),
+            l.r_ids.len(),
+            l.v_ids.len(),
+            l.refresh_ids.len(),
+        ]
+        .map(|n| n as u64),
+    )
+}
+
+fn missing() -> Error {
+    Error::config("lego: commitment id outside the Generate session")
+}
+
+/// Alice: writes one Generate call's output as batch `id`.
+pub fn alice_store(
+    store: &mut Store,
+    id: BatchId,
+    layout: &Layout,
+    st: &CommitterState,
+    delta: Block,
+) -> Result<()> {
+    let com = |i: usize| -> Result<ACom> {
+        Ok(ACom {
+            m: *st.msgs.get(i).ok_or_else(missing)?,
+            t: *st.t.get(i).ok_or_else(missing)?,
+        })
+    };
+    add_kinds(store, id)?;
+    let k = id.kinds();
+    for h in &layout.and_heads {
+        store.append_typed(&k[0], &AliceAnd([com(h[0])?, com(h[1])?, com(h[2])?]))?;
+    }
+    for (&l, &a) in layout.in_heads.iter().zip(&layout.in_auth_heads) {
+        store.append_typed(&k[1], &AliceIn([com(l)?, com(a)?]))?;
+    }
+    for (kind, ids) in [
+        (&k[2], &layout.r_ids),
+        (&k[3], &layout.v_ids),
+        (&k[4], &layout.refresh_ids),
+    ] {
+        for &i in ids {
+            store.append_typed(kind, &com(i)?)?;
+        }
+    }
+    let secret = AliceBatch {
+        hcom: lstore::alice_session(st).hcom,
+        delta,
+        delta_com: com(layout.delta_id)?,
+        counts: counts(layout),
+    };
+    publish(store, id, &enc(&secret)?)
+}
+
+/// Bob: writes one Generate call's output as batch `id`.
+pub fn bob_store(
+    store: &mut Store,
+    id: BatchId,
+    layout: &Layout,
+    mat: &BobMaterial,
+    st: &ReceiverState,
+) -> Result<()> {
+    let w = |i: usize| -> Result<Row> { st.w.get(i).copied().ok_or_else(missing) };
+    let short = || Error::config("lego: Generate's material is shorter than its layout");
+    add_kinds(store, id)?;
+    let k = id.kinds();
+    for (j, h) in layout.and_heads.iter().enumerate() {
+        let rec = BobAnd {
+            w: [w(h[0])?, w(h[1])?, w(h[2])?],
+            gates: mat.and_gates.get(j).ok_or_else(short)?.to_vec(),
+            auths: mat.and_auths.get(j).ok_or_else(short)?.to_vec(),
+        };
+        store.append_typed(&k[0], &rec)?;
+    }
+    for (j, (&l, &a)) in layout
+        .in_heads
+        .iter()
+        .zip(&layout.in_auth_heads)
+        .enumerate()
+    {
+        let rec = BobIn {
+            w: [w(l)?, w(a)?],
+            gates: mat.input.get(j).ok_or_else(short)?.to_vec(),
+            auths: mat.input_auth.get(j).ok_or_else(short)?.to_vec(),
+        };
+        store.append_typed(&k[1], &rec)?;
+    }
+    for (j, &i) in layout.r_ids.iter().enumerate() {
+        let rec = BobRot {
+            w: w(i)?,
+            b: *mat.rot_b.get(j).ok_or_else(short)?,
+            r: *mat.rot_r.get(j).ok_or_else(short)?,
+            lsb: *mat.r_lsb.get(j).ok_or_else(short)?,
+        };
+        store.append_typed(&k[2], &rec)?;
+    }
+    for (j, &i) in layout.v_ids.iter().enumerate() {
+        let rec = BobOut {
+            w: w(i)?,
+            lsb: *mat.v_lsb.get(j).ok_or_else(short)?,
+        };
+        store.append_typed(&k[3], &rec)?;
+    }
+    for &i in &layout.refresh_ids {
+        store.append_typed(&k[4], &w(i)?)?;
+    }
+    let secret = BobBatch {
+        hcom: lstore::bob_session(st).hcom,
+        delta_w: w(layout.delta_id)?,
+        widths: [
+            mat.and_gates.width,
+            mat.and_auths.width,
+            mat.input.width,
+            mat.input_auth.width,
+        ]
+        .map(|x| x as u32),
+        checked_auths: mat.checked_auths.clone(),
+        counts: counts(layout),
+    };
+    publish(store, id, &enc(&secret)?)
+}
+
+/// Both parties, before Build: the batches both list (in Alice's order),
+/// with every one of their kinds synchronised, so that reservations of the
+/// same sizes in the same order give both the same records.
+pub fn open_batches(store: &mut Store, ch: &mut Channel, alice: bool) -> Result<Vec<BatchId>> {
+    let mine = list(store)?;
+    ch.send_msg(&mine)?;
+    let theirs: Vec<BatchId> = ch.recv_msg()?;
+    let (a, b) = if alice {
+        (mine, theirs)
+    } else {
+        (theirs, mine)
+    };
+    let mut common: Vec<BatchId> = Vec::new();
+    for id in a {
+        if b.contains(&id) && !common.contains(&id) {
+            common.push(id);
+        }
+    }
+    let kinds: Vec<String> = common.iter().flat_map(|b| b.kinds()).collect();
+    let refs: Vec<&str> = kinds.iter().map(String::as_str).collect();
+    store.sync_next_index(ch, &refs)?;
+    Ok(common)
+}
+
+/// What one copy of `c` takes from a batch, in [`PARTS`] order.
+pub fn wants(c: &Circuit, bob_inputs: usize) -> Result<Counts> {
+    let n = build::need(c, bob_inputs);
+    let refresh = build::refresh_needed(c)?;
+    Ok(Counts(
+        [n.and, n.input, n.rot, n.out, refresh].map(|x| x as u64),
+    ))
+}
+
+/// Reserves one copy's records from the first batch that has them all.
+fn take(
+    store: &mut Store,
+    batches: &[BatchId],
+    want: Counts,
+) -> Result<(BatchId, Vec<Reservation>)> {
+    for &b in batches {
+        let kinds = b.kinds();
+        let w: Vec<(&str, u64)> = kinds.iter().map(String::as_str).zip(want.0).collect();
+        match store.reserve_many(&w) {
+            Ok(rs) => return Ok((b, rs)),
+            Err(Error::Exhausted(_)) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    let [a, i, r, o, f] = want.0;
+    Err(Error::Exhausted(format!(
+        "lego: none of the {} Generate batches both stores hold has enough unused material \
+         for one copy of f ({a} AND buckets, {i} inputs, {r} Δ-ROTs, {o} outputs, {f} refresh \
+         keys); run `brickyard preprocess --protocol lego` again to add a batch",
+        batches.len()
+    )))
+}
+
+/// One copy's records of the five parts.
+struct Records<A, B, C, D, E> {
+    and: Vec<A>,
+    input: Vec<B>,
+    rot: Vec<C>,
+    out: Vec<D>,
+    refresh: Vec<E>,
+}
+
+/// Reads the five reservations and marks them finished.
+fn read<A, B, C, D, E>(store: &mut Store, rs: Vec<Reservation>) -> Result<Records<A, B, C, D, E>>
+where
+    A: DeserializeOwned,
+    B: DeserializeOwned,
+    C: DeserializeOwned,
+    D: DeserializeOwned,
+    E: DeserializeOwned,
+{
+    let [ra, rb, rc, rd, re]: [Reservation; 5] = rs
+        .try_into()
+        .map_err(|_| Error::Storage("lego: reservation of the wrong shape".into()))?;
+    let out = Records {
+        and: store.read_typed(&ra)?,
+        input: store.read_typed(&rb)?,
+        rot: store.read_typed(&rc)?,
+        out: store.read_typed(&rd)?,
+        refresh: store.read_typed(&re)?,
+    };
+    store.finish_many(vec![ra, rb, rc, rd, re])?;
+    Ok(out)
+}
+
+fn check_counts(b: BatchId, stored: Counts, store: &Store) -> Result<()> {
+    for (k, n) in b.kinds().iter().zip(stored.0) {
+        if store.produced(k)? != n {
+            return Err(Error::Storage(format!(
+                "lego: kind `{k}` holds {} records, its batch says {n}",
+                store.produced(k)?
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Alice: Build(f) for one copy from the store; `bob_pos` are Bob's input
+/// positions.
+pub fn alice_build(
+    store: &mut Store,
+    ch: &mut Channel,
+    batches: &[BatchId],
+    c: &Circuit,
+    bob_pos: &[usize],
+    want: Counts,
+) -> Result<AliceReady> {
+    let (b, rs) = take(store, batches, want)?;
+    let secret: AliceBatch = load(store, b)?;
+    check_counts(b, secret.counts, store)?;
+    let rec: Records<AliceAnd, AliceIn, ACom, ACom, ACom> = read(store, rs)?;
+    let (and, inp, rot, out, refresh) = (rec.and, rec.input, rec.rot, rec.out, rec.refresh);
+    // Local ids: 0 = Δ, then the reserved items in order.
+    let mut st = CommitterState {
+        seeds0: secret.hcom.seeds0.clone(),
+        seeds1: secret.hcom.seeds1.clone(),
+        next_block: secret.hcom.next_block,
+        msgs: Vec::new(),
+        t: Vec::new(),
+    };
+    let mut push = |c: &ACom| {
+        st.msgs.push(c.m);
+        st.t.push(c.t);
+        st.msgs.len() - 1
+    };
+    let mut layout = Layout {
+        delta_id: push(&secret.delta_com),
+        ..Layout::default()
+    };
+    for r in &and {
+        layout
+            .and_heads
+            .push([push(&r.0[0]), push(&r.0[1]), push(&r.0[2])]);
+    }
+    for r in &inp {
+        layout.in_heads.push(push(&r.0[0]));
+        layout.in_auth_heads.push(push(&r.0[1]));
+    }
+    layout.r_ids = rot.iter().map(&mut push).collect();
+    layout.v_ids = out.iter().map(&mut push).collect();
+    layout.refresh_ids = refresh.iter().map(&mut push).collect();
+    let hcom = HcomSender::from_state(st)?;
+    let built = build::alice(&hcom, ch, c, &mut layout, bob_pos.len())?;
+    let session = lstore::alice_session(hcom.state());
+    let rec = lstore::alice_exec(&built, &layout, hcom.state(), secret.delta, bob_pos)?;
+    AliceReady::new(&session.hcom, rec)
+}
+
+/// Bob: Build(f) for one copy from the store.
+pub fn bob_build(
+    store: &mut Store,
+    ch: &mut Channel,
+    batches: &[BatchId],
+    c: &Circuit,
+    bob_pos: &[usize],
+    want: Counts,
+) -> Result<BobReady> {
+    let (b, rs) = take(store, batches, want)?;
+    let secret: BobBatch = load(store, b)?;
+    check_counts(b, secret.counts, store)?;
+    let rec: Records<BobAnd, BobIn, BobRot, BobOut, Row> = read(store, rs)?;
+    let (and, inp, rot, out, refresh) = (rec.and, rec.input, rec.rot, rec.out, rec.refresh);
+    let [bw, aw, biw, aiw] = secret.widths.map(|x| x as usize);
+    let bad = |what: &str| {
+        Error::Storage(format!(
+            "lego: a stored {what} has the wrong number of components for its batch"
+        ))
+    };
+    let mut st = ReceiverState {
+        watch: secret.hcom.watch,
+        seeds: secret.hcom.seeds.clone(),
+        next_block: secret.hcom.next_block,
+        w: vec![secret.delta_w],
+    };
+    let mut layout = Layout::default();
+    let mut mat = BobMaterial {
+        and_gates: Flat::new(bw),
+        and_auths: Flat::new(aw),
+        input: Flat::new(biw),
+        input_auth: Flat::new(aiw),
+        rot_b: Vec::with_capacity(rot.len()),
+        rot_r: Vec::with_capacity(rot.len()),
+        r_lsb: Vec::with_capacity(rot.len()),
+        v_lsb: Vec::with_capacity(out.len()),
+        checked_auths: secret.checked_auths.clone(),
+    };
+    let mut push = |w: Row| {
+        st.w.push(w);
+        st.w.len() - 1
+    };
+    for r in and {
+        if r.gates.len() != bw || r.auths.len() != aw {
+            return Err(bad("AND bucket"));
+        }
+        layout
+            .and_heads
+            .push([push(r.w[0]), push(r.w[1]), push(r.w[2])]);
+        mat.and_gates.items.extend(r.gates);
+        mat.and_auths.items.extend(r.auths);
+    }
+    for r in inp {
+        if r.gates.len() != biw || r.auths.len() != aiw {
+            return Err(bad("input bucket"));
+        }
+        layout.in_heads.push(push(r.w[0]));
+        layout.in_auth_heads.push(push(r.w[1]));
+        mat.input.items.extend(r.gates);
+        mat.input_auth.items.extend(r.auths);
+    }
+    for r in &rot {
+        layout.r_ids.push(push(r.w));
+        mat.rot_b.push(r.b);
+        mat.rot_r.push(r.r);
+        mat.r_lsb.push(r.lsb);
+    }
+    for r in &out {
+        layout.v_ids.push(push(r.w));
+        mat.v_lsb.push(r.lsb);
+    }
+    layout.refresh_ids = refresh.into_iter().map(&mut push).collect();
+    if !mat.well_formed() {
+        return Err(bad("batch"));
+    }
+    let mut hcom = HcomReceiver::from_state(st)?;
+    let built = build::bob(&mut hcom, ch, c, &mut layout, bob_pos.len())?;
+    let session = lstore::bob_session(hcom.state());
+    let rec = lstore::bob_exec(built, &layout, &mat, hcom.state(), bob_pos)?;
+    BobReady::new(&session.hcom, rec)
+}
