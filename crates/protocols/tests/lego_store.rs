@@ -10,7 +10,7 @@ mod common;
 use brickyard_core::channel::memory_pair;
 use brickyard_core::Error;
 use brickyard_protocols::driver::{run_party, PhaseSet};
-use brickyard_protocols::lego::{GenerateSize, LegoAlice, LegoBob, LegoOptions};
+use brickyard_protocols::lego::{Cheat, GenerateSize, LegoAlice, LegoBob, LegoOptions};
 use brickyard_protocols::{Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_store::{info_with_key, Expected, SessionId, Store, StoreConfig};
 use common::*;
@@ -35,6 +35,16 @@ fn open(dir: &Path, role: Role) -> brickyard_core::Result<Store> {
 
 /// Both parties in two threads over a memory channel; Bob's outputs.
 fn both(dir: &Path, cfg: &RunConfig, mode: &Mode) -> brickyard_core::Result<Vec<Outputs>> {
+    both_cheating(dir, cfg, mode, None)
+}
+
+/// [`both`] with Alice following `cheat` (adversary builds).
+fn both_cheating(
+    dir: &Path,
+    cfg: &RunConfig,
+    mode: &Mode,
+    cheat: Option<Cheat>,
+) -> brickyard_core::Result<Vec<Outputs>> {
     let (ca, cb) = memory_pair();
     let mut handles = Vec::new();
     for (role, mut ch) in [(Role::Alice, ca), (Role::Bob, cb)] {
@@ -70,9 +80,13 @@ fn both(dir: &Path, cfg: &RunConfig, mode: &Mode) -> brickyard_core::Result<Vec<
             } else {
                 open(&dir, role)?
             };
-            let mut party: Box<dyn Party> = match role {
-                Role::Alice => Box::new(LegoAlice::with_options(cfg.clone(), opts)?),
-                Role::Bob => Box::new(LegoBob::with_options(cfg.clone(), opts)?),
+            let mut party: Box<dyn Party> = match (role, cheat) {
+                #[cfg(feature = "adversary")]
+                (Role::Alice, Some(c)) => {
+                    Box::new(LegoAlice::with_options(cfg.clone(), opts)?.cheat(c))
+                }
+                (Role::Alice, _) => Box::new(LegoAlice::with_options(cfg.clone(), opts)?),
+                (Role::Bob, _) => Box::new(LegoBob::with_options(cfg.clone(), opts)?),
             };
             party.attach_store(store)?;
             let r = run_party("lego", party.as_mut(), role, &mut ch, &cfg, &my_in, phases);
@@ -304,5 +318,43 @@ fn corrupt_store_bytes_are_a_typed_error() {
     match both(dir, &cfg, &Mode::Online(vec![(x, y)])) {
         Err(Error::Storage(_)) => {}
         other => panic!("tampered secret: expected a storage error, got {other:?}"),
+    }
+}
+
+/// A lie Alice commits to in Generate stays in the stored batch and is
+/// caught in the later run that uses it; an online lie is caught online; a
+/// bad soldering stops Generate itself, before anything is stored.
+#[cfg(feature = "adversary")]
+#[test]
+fn cheats_in_stored_material_are_caught_in_the_later_run() {
+    let mut rng = Rng(0xc7ea7);
+    let cfg = cfg_for(random_circuit(&mut rng, 2, 40, 2));
+    for (cheat, check, at_generate) in [
+        (Cheat::FlipBobInput, "input-key-lsb", false),
+        (Cheat::WrongInputKey, "input-authenticator", false),
+        (Cheat::BadSoldering, "batch-decommit", true),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let generated = both_cheating(
+            dir,
+            &cfg,
+            &Mode::Generate(size_for(&cfg, 1), true),
+            Some(cheat),
+        );
+        if at_generate {
+            match generated {
+                Err(Error::Cheating { check: c }) => assert_eq!(c, check),
+                other => panic!("{cheat:?}: Generate must abort, got {other:?}"),
+            }
+            assert!(kinds(dir, Role::Bob).is_empty(), "nothing stored");
+            continue;
+        }
+        generated.unwrap();
+        let (x, y, _) = fresh_pair(&mut rng, &cfg);
+        match both_cheating(dir, &cfg, &Mode::Online(vec![(x, y)]), Some(cheat)) {
+            Err(Error::Cheating { check: c }) => assert_eq!(c, check, "{cheat:?}"),
+            other => panic!("{cheat:?}: the later run must abort, got {other:?}"),
+        }
     }
 }
