@@ -10,9 +10,10 @@
 //! the order both parties hold them, that still has enough unused material
 //! of every kind. Running preprocessing again adds a batch.
 //!
-//! Per batch `<id>` the store holds five kinds, one record per item, each
-//! with the commitments Build and Eval may open (Alice: value and share;
-//! Bob: check row) and Bob's part of the item:
+//! Per batch `<id>` the store holds five fixed-size kinds (byte layouts in
+//! `records.rs`), one record per item, each with the commitments Build and
+//! Eval may open (Alice: value and share; Bob: check row) and Bob's part
+//! of the item:
 //!
 //! | kind | one record | Alice | Bob |
 //! |---|---|---|---|
@@ -35,7 +36,8 @@
 
 use super::build;
 use super::hcom::{HcomReceiver, HcomSender};
-use super::material::{AuthB, BobMaterial, Flat, GateB, Layout};
+use super::material::{BobMaterial, Flat, Layout};
+use super::records::{bob_and, bob_in, records, Reader, Writer, ACOM, BOB_OUT, BOB_ROT, ROW};
 use super::store::{self as lstore, AliceReady, BobReady};
 use brickyard_circuit::Circuit;
 use brickyard_commit::code::Row;
@@ -105,66 +107,6 @@ impl Drop for ACom {
     }
 }
 
-/// Alice's record of an AND bucket: the head's `[L⁰, R⁰, O⁰]`.
-#[derive(Serialize, Deserialize)]
-pub struct AliceAnd(pub [ACom; 3]);
-
-/// Alice's record of an input: the head gate's `L⁰` and the head
-/// authenticator's key.
-#[derive(Serialize, Deserialize)]
-pub struct AliceIn(pub [ACom; 2]);
-
-/// Bob's record of an AND bucket.
-#[derive(Serialize, Deserialize)]
-pub struct BobAnd {
-    /// Check rows of the head's `[L⁰, R⁰, O⁰]`.
-    pub w: [Row; 3],
-    /// The β gates (head first) with their solderings.
-    pub gates: Vec<GateB>,
-    /// The α authenticators with their solderings to the head's output.
-    pub auths: Vec<AuthB>,
-}
-
-/// Bob's record of an input.
-#[derive(Serialize, Deserialize)]
-pub struct BobIn {
-    /// Check rows of the head's `L⁰` and the head authenticator's key.
-    pub w: [Row; 2],
-    /// The β̃ gates.
-    pub gates: Vec<GateB>,
-    /// The α̃ authenticators.
-    pub auths: Vec<AuthB>,
-}
-
-/// Bob's record of a Δ-ROT.
-#[derive(Serialize, Deserialize)]
-pub struct BobRot {
-    /// Check row of `r⁰`.
-    pub w: Row,
-    /// Choice bit `b`.
-    pub b: bool,
-    /// `r^b`.
-    pub r: Block,
-    /// lsb(r⁰), leaked by VerLeak.
-    pub lsb: bool,
-}
-
-impl Drop for BobRot {
-    fn drop(&mut self) {
-        self.r.zeroize();
-        self.b.zeroize();
-    }
-}
-
-/// Bob's record of an output blinder.
-#[derive(Serialize, Deserialize)]
-pub struct BobOut {
-    /// Check row of `v`.
-    pub w: Row,
-    /// lsb(v), leaked by VerLeak.
-    pub lsb: bool,
-}
-
 #[derive(Serialize, Deserialize)]
 struct AliceBatch {
     /// Commitment seeds (no commitments).
@@ -220,9 +162,21 @@ fn load<T: DeserializeOwned>(store: &Store, id: BatchId) -> Result<T> {
     dec(&b, "a batch secret")
 }
 
-fn add_kinds(store: &mut Store, id: BatchId) -> Result<()> {
-    for k in id.kinds() {
-        store.add_kind(KindSpec::variable(&k))?;
+fn add_kinds(store: &mut Store, id: BatchId, sizes: [usize; 5]) -> Result<()> {
+    for (k, size) in id.kinds().iter().zip(sizes) {
+        let size = u32::try_from(size)
+            .map_err(|_| Error::config("lego: bucket record too large for the store"))?;
+        store.add_kind(KindSpec::fixed(k, size))?;
+    }
+    Ok(())
+}
+
+/// Appends each part's records (one buffer per part) and clears the buffers.
+fn append_all(store: &mut Store, id: BatchId, bufs: &mut [Writer; 5]) -> Result<()> {
+    for (k, w) in id.kinds().iter().zip(bufs.iter_mut()) {
+        store.append(k, &w.0)?;
+        w.0.zeroize();
+        w.0.clear();
     }
     Ok(())
 }
@@ -268,23 +222,32 @@ pub fn alice_store(
             t: *st.t.get(i).ok_or_else(missing)?,
         })
     };
-    add_kinds(store, id)?;
-    let k = id.kinds();
+    add_kinds(store, id, [3 * ACOM, 2 * ACOM, ACOM, ACOM, ACOM])?;
+    let mut bufs: [Writer; 5] = Default::default();
+    let put = |w: &mut Writer, i: usize| -> Result<()> {
+        let c = com(i)?;
+        w.acom(c.m, &c.t);
+        Ok(())
+    };
     for h in &layout.and_heads {
-        store.append_typed(&k[0], &AliceAnd([com(h[0])?, com(h[1])?, com(h[2])?]))?;
-    }
-    for (&l, &a) in layout.in_heads.iter().zip(&layout.in_auth_heads) {
-        store.append_typed(&k[1], &AliceIn([com(l)?, com(a)?]))?;
-    }
-    for (kind, ids) in [
-        (&k[2], &layout.r_ids),
-        (&k[3], &layout.v_ids),
-        (&k[4], &layout.refresh_ids),
-    ] {
-        for &i in ids {
-            store.append_typed(kind, &com(i)?)?;
+        for &i in h {
+            put(&mut bufs[0], i)?;
         }
     }
+    for (&l, &a) in layout.in_heads.iter().zip(&layout.in_auth_heads) {
+        put(&mut bufs[1], l)?;
+        put(&mut bufs[1], a)?;
+    }
+    for (part, ids) in [
+        (2, &layout.r_ids),
+        (3, &layout.v_ids),
+        (4, &layout.refresh_ids),
+    ] {
+        for &i in ids {
+            put(&mut bufs[part], i)?;
+        }
+    }
+    append_all(store, id, &mut bufs)?;
     let secret = AliceBatch {
         hcom: lstore::alice_session(st).hcom,
         delta,
@@ -302,17 +265,36 @@ pub fn bob_store(
     mat: &BobMaterial,
     st: &ReceiverState,
 ) -> Result<()> {
-    let w = |i: usize| -> Result<Row> { st.w.get(i).copied().ok_or_else(missing) };
+    let w = |i: usize| -> Result<&Row> { st.w.get(i).ok_or_else(missing) };
     let short = || Error::config("lego: Generate's material is shorter than its layout");
-    add_kinds(store, id)?;
-    let k = id.kinds();
+    let widths = [
+        mat.and_gates.width,
+        mat.and_auths.width,
+        mat.input.width,
+        mat.input_auth.width,
+    ];
+    let [bw, aw, biw, aiw] = widths;
+    add_kinds(
+        store,
+        id,
+        [bob_and(bw, aw), bob_in(biw, aiw), BOB_ROT, BOB_OUT, ROW],
+    )?;
+    let mut bufs: [Writer; 5] = Default::default();
     for (j, h) in layout.and_heads.iter().enumerate() {
-        let rec = BobAnd {
-            w: [w(h[0])?, w(h[1])?, w(h[2])?],
-            gates: mat.and_gates.get(j).ok_or_else(short)?.to_vec(),
-            auths: mat.and_auths.get(j).ok_or_else(short)?.to_vec(),
-        };
-        store.append_typed(&k[0], &rec)?;
+        let b = &mut bufs[0];
+        for &i in h {
+            b.row(w(i)?);
+        }
+        mat.and_gates
+            .get(j)
+            .ok_or_else(short)?
+            .iter()
+            .for_each(|g| b.gate(g));
+        mat.and_auths
+            .get(j)
+            .ok_or_else(short)?
+            .iter()
+            .for_each(|a| b.auth(a));
     }
     for (j, (&l, &a)) in layout
         .in_heads
@@ -320,42 +302,42 @@ pub fn bob_store(
         .zip(&layout.in_auth_heads)
         .enumerate()
     {
-        let rec = BobIn {
-            w: [w(l)?, w(a)?],
-            gates: mat.input.get(j).ok_or_else(short)?.to_vec(),
-            auths: mat.input_auth.get(j).ok_or_else(short)?.to_vec(),
-        };
-        store.append_typed(&k[1], &rec)?;
+        let b = &mut bufs[1];
+        b.row(w(l)?);
+        b.row(w(a)?);
+        mat.input
+            .get(j)
+            .ok_or_else(short)?
+            .iter()
+            .for_each(|g| b.gate(g));
+        mat.input_auth
+            .get(j)
+            .ok_or_else(short)?
+            .iter()
+            .for_each(|a| b.auth(a));
     }
     for (j, &i) in layout.r_ids.iter().enumerate() {
-        let rec = BobRot {
-            w: w(i)?,
-            b: *mat.rot_b.get(j).ok_or_else(short)?,
-            r: *mat.rot_r.get(j).ok_or_else(short)?,
-            lsb: *mat.r_lsb.get(j).ok_or_else(short)?,
-        };
-        store.append_typed(&k[2], &rec)?;
+        let b = &mut bufs[2];
+        b.row(w(i)?);
+        b.block(*mat.rot_r.get(j).ok_or_else(short)?);
+        b.flags(&[
+            *mat.rot_b.get(j).ok_or_else(short)?,
+            *mat.r_lsb.get(j).ok_or_else(short)?,
+        ]);
     }
     for (j, &i) in layout.v_ids.iter().enumerate() {
-        let rec = BobOut {
-            w: w(i)?,
-            lsb: *mat.v_lsb.get(j).ok_or_else(short)?,
-        };
-        store.append_typed(&k[3], &rec)?;
+        let b = &mut bufs[3];
+        b.row(w(i)?);
+        b.flags(&[*mat.v_lsb.get(j).ok_or_else(short)?]);
     }
     for &i in &layout.refresh_ids {
-        store.append_typed(&k[4], &w(i)?)?;
+        bufs[4].row(w(i)?);
     }
+    append_all(store, id, &mut bufs)?;
     let secret = BobBatch {
         hcom: lstore::bob_session(st).hcom,
-        delta_w: w(layout.delta_id)?,
-        widths: [
-            mat.and_gates.width,
-            mat.and_auths.width,
-            mat.input.width,
-            mat.input_auth.width,
-        ]
-        .map(|x| x as u32),
+        delta_w: *w(layout.delta_id)?,
+        widths: widths.map(|x| x as u32),
         checked_auths: mat.checked_auths.clone(),
         counts: counts(layout),
     };
@@ -419,35 +401,13 @@ fn take(
     )))
 }
 
-/// One copy's records of the five parts.
-struct Records<A, B, C, D, E> {
-    and: Vec<A>,
-    input: Vec<B>,
-    rot: Vec<C>,
-    out: Vec<D>,
-    refresh: Vec<E>,
-}
-
-/// Reads the five reservations and marks them finished.
-fn read<A, B, C, D, E>(store: &mut Store, rs: Vec<Reservation>) -> Result<Records<A, B, C, D, E>>
-where
-    A: DeserializeOwned,
-    B: DeserializeOwned,
-    C: DeserializeOwned,
-    D: DeserializeOwned,
-    E: DeserializeOwned,
-{
-    let [ra, rb, rc, rd, re]: [Reservation; 5] = rs
-        .try_into()
-        .map_err(|_| Error::Storage("lego: reservation of the wrong shape".into()))?;
-    let out = Records {
-        and: store.read_typed(&ra)?,
-        input: store.read_typed(&rb)?,
-        rot: store.read_typed(&rc)?,
-        out: store.read_typed(&rd)?,
-        refresh: store.read_typed(&re)?,
-    };
-    store.finish_many(vec![ra, rb, rc, rd, re])?;
+/// Reads the five reservations (verified bytes) and marks them finished.
+fn read(store: &mut Store, rs: Vec<Reservation>) -> Result<Vec<Zeroizing<Vec<u8>>>> {
+    let out = rs
+        .iter()
+        .map(|r| store.read(r).map(Zeroizing::new))
+        .collect::<Result<Vec<_>>>()?;
+    store.finish_many(rs)?;
     Ok(out)
 }
 
@@ -476,37 +436,41 @@ pub fn alice_build(
     let (b, rs) = take(store, batches, want)?;
     let secret: AliceBatch = load(store, b)?;
     check_counts(b, secret.counts, store)?;
-    let rec: Records<AliceAnd, AliceIn, ACom, ACom, ACom> = read(store, rs)?;
-    let (and, inp, rot, out, refresh) = (rec.and, rec.input, rec.rot, rec.out, rec.refresh);
+    let bytes = read(store, rs)?;
     // Local ids: 0 = Δ, then the reserved items in order.
     let mut st = CommitterState {
         seeds0: secret.hcom.seeds0.clone(),
         seeds1: secret.hcom.seeds1.clone(),
         next_block: secret.hcom.next_block,
-        msgs: Vec::new(),
-        t: Vec::new(),
+        msgs: vec![secret.delta_com.m],
+        t: vec![secret.delta_com.t],
     };
-    let mut push = |c: &ACom| {
-        st.msgs.push(c.m);
-        st.t.push(c.t);
-        st.msgs.len() - 1
-    };
+    // Every part is a run of commitments: k per record.
+    let mut ids = Vec::with_capacity(5);
+    for (part, (raw, k)) in bytes.iter().zip([3, 2, 1, 1, 1]).enumerate() {
+        let first = st.msgs.len();
+        for rec in records(raw, k * ACOM, want.0[part])? {
+            let mut r = Reader::new(rec);
+            for _ in 0..k {
+                st.msgs.push(r.block()?);
+                st.t.push(r.row()?);
+            }
+        }
+        ids.push(first..st.msgs.len());
+    }
+    let and = ids[0].clone();
+    let inp = ids[1].clone();
+    let layout_and: Vec<[usize; 3]> = and.step_by(3).map(|i| [i, i + 1, i + 2]).collect();
     let mut layout = Layout {
-        delta_id: push(&secret.delta_com),
-        ..Layout::default()
+        delta_id: 0,
+        and_heads: layout_and,
+        in_heads: inp.clone().step_by(2).collect(),
+        in_auth_heads: inp.skip(1).step_by(2).collect(),
+        r_ids: ids[2].clone().collect(),
+        v_ids: ids[3].clone().collect(),
+        refresh_ids: ids[4].clone().collect(),
+        next: Default::default(),
     };
-    for r in &and {
-        layout
-            .and_heads
-            .push([push(&r.0[0]), push(&r.0[1]), push(&r.0[2])]);
-    }
-    for r in &inp {
-        layout.in_heads.push(push(&r.0[0]));
-        layout.in_auth_heads.push(push(&r.0[1]));
-    }
-    layout.r_ids = rot.iter().map(&mut push).collect();
-    layout.v_ids = out.iter().map(&mut push).collect();
-    layout.refresh_ids = refresh.iter().map(&mut push).collect();
     let hcom = HcomSender::from_state(st)?;
     let built = build::alice(&hcom, ch, c, &mut layout, bob_pos.len())?;
     let session = lstore::alice_session(hcom.state());
@@ -526,14 +490,9 @@ pub fn bob_build(
     let (b, rs) = take(store, batches, want)?;
     let secret: BobBatch = load(store, b)?;
     check_counts(b, secret.counts, store)?;
-    let rec: Records<BobAnd, BobIn, BobRot, BobOut, Row> = read(store, rs)?;
-    let (and, inp, rot, out, refresh) = (rec.and, rec.input, rec.rot, rec.out, rec.refresh);
+    let bytes = read(store, rs)?;
     let [bw, aw, biw, aiw] = secret.widths.map(|x| x as usize);
-    let bad = |what: &str| {
-        Error::Storage(format!(
-            "lego: a stored {what} has the wrong number of components for its batch"
-        ))
-    };
+    let [n_and, n_in, n_rot, n_out, n_ref] = want.0;
     let mut st = ReceiverState {
         watch: secret.hcom.watch,
         seeds: secret.hcom.seeds.clone(),
@@ -546,48 +505,59 @@ pub fn bob_build(
         and_auths: Flat::new(aw),
         input: Flat::new(biw),
         input_auth: Flat::new(aiw),
-        rot_b: Vec::with_capacity(rot.len()),
-        rot_r: Vec::with_capacity(rot.len()),
-        r_lsb: Vec::with_capacity(rot.len()),
-        v_lsb: Vec::with_capacity(out.len()),
+        rot_b: Vec::with_capacity(n_rot as usize),
+        rot_r: Vec::with_capacity(n_rot as usize),
+        r_lsb: Vec::with_capacity(n_rot as usize),
+        v_lsb: Vec::with_capacity(n_out as usize),
         checked_auths: secret.checked_auths.clone(),
     };
     let mut push = |w: Row| {
         st.w.push(w);
         st.w.len() - 1
     };
-    for r in and {
-        if r.gates.len() != bw || r.auths.len() != aw {
-            return Err(bad("AND bucket"));
+    for rec in records(&bytes[0], bob_and(bw, aw), n_and)? {
+        let mut r = Reader::new(rec);
+        let head = [push(r.row()?), push(r.row()?), push(r.row()?)];
+        layout.and_heads.push(head);
+        for _ in 0..bw {
+            mat.and_gates.items.push(r.gate()?);
         }
-        layout
-            .and_heads
-            .push([push(r.w[0]), push(r.w[1]), push(r.w[2])]);
-        mat.and_gates.items.extend(r.gates);
-        mat.and_auths.items.extend(r.auths);
-    }
-    for r in inp {
-        if r.gates.len() != biw || r.auths.len() != aiw {
-            return Err(bad("input bucket"));
+        for _ in 0..aw {
+            mat.and_auths.items.push(r.auth()?);
         }
-        layout.in_heads.push(push(r.w[0]));
-        layout.in_auth_heads.push(push(r.w[1]));
-        mat.input.items.extend(r.gates);
-        mat.input_auth.items.extend(r.auths);
     }
-    for r in &rot {
-        layout.r_ids.push(push(r.w));
-        mat.rot_b.push(r.b);
-        mat.rot_r.push(r.r);
-        mat.r_lsb.push(r.lsb);
+    for rec in records(&bytes[1], bob_in(biw, aiw), n_in)? {
+        let mut r = Reader::new(rec);
+        layout.in_heads.push(push(r.row()?));
+        layout.in_auth_heads.push(push(r.row()?));
+        for _ in 0..biw {
+            mat.input.items.push(r.gate()?);
+        }
+        for _ in 0..aiw {
+            mat.input_auth.items.push(r.auth()?);
+        }
     }
-    for r in &out {
-        layout.v_ids.push(push(r.w));
-        mat.v_lsb.push(r.lsb);
+    for rec in records(&bytes[2], BOB_ROT, n_rot)? {
+        let mut r = Reader::new(rec);
+        layout.r_ids.push(push(r.row()?));
+        mat.rot_r.push(r.block()?);
+        let [b, lsb] = r.flags::<2>()?;
+        mat.rot_b.push(b);
+        mat.r_lsb.push(lsb);
     }
-    layout.refresh_ids = refresh.into_iter().map(&mut push).collect();
+    for rec in records(&bytes[3], BOB_OUT, n_out)? {
+        let mut r = Reader::new(rec);
+        layout.v_ids.push(push(r.row()?));
+        let [lsb] = r.flags::<1>()?;
+        mat.v_lsb.push(lsb);
+    }
+    for rec in records(&bytes[4], ROW, n_ref)? {
+        layout.refresh_ids.push(push(Reader::new(rec).row()?));
+    }
     if !mat.well_formed() {
-        return Err(bad("batch"));
+        return Err(Error::Storage(
+            "lego: stored buckets do not match their batch's widths".into(),
+        ));
     }
     let mut hcom = HcomReceiver::from_state(st)?;
     let built = build::bob(&mut hcom, ch, c, &mut layout, bob_pos.len())?;

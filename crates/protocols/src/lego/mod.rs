@@ -31,6 +31,7 @@ pub mod hcom;
 pub mod material;
 pub mod params;
 mod party;
+pub mod records;
 pub mod store;
 pub mod verleak;
 
