@@ -358,3 +358,44 @@ fn cheats_in_stored_material_are_caught_in_the_later_run() {
         }
     }
 }
+
+#[test]
+fn one_run_takes_copies_from_several_batches_never_mixing_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mut rng = Rng(0x3ba7);
+    let cfg = cfg_for(random_circuit(&mut rng, 2, 40, 2));
+    // 1.5 copies, then 2 copies: three copies fit, but only 1 + 2.
+    let one = size_for(&cfg, 1);
+    let half = GenerateSize {
+        and_gates: one.and_gates * 3 / 2,
+        inputs: one.inputs * 3 / 2,
+        outputs: one.outputs * 3 / 2,
+    };
+    both(dir, &cfg, &Mode::Generate(half, true)).unwrap();
+    both(dir, &cfg, &Mode::Generate(size_for(&cfg, 2), false)).unwrap();
+    let runs: Vec<_> = (0..3).map(|_| fresh_pair(&mut rng, &cfg)).collect();
+    let out = both(
+        dir,
+        &cfg,
+        &Mode::Online(
+            runs.iter()
+                .map(|(x, y, _)| (x.clone(), y.clone()))
+                .collect(),
+        ),
+    )
+    .unwrap();
+    let want: Vec<_> = runs.into_iter().map(|r| r.2).collect();
+    assert_eq!(out, want);
+    let mut got = and_kinds(dir, Role::Bob);
+    got.sort();
+    // The first batch's half copy is left; the second is used up.
+    let a = one.and_gates;
+    assert_eq!(got, vec![(a * 3 / 2, a), (2 * a, 2 * a)]);
+    // A fourth copy fits in neither.
+    let (x, y, _) = fresh_pair(&mut rng, &cfg);
+    assert!(matches!(
+        both(dir, &cfg, &Mode::Online(vec![(x, y)])),
+        Err(Error::Exhausted(_))
+    ));
+}

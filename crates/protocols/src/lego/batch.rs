@@ -222,7 +222,7 @@ pub fn alice_store(
             t: *st.t.get(i).ok_or_else(missing)?,
         })
     };
-    add_kinds(store, id, [3 * ACOM, 2 * ACOM, ACOM, ACOM, ACOM])?;
+    add_kinds(store, id, ALICE_SIZES)?;
     let mut bufs: [Writer; 5] = Default::default();
     let put = |w: &mut Writer, i: usize| -> Result<()> {
         let c = com(i)?;
@@ -377,20 +377,39 @@ pub fn wants(c: &Circuit, bob_inputs: usize) -> Result<Counts> {
     ))
 }
 
-/// Reserves one copy's records from the first batch that has them all.
+/// Reserves the records of up to `max` copies (at least one) from the
+/// first batch that still holds one copy's worth of every part: copies
+/// from one batch are contiguous, so one durable update serves them all.
 fn take(
     store: &mut Store,
     batches: &[BatchId],
     want: Counts,
-) -> Result<(BatchId, Vec<Reservation>)> {
+    max: u64,
+) -> Result<(BatchId, u64, Vec<Reservation>)> {
+    let info = store.info();
+    let left = |k: &str| {
+        info.kinds
+            .iter()
+            .find(|x| x.name == k)
+            .map_or(0, |x| x.remaining)
+    };
     for &b in batches {
         let kinds = b.kinds();
-        let w: Vec<(&str, u64)> = kinds.iter().map(String::as_str).zip(want.0).collect();
-        match store.reserve_many(&w) {
-            Ok(rs) => return Ok((b, rs)),
-            Err(Error::Exhausted(_)) => continue,
-            Err(e) => return Err(e),
+        let fit = kinds
+            .iter()
+            .zip(want.0)
+            .filter(|(_, w)| *w > 0)
+            .map(|(k, w)| left(k) / w)
+            .fold(max, u64::min);
+        if fit == 0 {
+            continue;
         }
+        let w: Vec<(&str, u64)> = kinds
+            .iter()
+            .map(String::as_str)
+            .zip(want.0.map(|x| x * fit))
+            .collect();
+        return Ok((b, fit, store.reserve_many(&w)?));
     }
     let [a, i, r, o, f] = want.0;
     Err(Error::Exhausted(format!(
@@ -399,6 +418,29 @@ fn take(
          keys); run `brickyard preprocess --protocol lego` again to add a batch",
         batches.len()
     )))
+}
+
+/// Copy `i`'s bytes of each part, records of `sizes` bytes.
+fn copy_slices(
+    bytes: &[Zeroizing<Vec<u8>>],
+    sizes: [usize; 5],
+    want: Counts,
+    i: u64,
+) -> Result<[&[u8]; 5]> {
+    let mut out: [&[u8]; 5] = [&[]; 5];
+    for (p, o) in out.iter_mut().enumerate() {
+        let len = sizes[p]
+            .checked_mul(want.0[p] as usize)
+            .ok_or_else(|| Error::Storage("lego: reservation too large".into()))?;
+        let start = len
+            .checked_mul(i as usize)
+            .ok_or_else(|| Error::Storage("lego: reservation too large".into()))?;
+        *o = bytes
+            .get(p)
+            .and_then(|b| b.get(start..start + len))
+            .ok_or_else(|| Error::Storage("lego: stored range shorter than reserved".into()))?;
+    }
+    Ok(out)
 }
 
 /// Reads the five reservations (verified bytes) and marks them finished.
@@ -423,20 +465,43 @@ fn check_counts(b: BatchId, stored: Counts, store: &Store) -> Result<()> {
     Ok(())
 }
 
-/// Alice: Build(f) for one copy from the store; `bob_pos` are Bob's input
-/// positions.
-pub fn alice_build(
+/// Alice: Build(f) for `copies` copies from the store; `bob_pos` are
+/// Bob's input positions.
+pub fn alice_builds(
     store: &mut Store,
     ch: &mut Channel,
     batches: &[BatchId],
     c: &Circuit,
     bob_pos: &[usize],
+    copies: usize,
+) -> Result<Vec<AliceReady>> {
+    let want = wants(c, bob_pos.len())?;
+    let mut out = Vec::with_capacity(copies);
+    while out.len() < copies {
+        let (b, k, rs) = take(store, batches, want, (copies - out.len()) as u64)?;
+        let secret: AliceBatch = load(store, b)?;
+        check_counts(b, secret.counts, store)?;
+        let bytes = read(store, rs)?;
+        for i in 0..k {
+            let part = copy_slices(&bytes, ALICE_SIZES, want, i)?;
+            out.push(alice_copy(&secret, part, ch, c, bob_pos, want)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Alice's record sizes per part.
+const ALICE_SIZES: [usize; 5] = [3 * ACOM, 2 * ACOM, ACOM, ACOM, ACOM];
+
+/// Alice: Build(f) for one copy from its records.
+fn alice_copy(
+    secret: &AliceBatch,
+    bytes: [&[u8]; 5],
+    ch: &mut Channel,
+    c: &Circuit,
+    bob_pos: &[usize],
     want: Counts,
 ) -> Result<AliceReady> {
-    let (b, rs) = take(store, batches, want)?;
-    let secret: AliceBatch = load(store, b)?;
-    check_counts(b, secret.counts, store)?;
-    let bytes = read(store, rs)?;
     // Local ids: 0 = Δ, then the reserved items in order.
     let mut st = CommitterState {
         seeds0: secret.hcom.seeds0.clone(),
@@ -447,7 +512,7 @@ pub fn alice_build(
     };
     // Every part is a run of commitments: k per record.
     let mut ids = Vec::with_capacity(5);
-    for (part, (raw, k)) in bytes.iter().zip([3, 2, 1, 1, 1]).enumerate() {
+    for (part, (raw, k)) in bytes.into_iter().zip([3, 2, 1, 1, 1]).enumerate() {
         let first = st.msgs.len();
         for rec in records(raw, k * ACOM, want.0[part])? {
             let mut r = Reader::new(rec);
@@ -478,19 +543,41 @@ pub fn alice_build(
     AliceReady::new(&session.hcom, rec)
 }
 
-/// Bob: Build(f) for one copy from the store.
-pub fn bob_build(
+/// Bob: Build(f) for `copies` copies from the store.
+pub fn bob_builds(
     store: &mut Store,
     ch: &mut Channel,
     batches: &[BatchId],
     c: &Circuit,
     bob_pos: &[usize],
+    copies: usize,
+) -> Result<Vec<BobReady>> {
+    let want = wants(c, bob_pos.len())?;
+    let mut out = Vec::with_capacity(copies);
+    while out.len() < copies {
+        let (b, k, rs) = take(store, batches, want, (copies - out.len()) as u64)?;
+        let secret: BobBatch = load(store, b)?;
+        check_counts(b, secret.counts, store)?;
+        let [bw, aw, biw, aiw] = secret.widths.map(|x| x as usize);
+        let sizes = [bob_and(bw, aw), bob_in(biw, aiw), BOB_ROT, BOB_OUT, ROW];
+        let bytes = read(store, rs)?;
+        for i in 0..k {
+            let part = copy_slices(&bytes, sizes, want, i)?;
+            out.push(bob_copy(&secret, part, ch, c, bob_pos, want)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Bob: Build(f) for one copy from its records.
+fn bob_copy(
+    secret: &BobBatch,
+    bytes: [&[u8]; 5],
+    ch: &mut Channel,
+    c: &Circuit,
+    bob_pos: &[usize],
     want: Counts,
 ) -> Result<BobReady> {
-    let (b, rs) = take(store, batches, want)?;
-    let secret: BobBatch = load(store, b)?;
-    check_counts(b, secret.counts, store)?;
-    let bytes = read(store, rs)?;
     let [bw, aw, biw, aiw] = secret.widths.map(|x| x as usize);
     let [n_and, n_in, n_rot, n_out, n_ref] = want.0;
     let mut st = ReceiverState {
@@ -515,7 +602,7 @@ pub fn bob_build(
         st.w.push(w);
         st.w.len() - 1
     };
-    for rec in records(&bytes[0], bob_and(bw, aw), n_and)? {
+    for rec in records(bytes[0], bob_and(bw, aw), n_and)? {
         let mut r = Reader::new(rec);
         let head = [push(r.row()?), push(r.row()?), push(r.row()?)];
         layout.and_heads.push(head);
@@ -526,7 +613,7 @@ pub fn bob_build(
             mat.and_auths.items.push(r.auth()?);
         }
     }
-    for rec in records(&bytes[1], bob_in(biw, aiw), n_in)? {
+    for rec in records(bytes[1], bob_in(biw, aiw), n_in)? {
         let mut r = Reader::new(rec);
         layout.in_heads.push(push(r.row()?));
         layout.in_auth_heads.push(push(r.row()?));
@@ -537,7 +624,7 @@ pub fn bob_build(
             mat.input_auth.items.push(r.auth()?);
         }
     }
-    for rec in records(&bytes[2], BOB_ROT, n_rot)? {
+    for rec in records(bytes[2], BOB_ROT, n_rot)? {
         let mut r = Reader::new(rec);
         layout.r_ids.push(push(r.row()?));
         mat.rot_r.push(r.block()?);
@@ -545,13 +632,13 @@ pub fn bob_build(
         mat.rot_b.push(b);
         mat.r_lsb.push(lsb);
     }
-    for rec in records(&bytes[3], BOB_OUT, n_out)? {
+    for rec in records(bytes[3], BOB_OUT, n_out)? {
         let mut r = Reader::new(rec);
         layout.v_ids.push(push(r.row()?));
         let [lsb] = r.flags::<1>()?;
         mat.v_lsb.push(lsb);
     }
-    for rec in records(&bytes[4], ROW, n_ref)? {
+    for rec in records(bytes[4], ROW, n_ref)? {
         layout.refresh_ids.push(push(Reader::new(rec).row()?));
     }
     if !mat.well_formed() {

@@ -199,11 +199,9 @@ impl Party for LegoAlice {
         if let Some(store) = self.store.as_mut() {
             // Build from the store's Generate batches (the online run).
             let batches = batch::open_batches(store, ch, true)?;
-            let want = batch::wants(&c, self.theirs.len())?;
-            for _ in 0..self.cfg.executions {
-                let r = batch::alice_build(store, ch, &batches, &c, &self.theirs, want)?;
-                self.ready.push_back(r);
-            }
+            let e = self.cfg.executions;
+            let built = batch::alice_builds(store, ch, &batches, &c, &self.theirs, e)?;
+            self.ready.extend(built);
             return Ok(());
         }
         let mut layout = self
@@ -388,11 +386,9 @@ impl Party for LegoBob {
         self.evaluator();
         if let Some(store) = self.store.as_mut() {
             let batches = batch::open_batches(store, ch, false)?;
-            let want = batch::wants(&c, self.mine.len())?;
-            for _ in 0..self.cfg.executions {
-                let r = batch::bob_build(store, ch, &batches, &c, &self.mine, want)?;
-                self.ready.push_back(r);
-            }
+            let e = self.cfg.executions;
+            let built = batch::bob_builds(store, ch, &batches, &c, &self.mine, e)?;
+            self.ready.extend(built);
             return Ok(());
         }
         let mut layout = self
