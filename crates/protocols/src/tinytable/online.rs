@@ -179,8 +179,18 @@ impl OnlinePlan {
 pub struct Scratch {
     /// Masked wire values, `words` per group of [`LANES`] executions.
     e: Vec<u64>,
-    /// Entry index `c` per (group, gate, lane) of the current layer.
+    /// Entry index `c` per (execution, gate) of the current layer,
+    /// execution-major (the order pass 2 reads the records in).
     idx: Vec<u8>,
+    /// Linear MAC: my key `β` for the entry the peer opens, per (execution,
+    /// gate), read from the record in pass 2 together with my tag, so that
+    /// pass 4 does not go back to the records (a layer's records of 64
+    /// executions are larger than the L2 cache); `u64` when keys fit.
+    keys64: Vec<u64>,
+    keys128: Vec<u128>,
+    /// Linear MAC, `m > 1`: per execution, `α·v` for every nibble `v`
+    /// (`α·x = T[x mod 16] ⊕ T[x / 16]·X^4`).
+    mul: Vec<[u128; 16]>,
     /// My shares of the current layer: one word per (group, gate) for
     /// 1-bit entries, else one byte per (group, gate, lane).
     mine_w: Vec<u64>,
@@ -199,6 +209,11 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         self.e.zeroize();
         self.idx.zeroize();
+        self.keys64.zeroize();
+        self.keys128.zeroize();
+        for t in &mut self.mul {
+            t.zeroize();
+        }
         self.mine_w.zeroize();
         self.mine_b.zeroize();
         self.theirs_w.zeroize();
@@ -480,6 +495,93 @@ fn transpose8(mut x: u64) -> u64 {
     x
 }
 
+/// Pass 2 of [`open_layer_nm`] for AND tables (`n ≤ 3`, 1-bit entries)
+/// under the linear MAC with `TB`-byte tags: per table of one execution,
+/// my share bit of entry `c` (into `mine`, bit `lane`), my tag on it and my
+/// key `β` for the peer's share of it, which are adjacent in the record.
+#[inline(always)]
+fn look_up_bit_linear<const TB: usize>(
+    recs: &[u8],
+    cs: &[u8],
+    l: &Layout,
+    tags: &mut [u128],
+    keys: &mut [u64],
+    mine: &mut [u64],
+    lane: usize,
+) {
+    let (gb, eb, at) = (l.gate_bytes, l.entry_bytes, l.entries_at + l.tag_off);
+    debug_assert!(l.tag == TB && l.verify == TB && l.ver_off == l.tag_off + TB);
+    let word = |b: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..TB].copy_from_slice(&b[..TB]);
+        u64::from_le_bytes(w)
+    };
+    for ((((rec, &c), tag), key), mw) in recs
+        .chunks_exact(gb)
+        .zip(cs)
+        .zip(tags.iter_mut())
+        .zip(keys.iter_mut())
+        .zip(mine.iter_mut())
+    {
+        let c = c as usize & 7;
+        let e = &rec[at + c * eb..at + c * eb + 2 * TB];
+        *tag = word(e) as u128;
+        *key = word(&e[TB..]);
+        *mw |= (((rec[0] >> c) & 1) as u64) << lane;
+    }
+}
+
+/// Where [`look_up_any`] puts what it reads.
+struct LookUp<'a> {
+    n: usize,
+    m: usize,
+    lane: usize,
+    prove: &'a mut Acc,
+    vals: &'a mut [u128],
+    keys64: &'a mut [u64],
+    keys128: &'a mut [u128],
+    mine_w: &'a mut [u64],
+    mine_b: &'a mut [u8],
+}
+
+/// Pass 2 of [`open_layer_nm`] for every other table shape and scheme.
+#[inline(always)]
+fn look_up_any(recs: &[u8], cs: &[u8], l: &Layout, o: LookUp<'_>) {
+    let (n, m, lane) = (o.n, o.m, o.lane);
+    let (gb, tb, vb) = (l.gate_bytes, l.tag, l.verify);
+    let bits = m == 1;
+    for (g, (rec, &c)) in recs.chunks_exact(gb).zip(cs).enumerate() {
+        let at = g * gb;
+        let c = c as usize;
+        let sh = if bits && n <= 3 {
+            (rec[0] >> c) & 1
+        } else if bits {
+            (rec[c >> 3] >> (c & 7)) & 1
+        } else if l.share_in_entry {
+            rec[l.entries_at + c * l.entry_bytes]
+        } else {
+            super::material::get_share(rec, c, m as u32)
+        };
+        match l.scheme {
+            MacScheme::Passive => {}
+            MacScheme::Lookup { .. } => o.prove.add_lookup(load64(recs, at + l.tag_of(c), tb)),
+            MacScheme::Linear { .. } => {
+                o.vals[g] = load_tag(recs, at + l.tag_of(c), tb);
+                if vb > 8 {
+                    o.keys128[g] = load(recs, at + l.verify_of(c), vb);
+                } else {
+                    o.keys64[g] = load64(recs, at + l.verify_of(c), vb);
+                }
+            }
+        }
+        if bits {
+            o.mine_w[g] |= (sh as u64) << lane;
+        } else {
+            o.mine_b[g * LANES + lane] = sh;
+        }
+    }
+}
+
 /// Step 4(a)–(d) for one layer of every execution of the batch, in four
 /// passes per group of [`LANES`] executions:
 ///
@@ -523,20 +625,25 @@ fn open_layer_nm(
     let outs = &lp.outs[..t * m];
     let region = lp.first * gb..(lp.first + t) * gb;
 
-    // 1. Entry indices, gate-major per group: idx[(gi·t + g)·64 + lane].
+    // Linear MAC keys wider than a word (`k + m − 1 > 64`: S-box linear-64).
+    let wide = vb > 8;
+    let linear = matches!(scheme, MacScheme::Linear { .. });
+
+    // 1. Entry indices, execution-major: idx[x·t + g].
     for gi in 0..groups {
         let ew = &s.e[gi * words..(gi + 1) * words];
-        let idx = &mut s.idx[gi * t * LANES..(gi + 1) * t * LANES];
+        let idx = &mut s.idx[gi * LANES * t..(gi + 1) * LANES * t];
         // Only the bytes of lanes in use (one for a single execution).
         let used = lanes(total, gi).div_ceil(8);
-        for (g, row) in idx.chunks_exact_mut(LANES).enumerate() {
-            let w = &ins[g * n..(g + 1) * n];
-            for (k, out) in row.chunks_exact_mut(8).enumerate().take(used) {
+        for (g, w) in ins.chunks_exact(n).enumerate() {
+            for k in 0..used {
                 let mut x = 0u64;
                 for (j, &wj) in w.iter().enumerate() {
                     x |= ((ew[wj as usize] >> (8 * k)) & 0xff) << (8 * j);
                 }
-                out.copy_from_slice(&transpose8(x).to_le_bytes());
+                for (i, c) in transpose8(x).to_le_bytes().into_iter().enumerate() {
+                    idx[(8 * k + i) * t + g] = c;
+                }
             }
         }
     }
@@ -545,7 +652,6 @@ fn open_layer_nm(
     for gi in 0..groups {
         let base = gi * LANES;
         let b = lanes(total, gi);
-        let idx = &s.idx[gi * t * LANES..(gi + 1) * t * LANES];
         let mine_w = &mut s.mine_w[gi * t..(gi + 1) * t];
         let mine_b = &mut s.mine_b[gi * t * LANES..(gi + 1) * t * LANES];
         if bits {
@@ -560,44 +666,60 @@ fn open_layer_nm(
         for lane in 0..b {
             let x = base + lane;
             let recs = &mats[x].gates[region.clone()];
+            let cs = &s.idx[x * t..(x + 1) * t];
             let vals = &mut vals[lane * t..(lane + 1) * t];
-            for (g, rec) in recs.chunks_exact(gb).enumerate() {
-                let at = g * gb;
-                let c = idx[g * LANES + lane] as usize;
-                let mut sh = if bits && n <= 3 {
-                    (rec[0] >> c) & 1
-                } else if bits {
-                    (rec[c >> 3] >> (c & 7)) & 1
-                } else if l.share_in_entry {
-                    rec[l.entries_at + c * l.entry_bytes]
+            if linear && bits && n <= 3 && !wide {
+                // AND tables under the linear MAC, the binary hot path.
+                let keys = &mut s.keys64[x * t..(x + 1) * t];
+                if tb == 8 {
+                    look_up_bit_linear::<8>(recs, cs, l, vals, keys, mine_w, lane);
                 } else {
-                    super::material::get_share(rec, c, m as u32)
-                };
-                match scheme {
-                    MacScheme::Passive => {}
-                    MacScheme::Lookup { .. } => {
-                        prove.add_lookup(load64(recs, at + l.tag_of(c), tb))
-                    }
-                    MacScheme::Linear { .. } => vals[g] = load_tag(recs, at + l.tag_of(c), tb),
+                    look_up_bit_linear::<4>(recs, cs, l, vals, keys, mine_w, lane);
                 }
-                if cheating && x == 0 {
-                    sh ^= ctx.deviate(Point::TableShare {
+            } else {
+                look_up_any(
+                    recs,
+                    cs,
+                    l,
+                    LookUp {
+                        n,
+                        m,
+                        lane,
+                        prove: &mut *prove,
+                        vals: &mut *vals,
+                        keys64: if linear && !wide {
+                            &mut s.keys64[x * t..(x + 1) * t]
+                        } else {
+                            &mut []
+                        },
+                        keys128: if linear && wide {
+                            &mut s.keys128[x * t..(x + 1) * t]
+                        } else {
+                            &mut []
+                        },
+                        mine_w: &mut *mine_w,
+                        mine_b: &mut *mine_b,
+                    },
+                );
+            }
+            if cheating && x == 0 {
+                // Execution 0 is lane 0 of group 0; deviations are 0 or 1.
+                for g in 0..t {
+                    let d = ctx.deviate(Point::TableShare {
                         g: lp.first + g,
                         layer: lp.table_layer,
                         layers: plan.table_layers,
-                    }) as u8;
-                }
-                if bits {
-                    mine_w[g] |= (sh as u64) << lane;
-                } else {
-                    mine_b[g * LANES + lane] = sh;
+                    });
+                    if bits {
+                        mine_w[g] ^= d & 1;
+                    } else {
+                        mine_b[g * LANES] ^= d as u8;
+                    }
                 }
             }
         }
-        if let MacScheme::Linear { .. } = scheme {
-            for &v in vals.iter() {
-                prove.add_linear(v);
-            }
+        if linear {
+            prove.extend_linear(vals);
         }
     }
 
@@ -668,47 +790,54 @@ fn open_layer_nm(
     for gi in 0..groups {
         let base = gi * LANES;
         let b = lanes(total, gi);
-        let idx = &s.idx[gi * t * LANES..(gi + 1) * t * LANES];
         let theirs_w = &s.theirs_w[gi * t..(gi + 1) * t];
         let theirs_b = &s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
-        if scheme.is_malicious() {
-            let vals = &mut s.vals[..b * t];
-            for lane in 0..b {
-                let x = base + lane;
-                let recs = &mats[x].gates[region.clone()];
-                let alpha = s.alpha[x];
-                let vals = &mut vals[lane * t..(lane + 1) * t];
-                for g in 0..t {
-                    let at = g * gb;
-                    let theirs = |lane: usize| {
-                        if bits {
+        match scheme {
+            MacScheme::Passive => {}
+            MacScheme::Lookup { .. } => {
+                for lane in 0..b {
+                    let x = base + lane;
+                    let recs = &mats[x].gates[region.clone()];
+                    let cs = &s.idx[x * t..(x + 1) * t];
+                    for (g, &c) in cs.iter().enumerate() {
+                        let th = if bits {
                             ((theirs_w[g] >> lane) & 1) as usize
                         } else {
                             theirs_b[g * LANES + lane] as usize
-                        }
-                    };
-                    let c = idx[g * LANES + lane] as usize;
-                    let th = theirs(lane);
-                    match scheme {
-                        MacScheme::Passive => {}
-                        MacScheme::Lookup { .. } => {
-                            verify.add_lookup(load64(recs, at + l.verify_of(c) + th * kb, kb))
-                        }
-                        MacScheme::Linear { .. } => {
-                            let a = if bits {
-                                (alpha & 0u64.wrapping_sub(th as u64)) as u128
-                            } else {
-                                clmul_small(alpha, th as u8, m as u32)
-                            };
-                            vals[g] = a ^ load_tag(recs, at + l.verify_of(c), vb)
-                        }
+                        };
+                        let at = g * gb + l.verify_of(c as usize) + th * kb;
+                        verify.add_lookup(load64(recs, at, kb));
                     }
                 }
             }
-            if let MacScheme::Linear { .. } = scheme {
-                for &v in vals.iter() {
-                    verify.add_linear(v);
+            MacScheme::Linear { .. } => {
+                // `α·s' ⊕ β`: a masked AND for 1-bit entries, else two
+                // nibble-table reads indexed by `s'`, the share the peer
+                // sent in the clear (so nothing secret is an index).
+                let vals = &mut s.vals[..b * t];
+                for (lane, vals) in vals.chunks_exact_mut(t).enumerate() {
+                    let x = base + lane;
+                    if bits && !wide {
+                        let alpha = s.alpha[x];
+                        let keys = &s.keys64[x * t..(x + 1) * t];
+                        for ((v, &k), &tw) in vals.iter_mut().zip(keys).zip(theirs_w) {
+                            let th = (tw >> lane) & 1;
+                            *v = (k ^ (alpha & 0u64.wrapping_sub(th))) as u128;
+                        }
+                    } else {
+                        let tab = &s.mul[x];
+                        for (g, v) in vals.iter_mut().enumerate() {
+                            let th = theirs_b[g * LANES + lane] as usize;
+                            let key = if wide {
+                                s.keys128[x * t + g]
+                            } else {
+                                s.keys64[x * t + g] as u128
+                            };
+                            *v = key ^ tab[th & 15] ^ (tab[th >> 4] << 4);
+                        }
+                    }
                 }
+                verify.extend_linear(vals);
             }
         }
         let ew = &mut s.e[gi * words..(gi + 1) * words];
@@ -827,17 +956,23 @@ fn open_outputs(
         msg.fill(0);
         let mut prove = Acc::new(scheme, 1);
         for (x, mat) in mats.iter().enumerate() {
-            for i in 0..no {
-                let mut sh = get_bit(&mat.exec[sh_at..], i);
-                match scheme {
-                    MacScheme::Passive => {}
-                    MacScheme::Lookup { .. } => {
-                        prove.add_lookup(load64(&mat.exec, tag_at + i * t1, t1))
-                    }
-                    MacScheme::Linear { .. } => {
-                        prove.add_linear(load(&mat.exec, tag_at + i * t1, t1))
+            match scheme {
+                MacScheme::Passive => {}
+                MacScheme::Lookup { .. } => {
+                    for i in 0..no {
+                        prove.add_lookup(load64(&mat.exec, tag_at + i * t1, t1));
                     }
                 }
+                MacScheme::Linear { .. } => {
+                    let vals = &mut s.vals[..no];
+                    for (i, v) in vals.iter_mut().enumerate() {
+                        *v = load_tag(&mat.exec, tag_at + i * t1, t1);
+                    }
+                    prove.extend_linear(vals);
+                }
+            }
+            for i in 0..no {
+                let mut sh = get_bit(&mat.exec[sh_at..], i);
                 if x == 0 {
                     sh ^= ctx.deviate(Point::OutputShare(i)) & 1 == 1;
                 }
@@ -861,19 +996,26 @@ fn open_outputs(
         let ew = &s.e[(x / LANES) * words..(x / LANES + 1) * words];
         let lane = x % LANES;
         let mut bits = Vec::with_capacity(no);
+        match scheme {
+            MacScheme::Passive => {}
+            MacScheme::Lookup { .. } => {
+                for i in 0..no {
+                    let theirs = get_bit(&s.got, x * no + i) as usize;
+                    verify.add_lookup(load64(&mat.exec, ver_at + i * v1 + theirs * kb, kb));
+                }
+            }
+            MacScheme::Linear { .. } => {
+                let vals = &mut s.vals[..no];
+                for (i, v) in vals.iter_mut().enumerate() {
+                    let theirs = get_bit(&s.got, x * no + i) as u64;
+                    *v = ((alpha & 0u64.wrapping_sub(theirs)) as u128)
+                        ^ load_tag(&mat.exec, ver_at + i * v1, v1);
+                }
+                verify.extend_linear(vals);
+            }
+        }
         for (i, &w) in outs.iter().enumerate() {
             let theirs = get_bit(&s.got, x * no + i);
-            match scheme {
-                MacScheme::Passive => {}
-                MacScheme::Lookup { .. } => verify.add_lookup(load64(
-                    &mat.exec,
-                    ver_at + i * v1 + theirs as usize * kb,
-                    kb,
-                )),
-                MacScheme::Linear { .. } => verify.add_linear(
-                    clmul_small(alpha, theirs as u8, 1) ^ load(&mat.exec, ver_at + i * v1, v1),
-                ),
-            }
             let mine = get_bit(&mat.exec[sh_at..], i);
             let masked = (ew[w as usize] >> lane) & 1 == 1;
             bits.push(masked ^ mine ^ theirs);
@@ -952,9 +1094,26 @@ pub fn run_batch_refs(
     resize(&mut s.theirs_w, groups * t);
     resize(&mut s.mine_b, groups * t * LANES);
     resize(&mut s.theirs_b, groups * t * LANES);
-    resize(&mut s.vals, t * LANES);
+    resize(&mut s.vals, (t * LANES).max(plan.outs.len()));
     s.alpha.clear();
     s.alpha.extend(mats.iter().map(|m| m.alpha(l)));
+    if let MacScheme::Linear { .. } = l.scheme {
+        if l.verify > 8 {
+            resize(&mut s.keys128, total * t);
+        } else {
+            resize(&mut s.keys64, total * t);
+        }
+        if l.m > 1 {
+            s.mul.clear();
+            s.mul.extend(s.alpha.iter().map(|&a| {
+                let mut tab = [0u128; 16];
+                for (v, e) in tab.iter_mut().enumerate() {
+                    *e = clmul_small(a, v as u8, 4);
+                }
+                tab
+            }));
+        }
+    }
 
     send_inputs(ch, ctx, mats, inputs, s)?;
     let mut prove = Acc::new(l.scheme, l.m);
