@@ -12,6 +12,7 @@ pub mod error;
 pub mod gf128;
 pub mod gf2;
 pub mod hash;
+pub mod prefetch;
 pub mod prg;
 pub mod transpose;
 pub mod transpose_cols;
