@@ -368,13 +368,53 @@ pub fn open_batches(store: &mut Store, ch: &mut Channel, alice: bool) -> Result<
     Ok(common)
 }
 
-/// What one copy of `c` takes from a batch, in [`PARTS`] order.
-pub fn wants(c: &Circuit, bob_inputs: usize) -> Result<Counts> {
+/// One run's Build plan, shared by its copies: every copy numbers its
+/// commitments the same way ([`local_layout`]), so Build's sets are the
+/// same for all of them and are planned once — which also gives the refresh
+/// keys a copy takes before anything is reserved.
+pub struct Prepared {
+    /// What one copy takes from a batch, in [`PARTS`] order.
+    pub want: Counts,
+    layout: Layout,
+    planned: build::Planned,
+}
+
+/// A copy's local commitment ids, in the order its records are read:
+/// 0 = Δ, then 3 per AND bucket (head's L⁰, R⁰, O⁰), 2 per input (head's
+/// L⁰, head authenticator's key), 1 per Δ-ROT, output and refresh key.
+fn local_layout([a, i, r, o, f]: [usize; 5]) -> Layout {
+    let mut next = 1;
+    let mut run = |k: usize| {
+        next += k;
+        next - k..next
+    };
+    let (and, inp) = (run(3 * a), run(2 * i));
+    let (rot, out, refresh) = (run(r), run(o), run(f));
+    Layout {
+        delta_id: 0,
+        and_heads: and.step_by(3).map(|x| [x, x + 1, x + 2]).collect(),
+        in_heads: inp.clone().step_by(2).collect(),
+        in_auth_heads: inp.skip(1).step_by(2).collect(),
+        r_ids: rot.collect(),
+        v_ids: out.collect(),
+        refresh_ids: refresh.collect(),
+        next: Default::default(),
+    }
+}
+
+/// Plans Build of `c` once for a run.
+pub fn prepare(c: &Circuit, bob_inputs: usize) -> Result<Prepared> {
     let n = build::need(c, bob_inputs);
-    let refresh = build::refresh_needed(c)?;
-    Ok(Counts(
-        [n.and, n.input, n.rot, n.out, refresh].map(|x| x as u64),
-    ))
+    // A wire is re-based at most once per gate; the plan takes what it uses.
+    let mut layout = local_layout([n.and, n.input, n.rot, n.out, c.gates.len()]);
+    let planned = build::Planned::new(c, &mut layout, bob_inputs)?;
+    let refresh = layout.next.refresh;
+    layout.refresh_ids.truncate(refresh);
+    Ok(Prepared {
+        want: Counts([n.and, n.input, n.rot, n.out, refresh].map(|x| x as u64)),
+        layout,
+        planned,
+    })
 }
 
 /// Reserves the records of up to `max` copies (at least one) from the
@@ -475,7 +515,8 @@ pub fn alice_builds(
     bob_pos: &[usize],
     copies: usize,
 ) -> Result<Vec<AliceReady>> {
-    let want = wants(c, bob_pos.len())?;
+    let prep = prepare(c, bob_pos.len())?;
+    let want = prep.want;
     let mut out = Vec::with_capacity(copies);
     while out.len() < copies {
         let (b, k, rs) = take(store, batches, want, (copies - out.len()) as u64)?;
@@ -484,7 +525,7 @@ pub fn alice_builds(
         let bytes = read(store, rs)?;
         for i in 0..k {
             let part = copy_slices(&bytes, ALICE_SIZES, want, i)?;
-            out.push(alice_copy(&secret, part, ch, c, bob_pos, want)?);
+            out.push(alice_copy(&secret, part, ch, &prep, bob_pos)?);
         }
     }
     Ok(out)
@@ -498,11 +539,10 @@ fn alice_copy(
     secret: &AliceBatch,
     bytes: [&[u8]; 5],
     ch: &mut Channel,
-    c: &Circuit,
+    prep: &Prepared,
     bob_pos: &[usize],
-    want: Counts,
 ) -> Result<AliceReady> {
-    // Local ids: 0 = Δ, then the reserved items in order.
+    // The commitments in `local_layout` order: Δ, then each part's records.
     let mut st = CommitterState {
         seeds0: secret.hcom.seeds0.clone(),
         seeds1: secret.hcom.seeds1.clone(),
@@ -510,36 +550,19 @@ fn alice_copy(
         msgs: vec![secret.delta_com.m],
         t: vec![secret.delta_com.t],
     };
-    // Every part is a run of commitments: k per record.
-    let mut ids = Vec::with_capacity(5);
     for (part, (raw, k)) in bytes.into_iter().zip([3, 2, 1, 1, 1]).enumerate() {
-        let first = st.msgs.len();
-        for rec in records(raw, k * ACOM, want.0[part])? {
+        for rec in records(raw, k * ACOM, prep.want.0[part])? {
             let mut r = Reader::new(rec);
             for _ in 0..k {
                 st.msgs.push(r.block()?);
                 st.t.push(r.row()?);
             }
         }
-        ids.push(first..st.msgs.len());
     }
-    let and = ids[0].clone();
-    let inp = ids[1].clone();
-    let layout_and: Vec<[usize; 3]> = and.step_by(3).map(|i| [i, i + 1, i + 2]).collect();
-    let mut layout = Layout {
-        delta_id: 0,
-        and_heads: layout_and,
-        in_heads: inp.clone().step_by(2).collect(),
-        in_auth_heads: inp.skip(1).step_by(2).collect(),
-        r_ids: ids[2].clone().collect(),
-        v_ids: ids[3].clone().collect(),
-        refresh_ids: ids[4].clone().collect(),
-        next: Default::default(),
-    };
     let hcom = HcomSender::from_state(st)?;
-    let built = build::alice(&hcom, ch, c, &mut layout, bob_pos.len())?;
+    let built = build::alice_planned(&hcom, ch, &prep.planned)?;
     let session = lstore::alice_session(hcom.state());
-    let rec = lstore::alice_exec(&built, &layout, hcom.state(), secret.delta, bob_pos)?;
+    let rec = lstore::alice_exec(&built, &prep.layout, hcom.state(), secret.delta, bob_pos)?;
     AliceReady::new(&session.hcom, rec)
 }
 
@@ -552,7 +575,8 @@ pub fn bob_builds(
     bob_pos: &[usize],
     copies: usize,
 ) -> Result<Vec<BobReady>> {
-    let want = wants(c, bob_pos.len())?;
+    let prep = prepare(c, bob_pos.len())?;
+    let want = prep.want;
     let mut out = Vec::with_capacity(copies);
     while out.len() < copies {
         let (b, k, rs) = take(store, batches, want, (copies - out.len()) as u64)?;
@@ -563,7 +587,7 @@ pub fn bob_builds(
         let bytes = read(store, rs)?;
         for i in 0..k {
             let part = copy_slices(&bytes, sizes, want, i)?;
-            out.push(bob_copy(&secret, part, ch, c, bob_pos, want)?);
+            out.push(bob_copy(&secret, part, ch, &prep, bob_pos)?);
         }
     }
     Ok(out)
@@ -574,19 +598,17 @@ fn bob_copy(
     secret: &BobBatch,
     bytes: [&[u8]; 5],
     ch: &mut Channel,
-    c: &Circuit,
+    prep: &Prepared,
     bob_pos: &[usize],
-    want: Counts,
 ) -> Result<BobReady> {
     let [bw, aw, biw, aiw] = secret.widths.map(|x| x as usize);
-    let [n_and, n_in, n_rot, n_out, n_ref] = want.0;
+    let [n_and, n_in, n_rot, n_out, n_ref] = prep.want.0;
     let mut st = ReceiverState {
         watch: secret.hcom.watch,
         seeds: secret.hcom.seeds.clone(),
         next_block: secret.hcom.next_block,
         w: vec![secret.delta_w],
     };
-    let mut layout = Layout::default();
     let mut mat = BobMaterial {
         and_gates: Flat::new(bw),
         and_auths: Flat::new(aw),
@@ -598,14 +620,13 @@ fn bob_copy(
         v_lsb: Vec::with_capacity(n_out as usize),
         checked_auths: secret.checked_auths.clone(),
     };
-    let mut push = |w: Row| {
-        st.w.push(w);
-        st.w.len() - 1
-    };
+    // Check rows in `local_layout` order: Δ, then each part's records.
+    let mut push = |w: Row| st.w.push(w);
     for rec in records(bytes[0], bob_and(bw, aw), n_and)? {
         let mut r = Reader::new(rec);
-        let head = [push(r.row()?), push(r.row()?), push(r.row()?)];
-        layout.and_heads.push(head);
+        for _ in 0..3 {
+            push(r.row()?);
+        }
         for _ in 0..bw {
             mat.and_gates.items.push(r.gate()?);
         }
@@ -615,8 +636,8 @@ fn bob_copy(
     }
     for rec in records(bytes[1], bob_in(biw, aiw), n_in)? {
         let mut r = Reader::new(rec);
-        layout.in_heads.push(push(r.row()?));
-        layout.in_auth_heads.push(push(r.row()?));
+        push(r.row()?);
+        push(r.row()?);
         for _ in 0..biw {
             mat.input.items.push(r.gate()?);
         }
@@ -626,7 +647,7 @@ fn bob_copy(
     }
     for rec in records(bytes[2], BOB_ROT, n_rot)? {
         let mut r = Reader::new(rec);
-        layout.r_ids.push(push(r.row()?));
+        push(r.row()?);
         mat.rot_r.push(r.block()?);
         let [b, lsb] = r.flags::<2>()?;
         mat.rot_b.push(b);
@@ -634,12 +655,12 @@ fn bob_copy(
     }
     for rec in records(bytes[3], BOB_OUT, n_out)? {
         let mut r = Reader::new(rec);
-        layout.v_ids.push(push(r.row()?));
+        push(r.row()?);
         let [lsb] = r.flags::<1>()?;
         mat.v_lsb.push(lsb);
     }
     for rec in records(bytes[4], ROW, n_ref)? {
-        layout.refresh_ids.push(push(Reader::new(rec).row()?));
+        push(Reader::new(rec).row()?);
     }
     if !mat.well_formed() {
         return Err(Error::Storage(
@@ -647,8 +668,8 @@ fn bob_copy(
         ));
     }
     let mut hcom = HcomReceiver::from_state(st)?;
-    let built = build::bob(&mut hcom, ch, c, &mut layout, bob_pos.len())?;
+    let built = build::bob_planned(&mut hcom, ch, &prep.planned)?;
     let session = lstore::bob_session(hcom.state());
-    let rec = lstore::bob_exec(built, &layout, &mat, hcom.state(), bob_pos)?;
+    let rec = lstore::bob_exec(built, &prep.layout, &mat, hcom.state(), bob_pos)?;
     BobReady::new(&session.hcom, rec)
 }

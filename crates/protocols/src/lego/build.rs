@@ -124,30 +124,23 @@ pub fn need(c: &Circuit, bob_inputs: usize) -> Need {
     }
 }
 
-/// Refresh keys one copy of `c` uses. A set's size depends only on the
-/// circuit (the ids it holds are all distinct), so planning `c` over
-/// stand-in ids gives the count a store-backed Build must reserve.
-pub fn refresh_needed(c: &Circuit) -> Result<usize> {
-    let n = need(c, 0);
-    let mut next = 1;
-    let mut ids = |k: usize| {
-        next += k;
-        next - k..next
-    };
-    let and = ids(3 * n.and);
-    let mut layout = Layout {
-        delta_id: 0,
-        r_ids: Vec::new(),
-        v_ids: ids(n.out).collect(),
-        and_heads: and.step_by(3).map(|i| [i, i + 1, i + 2]).collect(),
-        in_heads: ids(n.input).collect(),
-        in_auth_heads: ids(n.input).collect(),
-        // At most one re-basing per gate.
-        refresh_ids: ids(c.gates.len()).collect(),
-        next: Cursors::default(),
-    };
-    plan(c, &mut layout, 0, &[])?;
-    Ok(layout.next.refresh)
+/// Build's plan of one copy: the ids it uses and every set it opens. It
+/// depends only on the circuit and on the layout's ids, so copies laid out
+/// alike (the store-backed Build numbers each copy's commitments the same
+/// way) share one plan, and the plan tells how many refresh keys a copy
+/// takes before any is reserved.
+pub struct Planned {
+    built: Built,
+    open: Sets,
+    tags: Vec<Tag>,
+}
+
+impl Planned {
+    /// Plans a copy of `c` on `layout` (reserving from it, as Build does).
+    pub fn new(c: &Circuit, layout: &mut Layout, bob_inputs: usize) -> Result<Self> {
+        let (built, open, tags) = plan(c, layout, bob_inputs, &[])?;
+        Ok(Planned { built, open, tags })
+    }
 }
 
 /// Reserves material for a copy of `c` and computes every set Build opens.
@@ -272,9 +265,14 @@ pub fn alice_linked(
     bob_inputs: usize,
     links: &[Option<Vec<usize>>],
 ) -> Result<Built> {
-    let (built, open, _) = plan(c, layout, bob_inputs, links)?;
-    hcom.batch_open(ch, &open.slices())?;
-    Ok(built)
+    let (built, open, tags) = plan(c, layout, bob_inputs, links)?;
+    alice_planned(hcom, ch, &Planned { built, open, tags })
+}
+
+/// Alice: Build's openings for a planned copy.
+pub fn alice_planned(hcom: &HcomSender, ch: &mut Channel, p: &Planned) -> Result<Built> {
+    hcom.batch_open(ch, &p.open.slices())?;
+    Ok(p.built.clone())
 }
 
 /// Bob: Build(f) for one copy.
@@ -298,6 +296,12 @@ pub fn bob_linked(
     links: &[Option<Vec<usize>>],
 ) -> Result<BuiltBob> {
     let (built, open, tags) = plan(c, layout, bob_inputs, links)?;
+    bob_planned(hcom, ch, &Planned { built, open, tags })
+}
+
+/// Bob: Build's openings for a planned copy, verified.
+pub fn bob_planned(hcom: &mut HcomReceiver, ch: &mut Channel, p: &Planned) -> Result<BuiltBob> {
+    let (built, open, tags) = (p.built.clone(), &p.open, &p.tags);
     let vals = hcom.verify_batch_open(ch, &open.slices())?;
     if vals.len() != tags.len() {
         return Err(Error::malformed(
