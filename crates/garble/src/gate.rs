@@ -221,7 +221,7 @@ mod tests {
 
     #[test]
     fn slice_api_equals_the_circuit_kernels() {
-        use brickyard_core::aes::halfgates::{AndSlots, SlotProgram};
+        use brickyard_core::aes::halfgates::{AndSlots, SlotProgram, SlotXors};
         let mut prg = Prg::from_seed(Block(9));
         let delta = Delta::random(&mut prg);
         let n = 29;
@@ -239,7 +239,7 @@ mod tests {
                 flip: 0,
             })
             .collect();
-        let prog = SlotProgram::new(3 * n, vec![], gates).unwrap();
+        let prog = SlotProgram::new(3 * n, SlotXors::default(), gates).unwrap();
         let mut w: Vec<Block> = a0.iter().chain(&b0).copied().collect();
         w.resize(3 * n, Block::ZERO);
         let mut t2 = vec![Block::ZERO; 2 * n];

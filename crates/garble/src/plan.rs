@@ -24,7 +24,7 @@
 //! kernels in `brickyard_core::aes::halfgates`.
 
 use brickyard_circuit::{Circuit, Gate, WireId};
-use brickyard_core::aes::halfgates::{AndSlots, SlotProgram};
+use brickyard_core::aes::halfgates::{AndSlots, SlotProgram, SlotXors};
 use brickyard_core::{Error, Result};
 
 /// Largest number of AND gates hashed in one batch. A batch's scratch is
@@ -40,7 +40,8 @@ const CONST_WIRE: WireId = u32::MAX;
 /// must run before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Step {
-    /// Range into the linear-gate arrays.
+    /// Range into the linear-gate arrays ([`Order`]), then, once laid
+    /// out, into the XOR gates of the slot program.
     pub lin: (u32, u32),
     /// Range into the AND arrays (also the global AND indices).
     pub ands: (u32, u32),
@@ -226,32 +227,94 @@ fn layout(
     }
     let nv = nvalues as usize;
     let val = |w: WireId| value[w as usize] as usize;
+    let is_xor = |g: &[WireId; 3]| g[1] != CONST_WIRE;
     // Which values are needed (compact only): outputs, AND inputs, and the
     // inputs of needed XORs, found walking backwards.
     let mut needed = vec![!reuse; nv];
+    let mut is_output = vec![false; nv];
     for &w in outputs {
         needed[val(w)] = true;
+        is_output[val(w)] = true;
     }
     for g in &o.ands {
         needed[val(g[0])] = true;
         needed[val(g[1])] = true;
     }
-    for &[a, b, out] in o.linear.iter().rev() {
-        if b != CONST_WIRE && needed[val(out)] {
-            needed[val(a)] = true;
-            needed[val(b)] = true;
+    for g in o.linear.iter().rev() {
+        if is_xor(g) && needed[val(g[2])] {
+            needed[val(g[0])] = true;
+            needed[val(g[1])] = true;
         }
     }
-    // last[v]: index of the last event reading value v.
+    // Fusion (compact only): a needed XOR value read exactly once, by
+    // another XOR, and not an output is *inlined* into its reader, which
+    // becomes an n-ary XOR over the leaves; it never gets a slot.
+    let mut xor_in = vec![[u32::MAX; 2]; nv];
+    let mut reads = vec![0u32; nv];
+    let mut xor_reads = vec![0u32; nv];
+    for g in o.linear.iter().filter(|g| is_xor(g)) {
+        let v = val(g[2]);
+        xor_in[v] = [val(g[0]) as u32, val(g[1]) as u32];
+        if needed[v] {
+            for &i in &g[..2] {
+                reads[val(i)] += 1;
+                xor_reads[val(i)] += 1;
+            }
+        }
+    }
+    for g in &o.ands {
+        reads[val(g[0])] += 1;
+        reads[val(g[1])] += 1;
+    }
+    let inlined = |v: usize| {
+        reuse && xor_in[v][0] != u32::MAX && reads[v] == 1 && xor_reads[v] == 1 && !is_output[v]
+    };
+    // Per step, the root XORs (`[leaf values…]`, out value), ordered by
+    // level within the step (gates of one level are independent): a gate
+    // then rarely reads a label the gate just before it stored, which the
+    // XOR loop measured markedly faster at than in plan order.
+    let mut level = vec![u32::MAX; nv];
+    let mut step_ops: Vec<Vec<(Vec<u32>, u32)>> = Vec::with_capacity(o.steps.len());
+    for st in &o.steps {
+        let mut ops = Vec::new();
+        for g in &o.linear[st.lin.0 as usize..st.lin.1 as usize] {
+            let v = val(g[2]);
+            if !is_xor(g) || !needed[v] || inlined(v) {
+                continue;
+            }
+            let mut leaves = Vec::new();
+            let mut stack = vec![xor_in[v][1], xor_in[v][0]];
+            while let Some(x) = stack.pop() {
+                if inlined(x as usize) {
+                    stack.extend([xor_in[x as usize][1], xor_in[x as usize][0]]);
+                } else {
+                    leaves.push(x);
+                }
+            }
+            level[v] = leaves
+                .iter()
+                .map(|&x| level[x as usize].wrapping_add(1))
+                .filter(|&l| l != 0)
+                .max()
+                .unwrap_or(0);
+            ops.push((leaves, v as u32));
+        }
+        // Levels only order gates within this step.
+        ops.sort_by_key(|op| level[op.1 as usize]);
+        for op in &ops {
+            level[op.1 as usize] = u32::MAX;
+        }
+        step_ops.push(ops);
+    }
+    // last[v]: index of the last event (XOR gate or AND batch) reading v.
     let mut last = vec![NEVER_READ; nv];
     let mut ev = 0u32;
-    for st in &o.steps {
-        for &[a, b, out] in &o.linear[st.lin.0 as usize..st.lin.1 as usize] {
-            if b != CONST_WIRE && needed[val(out)] {
-                last[val(a)] = ev;
-                last[val(b)] = ev;
-                ev += 1;
+    for (st, ops) in o.steps.iter().zip(&step_ops) {
+        for (leaves, _) in ops {
+            for &x in leaves {
+                last[x as usize] = ev;
             }
+            ev += 1;
         }
         for g in &o.ands[st.ands.0 as usize..st.ands.1 as usize] {
             last[val(g[0])] = ev;
@@ -268,6 +331,10 @@ fn layout(
         slot[val(w)] = next;
         next += 1;
     }
+    // A slot nothing writes, so it stays zero: the third input of 2-input
+    // XORs (the kernel runs 3-input gates only).
+    let zero = next;
+    next += 1;
     let mut free: Vec<u32> = Vec::new();
     let mut alloc = |free: &mut Vec<u32>| {
         free.pop().unwrap_or_else(|| {
@@ -282,23 +349,43 @@ fn layout(
             free.push(slot[v]);
         }
     };
-    let mut xors = Vec::new();
+    let mut xors: Vec<[u32; 4]> = Vec::new();
     let mut ands = Vec::new();
     let mut steps = Vec::with_capacity(o.steps.len());
     let mut ev = 0u32;
-    for st in &o.steps {
+    for (st, ops) in o.steps.iter().zip(&step_ops) {
         let lin0 = xors.len() as u32;
-        for &[a, b, out] in &o.linear[st.lin.0 as usize..st.lin.1 as usize] {
-            if b == CONST_WIRE || !needed[val(out)] {
-                continue;
-            }
-            let (sa, sb) = (slot[val(a)], slot[val(b)]);
-            release(val(a), ev, &mut last, &slot, &mut free);
-            release(val(b), ev, &mut last, &slot, &mut free);
-            let so = alloc(&mut free);
-            slot[val(out)] = so;
-            xors.push([sa, sb, so]);
-            release(val(out), NEVER_READ, &mut last, &slot, &mut free);
+        for (leaves, out) in ops {
+            let s = |x: u32| slot[x as usize];
+            let so = if let [a, b, ref c @ ..] = leaves[..] {
+                if c.len() <= 1 {
+                    // Inputs are read before the store, so the output may
+                    // take a slot freed by this very gate.
+                    for &x in leaves {
+                        release(x as usize, ev, &mut last, &slot, &mut free);
+                    }
+                    let so = alloc(&mut free);
+                    xors.push([s(a), s(b), c.first().map_or(zero, |&c| s(c)), so]);
+                    so
+                } else {
+                    // Wider: 3-input pieces accumulating in the output
+                    // slot, taken while every leaf still holds its slot.
+                    let so = alloc(&mut free);
+                    xors.push([s(a), s(b), s(c[0]), so]);
+                    for pair in c[1..].chunks(2) {
+                        let second = pair.get(1).map_or(zero, |&x| s(x));
+                        xors.push([so, s(pair[0]), second, so]);
+                    }
+                    for &x in leaves {
+                        release(x as usize, ev, &mut last, &slot, &mut free);
+                    }
+                    so
+                }
+            } else {
+                unreachable!("an XOR has two inputs");
+            };
+            slot[*out as usize] = so;
+            release(*out as usize, NEVER_READ, &mut last, &slot, &mut free);
             ev += 1;
         }
         let batch = &o.ands[st.ands.0 as usize..st.ands.1 as usize];
@@ -347,7 +434,8 @@ fn layout(
     };
     Ok(Layout {
         num_slots,
-        prog: SlotProgram::new(num_slots, xors, ands)?.with_pi_cache(pi_bound, jobs, and_pis)?,
+        prog: SlotProgram::new(num_slots, SlotXors::new(xors), ands)?
+            .with_pi_cache(pi_bound, jobs, and_pis)?,
         steps,
         output_slots: outputs.iter().map(|&w| wire_slot(w)).collect(),
         output_flips: outputs.iter().map(|&w| flip[w as usize]).collect(),
@@ -612,14 +700,15 @@ mod tests {
             assert_eq!(l.output_slots, vec![l.prog.ands()[n as usize - 1].out]);
             assert_eq!(l.output_flips, vec![true]);
         }
-        // Dense: 2n inputs, n AND outputs; the INV wire aliases the last.
-        assert_eq!(p.dense.num_slots, 3 * n as usize);
-        assert_eq!(p.dense.wire_slots[3 * n as usize], 3 * n - 1);
+        // Dense: 2n inputs, the zero slot, n AND outputs; the INV wire
+        // aliases the last.
+        assert_eq!(p.dense.num_slots, 3 * n as usize + 1);
+        assert_eq!(p.dense.wire_slots[3 * n as usize], 3 * n);
         assert!(p.dense.wire_flips[3 * n as usize]);
         assert!(!p.dense.wire_flips[3 * n as usize - 1]);
         // Compact: a batch's outputs never take its own inputs' slots, but
         // later batches reuse the slots earlier ones freed.
-        assert_eq!(p.compact.num_slots, 2 * n as usize + MAX_BATCH);
+        assert_eq!(p.compact.num_slots, 2 * n as usize + 1 + MAX_BATCH);
         for st in &p.compact.steps {
             let g = &p.compact.prog.ands()[st.ands.0 as usize..st.ands.1 as usize];
             for x in g {
@@ -650,15 +739,17 @@ mod tests {
         let p = GarblePlan::new(&c).unwrap();
         let l = &p.compact;
         // Layer 0: the XOR (depth 0) runs first and gets a fresh slot, since
-        // a and b are still read by the AND batch after it.
-        assert_eq!(l.prog.xors(), &[[0, 1, 2]]);
+        // a and b are still read by the AND batch after it; its third input
+        // is the zero slot (2, right after the inputs).
+        assert_eq!(l.prog.xors().len(), 1);
+        assert_eq!(l.prog.xors().gate(0), [0, 1, 2, 3]);
         // The first AND batch takes a fresh slot, then frees a's and b's.
         let g = l.prog.ands();
-        assert_eq!((g[0].a, g[0].b, g[0].out), (0, 1, 3));
+        assert_eq!((g[0].a, g[0].b, g[0].out), (0, 1, 4));
         // The last AND reads x and y and takes a freed input slot, not x's.
-        assert_eq!((g[1].a, g[1].b, g[1].out), (3, 2, 1));
-        assert_eq!(l.output_slots, vec![1, 3]);
-        assert_eq!(l.num_slots, 4);
+        assert_eq!((g[1].a, g[1].b, g[1].out), (4, 3, 1));
+        assert_eq!(l.output_slots, vec![1, 4]);
+        assert_eq!(l.num_slots, 5);
     }
 
     #[test]

@@ -32,6 +32,7 @@
 //! on [`fixed_key`]'s batch encryption; tests check they agree.
 
 use super::fixed_key;
+pub use super::slot_xors::SlotXors;
 use crate::{Block, Error, Result};
 use std::ops::Range;
 
@@ -62,7 +63,7 @@ pub struct AndSlots {
 #[derive(Clone, Debug, Default)]
 pub struct SlotProgram {
     bound: usize,
-    xors: Vec<[u32; 3]>,
+    xors: SlotXors,
     ands: Vec<AndSlots>,
     /// Number of π slots (values, not blocks: the garbler keeps 2 blocks each).
     pi_bound: usize,
@@ -82,14 +83,10 @@ pub const TABLE_BLOCKS: usize = 2;
 
 impl SlotProgram {
     /// Checks every index against `bound` (the label vector length the
-    /// program will run on). `xors[i] = [a, b, out]` means `w[out] = w[a] ⊕ w[b]`.
-    pub fn new(bound: usize, xors: Vec<[u32; 3]>, ands: Vec<AndSlots>) -> Result<Self> {
+    /// program will run on).
+    pub fn new(bound: usize, mut xors: SlotXors, ands: Vec<AndSlots>) -> Result<Self> {
         let ok = |s: u32| (s as usize) < bound;
-        if let Some(g) = xors.iter().find(|g| !g.iter().all(|&s| ok(s))) {
-            return Err(Error::config(format!(
-                "XOR gate {g:?} names a slot outside 0..{bound}"
-            )));
-        }
+        xors.validate(bound)?;
         if let Some(g) = ands.iter().find(|g| !(ok(g.a) && ok(g.b) && ok(g.out))) {
             return Err(Error::config(format!(
                 "AND gate {g:?} names a slot outside 0..{bound}"
@@ -333,7 +330,7 @@ impl SlotProgram {
     }
 
     /// The XOR gates.
-    pub fn xors(&self) -> &[[u32; 3]] {
+    pub fn xors(&self) -> &SlotXors {
         &self.xors
     }
 
@@ -357,17 +354,13 @@ impl SlotProgram {
     /// If `w` is shorter than [`SlotProgram::bound`] or `range` is out of bounds.
     pub fn run_xors(&self, w: &mut [Block], range: Range<usize>) {
         self.check_w(w);
-        let gates = &self.xors[range];
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: every index was checked `< bound` in `new`, and
-            // `w.len() >= bound` just above; SSE2 is part of x86-64.
-            unsafe { x86::xors(w, gates) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        for &[a, b, o] in gates {
-            w[o as usize] = w[a as usize] ^ w[b as usize];
-        }
+        self.xors.run(w, range)
+    }
+
+    /// [`SlotProgram::run_xors`] on the portable backend (tests).
+    pub fn run_xors_portable(&self, w: &mut [Block], range: Range<usize>) {
+        self.check_w(w);
+        self.xors.run_portable(w, range)
     }
 
     /// Garbles AND gates `range` (global AND indices `first_and..`) under
@@ -711,27 +704,6 @@ mod x86 {
         bytemuck::cast(b)
     }
 
-    /// `w[o] = w[a] ⊕ w[b]` for each gate, in order, in SSE registers (a
-    /// `u128` XOR would go through two pairs of 64-bit loads).
-    ///
-    /// # Safety
-    /// Every index of `gates` is `< w.len()`.
-    #[inline]
-    pub(super) unsafe fn xors(w: &mut [Block], gates: &[[u32; 3]]) {
-        let base = w.as_mut_ptr().cast::<__m128i>();
-        for &[a, b, o] in gates {
-            // SAFETY: the caller guarantees the indices are in bounds, and
-            // `Block` is 16 bytes (unaligned accesses are used anyway).
-            unsafe {
-                let x = _mm_xor_si128(
-                    _mm_loadu_si128(base.add(a as usize)),
-                    _mm_loadu_si128(base.add(b as usize)),
-                );
-                _mm_storeu_si128(base.add(o as usize), x);
-            }
-        }
-    }
-
     /// Four labels `w[idx[k]]` into the lanes of one register.
     ///
     /// # Safety
@@ -781,14 +753,43 @@ mod x86 {
         k | (k << 1)
     }
 
-    /// Lane mask from one polarity bit per gate.
+    /// The gates of a group (1..=4) in four lanes: padding lanes repeat
+    /// the last gate, so they read valid slots (their results are dropped).
+    #[inline(always)]
+    fn lanes(gs: &[AndSlots]) -> [AndSlots; 4] {
+        let n = gs.len();
+        debug_assert!((1..=4).contains(&n));
+        // SAFETY: `i.min(n - 1) < n` for the non-empty groups callers pass.
+        std::array::from_fn(|i| unsafe { *gs.get_unchecked(i.min(n - 1)) })
+    }
+
+    /// Lane masks from the polarity bits of a group's gates (bit 0 for
+    /// input `a`, bit 1 for `b`), computed in one vector register: the
+    /// four 16-byte `AndSlots` records are one ZMM load, `flip` being the
+    /// top dword of each lane. (A scalar loop over the gates compiled to
+    /// a few dozen shuffles per group, on the ports VAES needs.)
     #[inline]
-    fn flip_mask(gs: &[AndSlots], bit: u32) -> __mmask8 {
-        let mut k = 0u8;
-        for (i, g) in gs.iter().enumerate() {
-            k |= (((g.flip >> bit) & 1) as u8 * 3) << (2 * i);
-        }
-        k
+    #[target_feature(enable = "avx512f")]
+    fn flip_masks(l: &[AndSlots; 4]) -> (__mmask8, __mmask8) {
+        let v: __m512i = bytemuck::cast(*l);
+        let ka = _mm512_test_epi64_mask(
+            v,
+            _mm512_set_epi64(1 << 32, 0, 1 << 32, 0, 1 << 32, 0, 1 << 32, 0),
+        );
+        let kb = _mm512_test_epi64_mask(
+            v,
+            _mm512_set_epi64(2 << 32, 0, 2 << 32, 0, 2 << 32, 0, 2 << 32, 0),
+        );
+        (ka | (ka >> 1), kb | (kb >> 1))
+    }
+
+    /// Mask of the first `n` gates' table blocks among the 8 qwords of
+    /// each of the two table registers (`lo` holds gates 0-1, `hi` 2-3).
+    #[inline]
+    fn table_masks(n: usize) -> (__mmask8, __mmask8) {
+        let q = 4 * n as u32;
+        let m = |k: u32| ((1u32 << k.min(8)) - 1) as u8;
+        (m(q), m(q.saturating_sub(8)))
     }
 
     #[inline]
@@ -849,18 +850,17 @@ mod x86 {
         tables: &mut [Block],
     ) {
         debug_assert_eq!(S, 4 * G);
-        let idx = |gs: &[AndSlots], f: fn(&AndSlots) -> u32| -> [u32; 4] {
-            std::array::from_fn(|i| f(&gs[i.min(gs.len() - 1)]))
-        };
+        let l: [[AndSlots; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
         let mut a0 = [_mm512_setzero_si512(); G];
         let mut b0 = [_mm512_setzero_si512(); G];
         let mut x = [_mm512_setzero_si512(); S];
-        for (g, gs) in groups.iter().enumerate() {
+        for (g, gl) in l.iter().enumerate() {
             // SAFETY: indices checked by the caller.
-            let a = unsafe { gather(w, idx(gs, |s| s.a)) };
-            let b = unsafe { gather(w, idx(gs, |s| s.b)) };
-            a0[g] = _mm512_mask_xor_epi64(a, flip_mask(gs, 0), a, delta);
-            b0[g] = _mm512_mask_xor_epi64(b, flip_mask(gs, 1), b, delta);
+            let a = unsafe { gather(w, gl.map(|s| s.a)) };
+            let b = unsafe { gather(w, gl.map(|s| s.b)) };
+            let (fa, fb) = flip_masks(gl);
+            a0[g] = _mm512_mask_xor_epi64(a, fa, a, delta);
+            b0[g] = _mm512_mask_xor_epi64(b, fb, b, delta);
             if C {
                 // π(A₀), π(A₀ ⊕ Δ), π(B₀), π(B₀ ⊕ Δ): indices precomputed.
                 let ps = pgroups[g];
@@ -915,16 +915,24 @@ mod x86 {
             let hi =
                 _mm512_permutex2var_epi64(tg, _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4), te);
             let n = gs.len();
-            let mut t: [Block; 8] = bytemuck::cast([lo, hi]);
-            if n == 4 {
-                tables[t_at..t_at + 8].copy_from_slice(&t);
-            } else {
-                tables[t_at..t_at + 2 * n].copy_from_slice(&t[..2 * n]);
+            // Straight from registers to the table (public: it is sent to
+            // the evaluator, so no copy on the stack to wipe), masked for a
+            // short group so nothing past its blocks is touched.
+            let t = &mut tables[t_at..t_at + 2 * n];
+            let (mlo, mhi) = table_masks(n);
+            // SAFETY: masked-off qwords are neither read nor written, so
+            // only the `2n` blocks of `t` are stored to; `hi` starts 4
+            // blocks in and is only stored when `n > 2`.
+            unsafe {
+                let p = t.as_mut_ptr().cast::<i64>();
+                _mm512_mask_storeu_epi64(p, mlo, lo);
+                if mhi != 0 {
+                    _mm512_mask_storeu_epi64(p.add(8), mhi, hi);
+                }
             }
-            zeroize::Zeroize::zeroize(&mut t);
             t_at += 2 * n;
             // SAFETY: indices checked by the caller.
-            unsafe { scatter(w, idx(gs, |s| s.out), n, c) };
+            unsafe { scatter(w, l[g].map(|s| s.out), n, c) };
         }
     }
 
@@ -1074,22 +1082,30 @@ mod x86 {
         first: u64,
     ) {
         debug_assert_eq!(S, 2 * G);
-        let idx = |gs: &[AndSlots], f: fn(&AndSlots) -> u32| -> [u32; 4] {
-            std::array::from_fn(|i| f(&gs[i.min(gs.len() - 1)]))
-        };
+        let l: [[AndSlots; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
         let mut x = [_mm512_setzero_si512(); S];
         let mut tg = [_mm512_setzero_si512(); G];
         let mut te = [_mm512_setzero_si512(); G];
         let mut t_at = 0;
         for (g, gs) in groups.iter().enumerate() {
             // SAFETY: indices checked by the caller.
-            x[2 * g] = unsafe { gather(w, idx(gs, |s| s.a)) };
-            x[2 * g + 1] = unsafe { gather(w, idx(gs, |s| s.b)) };
+            x[2 * g] = unsafe { gather(w, l[g].map(|s| s.a)) };
+            x[2 * g + 1] = unsafe { gather(w, l[g].map(|s| s.b)) };
             let n = gs.len();
-            let mut t = [Block::ZERO; 8];
-            t[..2 * n].copy_from_slice(&tables[t_at..t_at + 2 * n]);
+            let t = &tables[t_at..t_at + 2 * n];
             t_at += 2 * n;
-            let [lo, hi]: [__m512i; 2] = bytemuck::cast(t);
+            let (mlo, mhi) = table_masks(n);
+            // SAFETY: masked loads read only the `2n` blocks of `t`
+            // (masked-off qwords are not accessed and read as zero).
+            let (lo, hi) = unsafe {
+                let p = t.as_ptr().cast::<i64>();
+                let hi = if mhi != 0 {
+                    _mm512_maskz_loadu_epi64(mhi, p.add(8))
+                } else {
+                    _mm512_setzero_si512()
+                };
+                (_mm512_maskz_loadu_epi64(mlo, p), hi)
+            };
             tg[g] = _mm512_permutex2var_epi64(lo, _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0), hi);
             te[g] = _mm512_permutex2var_epi64(lo, _mm512_set_epi64(15, 14, 11, 10, 7, 6, 3, 2), hi);
         }
@@ -1126,7 +1142,7 @@ mod x86 {
             let wg = _mm512_mask_xor_epi64(ha, colour(a), ha, tg[g]);
             let we = _mm512_mask_xor_epi64(hb, colour(b), hb, _mm512_xor_si512(te[g], a));
             // SAFETY: indices checked by the caller.
-            unsafe { scatter(w, idx(gs, |s| s.out), gs.len(), _mm512_xor_si512(wg, we)) };
+            unsafe { scatter(w, l[g].map(|s| s.out), gs.len(), _mm512_xor_si512(wg, we)) };
         }
     }
 
@@ -1344,7 +1360,7 @@ mod tests {
                 }
             })
             .collect();
-        SlotProgram::new(slots, vec![[0, 1, 2]], ands).unwrap()
+        SlotProgram::new(slots, SlotXors::new(vec![[0, 1, 3, 2]]), ands).unwrap()
     }
 
     #[test]
@@ -1455,7 +1471,7 @@ mod tests {
                 assert_eq!(e, e_ref, "eval, n = {n}, portable {portable}");
             }
         }
-        let prog = SlotProgram::new(4, vec![], vec![AndSlots::default()]).unwrap();
+        let prog = SlotProgram::new(4, SlotXors::default(), vec![AndSlots::default()]).unwrap();
         assert!(prog
             .clone()
             .with_pi_cache(2, vec![[4, 0]], vec![[0, 0]])
@@ -1471,24 +1487,30 @@ mod tests {
 
     #[test]
     fn xors_and_bounds() {
-        let prog = SlotProgram::new(4, vec![[0, 1, 2], [2, 3, 0]], vec![]).unwrap();
-        let mut w = vec![Block(1), Block(2), Block(0), Block(8)];
+        // Slot 3 stays zero: the plan's padding for 2-input gates.
+        let x = SlotXors::new(vec![[0, 1, 3, 2], [2, 3, 1, 0]]);
+        let prog = SlotProgram::new(4, x, vec![]).unwrap();
+        let mut w = vec![Block(1), Block(2), Block(0), Block(0)];
         prog.run_xors(&mut w, 0..2);
-        assert_eq!(w, vec![Block(11), Block(2), Block(3), Block(8)]);
-        assert!(SlotProgram::new(4, vec![[0, 4, 1]], vec![]).is_err());
+        assert_eq!(w, vec![Block(1), Block(2), Block(3), Block(0)]);
+        let mut w2 = vec![Block(1), Block(2), Block(0), Block(0)];
+        prog.run_xors_portable(&mut w2, 0..2);
+        assert_eq!(w, w2);
+        let x = SlotXors::new(vec![[0, 4, 1, 1]]);
+        assert!(SlotProgram::new(4, x, vec![]).is_err());
         let bad = AndSlots {
             a: 0,
             b: 1,
             out: 9,
             flip: 0,
         };
-        assert!(SlotProgram::new(4, vec![], vec![bad]).is_err());
+        assert!(SlotProgram::new(4, SlotXors::default(), vec![bad]).is_err());
     }
 
     #[test]
     #[should_panic(expected = "label vector")]
     fn short_label_vector_panics() {
-        let prog = SlotProgram::new(4, vec![[0, 1, 3]], vec![]).unwrap();
+        let prog = SlotProgram::new(4, SlotXors::new(vec![[0, 1, 2, 3]]), vec![]).unwrap();
         prog.run_xors(&mut [Block::ZERO; 3], 0..1);
     }
 }

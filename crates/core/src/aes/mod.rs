@@ -24,6 +24,7 @@ use std::sync::OnceLock;
 pub mod halfgates;
 #[cfg(target_arch = "x86_64")]
 mod ni;
+mod slot_xors;
 
 /// The underlying crate's 16-byte block type.
 type AesBlock = aes::Block;
