@@ -113,10 +113,11 @@ fn run<S: TableSource>(
         let first = b.ands.start as u64;
         let prog = &layout.prog;
         if b.cached {
+            walk::run_cached_xors(layout, w, &b);
             prog.eval_pis(w, &mut p, b.pis);
             prog.eval_ands_cached(w, &p, b.ands, tables, tweak_offset, first);
         } else {
-            prog.eval_ands(w, b.ands, tables, tweak_offset, first);
+            prog.eval_stages(w, b.stages, tables, tweak_offset);
         }
         Ok(())
     })?;

@@ -81,9 +81,17 @@ where
         let prog = &layout.prog;
         let t = &mut buf[fill..fill + n];
         if b.cached {
+            walk::run_cached_xors(layout, w, &b);
             prog.garble_pis(w, &mut p, b.pis, d);
             prog.garble_ands_cached(w, &p, b.ands, d, tweak_offset, first, t);
         } else {
+            // All XORs of the layer piece, then all its ANDs in one batch:
+            // the groups of a piece are independent, so the AES pipeline
+            // runs across them without waiting on XORs, and the plan frees
+            // slots so this order is as valid as stage by stage.
+            let first_xor = prog.stage_start(b.stages.start)[0] as usize;
+            let end_xor = prog.stage_start(b.stages.end)[0] as usize;
+            prog.run_xors(w, first_xor..end_xor);
             prog.garble_ands(w, b.ands, d, tweak_offset, first, t);
         }
         fill += n;

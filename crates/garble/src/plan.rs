@@ -19,9 +19,17 @@
 //! the evaluator's slot is the same either way, and the garbler's slot holds
 //! `0-label ⊕ polarity·Δ`, which XOR preserves (polarities add) and which
 //! the AND kernel and the output code undo. The compact layout also drops
-//! XOR gates whose result nothing reads. What is left is a
-//! [`SlotProgram`]: XORs and ANDs over validated slot indices, run by the
-//! kernels in `brickyard_core::aes::halfgates`.
+//! XOR gates whose result nothing reads and fuses XOR chains into 3-input
+//! gates. What is left is a [`SlotProgram`]: XORs and ANDs over validated
+//! slot indices, run by the kernels in `brickyard_core::aes::halfgates`.
+//!
+//! **Stages.** Each layer piece's ANDs are cut into groups of [`GROUP`];
+//! every XOR runs as late as possible, in the stage of the first group
+//! that needs it. The evaluator runs stage by stage, so the XORs feeding
+//! group g+1 execute under group g's AES work; the garbler runs a piece's
+//! XORs first and then all its ANDs as one batch (its AES pipeline prefers
+//! independent groups back to back). Slots are freed so that both orders
+//! are valid (see `layout`).
 
 use brickyard_circuit::{Circuit, Gate, WireId};
 use brickyard_core::aes::halfgates::{AndSlots, SlotProgram, SlotXors};
@@ -36,14 +44,27 @@ pub const MAX_BATCH: usize = 256;
 /// Stand-in for the constant wire among original wire ids.
 const CONST_WIRE: WireId = u32::MAX;
 
-/// One batch of independent AND gates, preceded by the linear gates that
-/// must run before it.
+/// AND gates per stage (see `SlotProgram::with_stages`): one garbler
+/// iteration of the VAES kernel (two ZMM registers of four gates).
+pub const GROUP: usize = 8;
+
+/// One piece of an AND layer (at most MAX_BATCH independent ANDs), with the
+/// linear gates of the layer if it is the first piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piece {
+    /// Range into the linear-gate array.
+    lin: (u32, u32),
+    /// Range into the AND array (also the global AND indices).
+    ands: (u32, u32),
+}
+
+/// What the walk hands to the kernels at once: whole stages of the slot
+/// program with at most MAX_BATCH ANDs in all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Step {
-    /// Range into the linear-gate arrays ([`Order`]), then, once laid
-    /// out, into the XOR gates of the slot program.
-    pub lin: (u32, u32),
-    /// Range into the AND arrays (also the global AND indices).
+    /// Range of stages of the slot program.
+    pub stages: (u32, u32),
+    /// Range of AND gates of those stages (also the global AND indices).
     pub ands: (u32, u32),
     /// Range of π jobs to run before the ANDs (compiled layouts only).
     pub pis: (u32, u32),
@@ -84,8 +105,7 @@ pub struct GarblePlan {
 struct Order {
     linear: Vec<[WireId; 3]>,
     ands: Vec<[WireId; 3]>,
-    steps: Vec<Step>,
-    max_batch: usize,
+    steps: Vec<Piece>,
 }
 
 /// Checks the IR's invariants in plan order so the hot loops can trust every
@@ -127,7 +147,6 @@ fn order(circuit: &Circuit, inputs: &[WireId]) -> Result<Order> {
         linear: Vec::new(),
         ands: Vec::new(),
         steps: Vec::new(),
-        max_batch: 0,
     };
     for layer in circuit.layering().layers {
         debug_assert_eq!(layer.first_and, o.ands.len() as u64);
@@ -153,22 +172,17 @@ fn order(circuit: &Circuit, inputs: &[WireId]) -> Result<Order> {
         let end = o.ands.len() as u32;
         // Only the first batch of a layer carries its linear gates; a wide
         // layer is cut into MAX_BATCH pieces of independent ANDs.
-        let mut step = Step {
+        let mut step = Piece {
             lin,
             ands: (first, first),
-            pis: (0, 0),
-            cached: false,
         };
         loop {
             let stop = end.min(step.ands.0 + MAX_BATCH as u32);
             step.ands.1 = stop;
             o.steps.push(step);
-            o.max_batch = o.max_batch.max((stop - step.ands.0) as usize);
-            step = Step {
+            step = Piece {
                 lin: (lin.1, lin.1),
                 ands: (stop, stop),
-                pis: (0, 0),
-                cached: false,
             };
             if stop >= end {
                 break;
@@ -187,11 +201,12 @@ const OUTPUT: u32 = u32::MAX;
 /// Wires are first mapped to *values*: an INV output is its input's value
 /// with the polarity bit flipped (no gate at all), every XOR and AND output
 /// is a new value. With `reuse` (the compact layout), XORs whose value is
-/// never needed are dropped, and a slot returns to the free list after the
-/// last event (XOR gate or AND batch) reading its value; an AND batch takes
-/// its output slots before releasing its inputs, so no output of a batch
-/// lands on an input of the same batch and the kernels may read and write
-/// in any order.
+/// never needed are dropped, XORs read once by another XOR are fused into
+/// it, and a slot returns to the free list after the last event (XOR gate
+/// or AND group) reading its value, except that values an AND of the
+/// current layer piece reads, and AND outputs nothing reads, wait for the
+/// end of the piece: then the piece may run stage by stage or all XORs
+/// first, and no output of a piece lands on an input of the same piece.
 fn layout(
     o: &Order,
     num_wires: usize,
@@ -269,56 +284,113 @@ fn layout(
     let inlined = |v: usize| {
         reuse && xor_in[v][0] != u32::MAX && reads[v] == 1 && xor_reads[v] == 1 && !is_output[v]
     };
-    // Per step, the root XORs (`[leaf values…]`, out value), ordered by
-    // level within the step (gates of one level are independent): a gate
-    // then rarely reads a label the gate just before it stored, which the
-    // XOR loop measured markedly faster at than in plan order.
+    // The root XORs (`[leaf values…]`, out value) in plan order.
+    let mut roots: Vec<(Vec<u32>, u32)> = Vec::new();
+    for g in &o.linear {
+        let v = val(g[2]);
+        if !is_xor(g) || !needed[v] || inlined(v) {
+            continue;
+        }
+        let mut leaves = Vec::new();
+        let mut stack = vec![xor_in[v][1], xor_in[v][0]];
+        while let Some(x) = stack.pop() {
+            if inlined(x as usize) {
+                stack.extend([xor_in[x as usize][1], xor_in[x as usize][0]]);
+            } else {
+                leaves.push(x);
+            }
+        }
+        roots.push((leaves, v as u32));
+    }
+    // AND groups: each layer piece cut into groups of `group` gates.
+    let group = if pi_cache { MAX_BATCH } else { GROUP };
+    let mut groups: Vec<(u32, u32)> = Vec::new();
+    // The layer piece of each group (the final, AND-less stage: its own).
+    let mut piece_of: Vec<usize> = Vec::new();
+    for (pi, st) in o.steps.iter().enumerate() {
+        let mut a = st.ands.0;
+        while a < st.ands.1 {
+            let e = st.ands.1.min(a + group as u32);
+            groups.push((a, e));
+            piece_of.push(pi);
+            a = e;
+        }
+    }
+    piece_of.push(o.steps.len());
+    let ng = groups.len() as u32;
+    // Deadline of each root: the first group that reads it, directly or
+    // through later roots (`ng`: only outputs read it). Roots run just
+    // before their deadline group, as late as possible, so the XORs that
+    // feed group g+1 sit right after group g's AES work in the instruction
+    // stream and execute under it, instead of in a phase of their own.
+    let mut first_group = vec![ng; nv];
+    for (gi, &(a, e)) in groups.iter().enumerate().rev() {
+        for g in &o.ands[a as usize..e as usize] {
+            first_group[val(g[0])] = gi as u32;
+            first_group[val(g[1])] = gi as u32;
+        }
+    }
+    let mut root_of = vec![u32::MAX; nv];
+    for (r, (_, out)) in roots.iter().enumerate() {
+        root_of[*out as usize] = r as u32;
+    }
+    let mut deadline = vec![ng; roots.len()];
+    for r in (0..roots.len()).rev() {
+        let d = deadline[r].min(first_group[roots[r].1 as usize]);
+        deadline[r] = d;
+        for &x in &roots[r].0 {
+            if let Some(dl) = deadline.get_mut(root_of[x as usize] as usize) {
+                *dl = (*dl).min(d);
+            }
+        }
+    }
+    // Stages: the roots due before group g, then group g; a last stage of
+    // roots only outputs read. Within a stage, roots go by level (gates of
+    // one level are independent), so a gate rarely reads the label the gate
+    // just before it stored; stable sorts keep every root after the roots
+    // it reads (their deadline is no later and they come first in plan order).
+    let mut order: Vec<u32> = (0..roots.len() as u32).collect();
+    order.sort_by_key(|&r| deadline[r as usize]);
     let mut level = vec![u32::MAX; nv];
-    let mut step_ops: Vec<Vec<(Vec<u32>, u32)>> = Vec::with_capacity(o.steps.len());
-    for st in &o.steps {
-        let mut ops = Vec::new();
-        for g in &o.linear[st.lin.0 as usize..st.lin.1 as usize] {
-            let v = val(g[2]);
-            if !is_xor(g) || !needed[v] || inlined(v) {
-                continue;
-            }
-            let mut leaves = Vec::new();
-            let mut stack = vec![xor_in[v][1], xor_in[v][0]];
-            while let Some(x) = stack.pop() {
-                if inlined(x as usize) {
-                    stack.extend([xor_in[x as usize][1], xor_in[x as usize][0]]);
-                } else {
-                    leaves.push(x);
-                }
-            }
-            level[v] = leaves
+    let mut stage_roots: Vec<Vec<u32>> = vec![Vec::new(); ng as usize + 1];
+    for &r in &order {
+        stage_roots[deadline[r as usize] as usize].push(r);
+    }
+    for bucket in &mut stage_roots {
+        for &r in bucket.iter() {
+            let (leaves, out) = &roots[r as usize];
+            level[*out as usize] = leaves
                 .iter()
                 .map(|&x| level[x as usize].wrapping_add(1))
                 .filter(|&l| l != 0)
                 .max()
                 .unwrap_or(0);
-            ops.push((leaves, v as u32));
         }
-        // Levels only order gates within this step.
-        ops.sort_by_key(|op| level[op.1 as usize]);
-        for op in &ops {
-            level[op.1 as usize] = u32::MAX;
+        bucket.sort_by_key(|&r| level[roots[r as usize].1 as usize]);
+        for &r in bucket.iter() {
+            level[roots[r as usize].1 as usize] = u32::MAX;
         }
-        step_ops.push(ops);
     }
-    // last[v]: index of the last event (XOR gate or AND batch) reading v.
+    let group_of = |g: usize| {
+        groups
+            .get(g)
+            .copied()
+            .unwrap_or((o.ands.len() as u32, o.ands.len() as u32))
+    };
+    // last[v]: index of the last event (XOR gate or AND group) reading v.
     let mut last = vec![NEVER_READ; nv];
     let mut ev = 0u32;
-    for (st, ops) in o.steps.iter().zip(&step_ops) {
-        for (leaves, _) in ops {
-            for &x in leaves {
+    for (g, bucket) in stage_roots.iter().enumerate() {
+        for &r in bucket {
+            for &x in &roots[r as usize].0 {
                 last[x as usize] = ev;
             }
             ev += 1;
         }
-        for g in &o.ands[st.ands.0 as usize..st.ands.1 as usize] {
-            last[val(g[0])] = ev;
-            last[val(g[1])] = ev;
+        let (a, e) = group_of(g);
+        for gate in &o.ands[a as usize..e as usize] {
+            last[val(gate[0])] = ev;
+            last[val(gate[1])] = ev;
         }
         ev += 1;
     }
@@ -351,18 +423,27 @@ fn layout(
     };
     let mut xors: Vec<[u32; 4]> = Vec::new();
     let mut ands = Vec::new();
-    let mut steps = Vec::with_capacity(o.steps.len());
+    let mut stages: Vec<[u32; 2]> = Vec::with_capacity(stage_roots.len());
     let mut ev = 0u32;
-    for (st, ops) in o.steps.iter().zip(&step_ops) {
-        let lin0 = xors.len() as u32;
-        for (leaves, out) in ops {
+    // Values read by an AND of the current piece (`and_piece`) are
+    // released when the piece ends, whichever event reads them last.
+    let mut pending: Vec<(usize, u32)> = Vec::new();
+    let mut and_piece = vec![usize::MAX; nv];
+    for (g, bucket) in stage_roots.iter().enumerate() {
+        let piece = piece_of[g];
+        for &r in bucket {
+            let (leaves, out) = &roots[r as usize];
             let s = |x: u32| slot[x as usize];
             let so = if let [a, b, ref c @ ..] = leaves[..] {
                 if c.len() <= 1 {
                     // Inputs are read before the store, so the output may
                     // take a slot freed by this very gate.
                     for &x in leaves {
-                        release(x as usize, ev, &mut last, &slot, &mut free);
+                        if and_piece[x as usize] == piece {
+                            pending.push((x as usize, ev));
+                        } else {
+                            release(x as usize, ev, &mut last, &slot, &mut free);
+                        }
                     }
                     let so = alloc(&mut free);
                     xors.push([s(a), s(b), c.first().map_or(zero, |&c| s(c)), so]);
@@ -377,7 +458,11 @@ fn layout(
                         xors.push([so, s(pair[0]), second, so]);
                     }
                     for &x in leaves {
-                        release(x as usize, ev, &mut last, &slot, &mut free);
+                        if and_piece[x as usize] == piece {
+                            pending.push((x as usize, ev));
+                        } else {
+                            release(x as usize, ev, &mut last, &slot, &mut free);
+                        }
                     }
                     so
                 }
@@ -388,7 +473,8 @@ fn layout(
             release(*out as usize, NEVER_READ, &mut last, &slot, &mut free);
             ev += 1;
         }
-        let batch = &o.ands[st.ands.0 as usize..st.ands.1 as usize];
+        let (a, e) = group_of(g);
+        let batch = &o.ands[a as usize..e as usize];
         let first = ands.len();
         for &[a, b, _] in batch {
             ands.push(AndSlots {
@@ -398,23 +484,50 @@ fn layout(
                 flip: flip[a as usize] as u32 | (flip[b as usize] as u32) << 1,
             });
         }
-        for (g, &[_, _, out]) in ands[first..].iter_mut().zip(batch) {
+        // A group takes its output slots before releasing its inputs, so no
+        // output lands on an input of the same group.
+        for (gate, &[_, _, out]) in ands[first..].iter_mut().zip(batch) {
             let so = alloc(&mut free);
             slot[val(out)] = so;
-            g.out = so;
+            gate.out = so;
         }
         for &[a, b, out] in batch {
-            release(val(a), ev, &mut last, &slot, &mut free);
-            release(val(b), ev, &mut last, &slot, &mut free);
-            release(val(out), NEVER_READ, &mut last, &slot, &mut free);
+            pending.extend([(val(a), ev), (val(b), ev), (val(out), NEVER_READ)]);
+            and_piece[val(a)] = piece;
+            and_piece[val(b)] = piece;
         }
         ev += 1;
-        steps.push(Step {
-            lin: (lin0, xors.len() as u32),
-            ands: st.ands,
-            pis: (0, 0),
-            cached: false,
-        });
+        stages.push([xors.len() as u32, ands.len() as u32]);
+        // AND inputs (and outputs nothing reads) are freed only at the end
+        // of the layer piece, so a piece may also run as "all its XORs,
+        // then all its ANDs" (the garbler does, see `garbler.rs`): no XOR
+        // of the piece then takes the slot of an input or a dead output of
+        // one of its groups, and no group output lands on an input of the
+        // piece.
+        if piece_of.get(g + 1) != Some(&piece) {
+            for (v, e) in pending.drain(..) {
+                release(v, e, &mut last, &slot, &mut free);
+            }
+        }
+    }
+    // Walk steps: the stages of one layer piece (one stage with the π
+    // cache, whose jobs are per batch), and the final stage.
+    let mut steps: Vec<Step> = Vec::new();
+    let mut prev = [0u32; 2];
+    for (si, st) in stages.iter().enumerate() {
+        match steps.last_mut() {
+            Some(last) if piece_of[si] == piece_of[si - 1] => {
+                last.stages.1 = si as u32 + 1;
+                last.ands.1 = st[1];
+            }
+            _ => steps.push(Step {
+                stages: (si as u32, si as u32 + 1),
+                ands: (prev[1], st[1]),
+                pis: (0, 0),
+                cached: false,
+            }),
+        }
+        prev = *st;
     }
     let num_slots = next as usize;
     let (pi_bound, mut jobs, and_pis) = if pi_cache {
@@ -435,6 +548,7 @@ fn layout(
     Ok(Layout {
         num_slots,
         prog: SlotProgram::new(num_slots, SlotXors::new(xors), ands)?
+            .with_stages(stages)?
             .with_pi_cache(pi_bound, jobs, and_pis)?,
         steps,
         output_slots: outputs.iter().map(|&w| wire_slot(w)).collect(),
@@ -578,13 +692,20 @@ impl GarblePlan {
         for &w in &output_wires {
             written.read(w)?;
         }
+        let compact = layout(&o, num_wires, &input_wires, &output_wires, true, pi_cache)?;
+        let dense = layout(&o, num_wires, &input_wires, &output_wires, false, pi_cache)?;
+        let max_batch = [&compact, &dense]
+            .iter()
+            .flat_map(|l| l.steps.iter().map(|s| (s.ands.1 - s.ands.0) as usize))
+            .max()
+            .unwrap_or(0);
         Ok(GarblePlan {
             num_wires,
-            compact: layout(&o, num_wires, &input_wires, &output_wires, true, pi_cache)?,
-            dense: layout(&o, num_wires, &input_wires, &output_wires, false, pi_cache)?,
+            compact,
+            dense,
             input_wires,
             output_wires,
-            max_batch: o.max_batch,
+            max_batch,
         })
     }
 
@@ -706,8 +827,9 @@ mod tests {
         assert_eq!(p.dense.wire_slots[3 * n as usize], 3 * n);
         assert!(p.dense.wire_flips[3 * n as usize]);
         assert!(!p.dense.wire_flips[3 * n as usize - 1]);
-        // Compact: a batch's outputs never take its own inputs' slots, but
-        // later batches reuse the slots earlier ones freed.
+        // Compact: a layer piece's outputs never take its own inputs' slots
+        // or its other outputs' (those are freed when the piece ends), but
+        // later pieces reuse them.
         assert_eq!(p.compact.num_slots, 2 * n as usize + 1 + MAX_BATCH);
         for st in &p.compact.steps {
             let g = &p.compact.prog.ands()[st.ands.0 as usize..st.ands.1 as usize];
@@ -738,18 +860,19 @@ mod tests {
         };
         let p = GarblePlan::new(&c).unwrap();
         let l = &p.compact;
-        // Layer 0: the XOR (depth 0) runs first and gets a fresh slot, since
-        // a and b are still read by the AND batch after it; its third input
-        // is the zero slot (2, right after the inputs).
-        assert_eq!(l.prog.xors().len(), 1);
-        assert_eq!(l.prog.xors().gate(0), [0, 1, 2, 3]);
-        // The first AND batch takes a fresh slot, then frees a's and b's.
+        // The XOR is only due before the second AND, so it runs there (as
+        // late as possible), after the first AND took a fresh slot (3).
+        // It is the last reader of a and b, frees their slots and writes
+        // into b's; its third input is the zero slot (2, after the inputs).
         let g = l.prog.ands();
-        assert_eq!((g[0].a, g[0].b, g[0].out), (0, 1, 4));
-        // The last AND reads x and y and takes a freed input slot, not x's.
-        assert_eq!((g[1].a, g[1].b, g[1].out), (4, 3, 1));
-        assert_eq!(l.output_slots, vec![1, 4]);
-        assert_eq!(l.num_slots, 5);
+        assert_eq!((g[0].a, g[0].b, g[0].out), (0, 1, 3));
+        assert_eq!(l.prog.xors().len(), 1);
+        assert_eq!(l.prog.xors().gate(0), [0, 1, 2, 1]);
+        assert_eq!(l.prog.stages(), &[[0, 1], [1, 2], [1, 2]]);
+        // The last AND reads x and y and takes a's freed slot, not x's.
+        assert_eq!((g[1].a, g[1].b, g[1].out), (3, 1, 0));
+        assert_eq!(l.output_slots, vec![0, 3]);
+        assert_eq!(l.num_slots, 4);
     }
 
     #[test]

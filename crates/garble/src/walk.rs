@@ -1,11 +1,11 @@
 //! The layer walk shared by the garbler and the evaluator.
 //!
-//! Both sides do the same thing per step: run the step's XOR gates on the
-//! label vector, then let the side-specific batch function garble or
-//! evaluate the step's ANDs (the kernels gather their inputs from, and
-//! scatter their outputs to, the label vector). Keeping the walk in one
-//! place means the two sides cannot drift apart in gate order or AND
-//! numbering.
+//! Both sides do the same thing per step: hand a run of whole stages of
+//! the slot program (XOR gates, then up to 8 AND gates, per stage) to the
+//! side-specific batch function, which garbles or evaluates them in one
+//! kernel call (the kernels gather their inputs from, and scatter their
+//! outputs to, the label vector). Keeping the walk in one place means the
+//! two sides cannot drift apart in gate order or AND numbering.
 
 use crate::plan::Layout;
 use brickyard_core::{Block, Result};
@@ -40,9 +40,11 @@ pub(crate) fn start_pis(layout: &Layout, per: usize) -> Labels {
     Zeroizing::new(vec![Block::ZERO; per * layout.prog.pi_bound()])
 }
 
-/// One AND batch as the walk hands it to the side-specific code.
+/// One batch as the walk hands it to the side-specific code.
 pub(crate) struct Batch {
-    /// The AND gates (also the global AND indices).
+    /// The stages of the slot program.
+    pub stages: Range<usize>,
+    /// Their AND gates (also the global AND indices).
     pub ands: Range<usize>,
     /// The π jobs to run first (empty for plain batches).
     pub pis: Range<usize>,
@@ -50,28 +52,34 @@ pub(crate) struct Batch {
     pub cached: bool,
 }
 
-/// Walks `layout`. `batch(w, b)` must garble or evaluate the AND gates
-/// `b.ands` of `layout.prog`, after running π jobs `b.pis` if `b.cached`.
+/// Walks `layout`. `batch(w, b)` must garble or evaluate stages
+/// `b.stages` of `layout.prog`; if `b.cached` (one stage, see
+/// [`run_cached_xors`]) its ANDs read their inner π from the π vector,
+/// after π jobs `b.pis`.
 pub(crate) fn walk<F>(layout: &Layout, w: &mut [Block], mut batch: F) -> Result<()>
 where
     F: FnMut(&mut [Block], Batch) -> Result<()>,
 {
     for step in &layout.steps {
-        layout
-            .prog
-            .run_xors(w, step.lin.0 as usize..step.lin.1 as usize);
-        if step.ands.1 > step.ands.0 {
-            batch(
-                w,
-                Batch {
-                    ands: step.ands.0 as usize..step.ands.1 as usize,
-                    pis: step.pis.0 as usize..step.pis.1 as usize,
-                    cached: step.cached,
-                },
-            )?;
-        }
+        batch(
+            w,
+            Batch {
+                stages: step.stages.0 as usize..step.stages.1 as usize,
+                ands: step.ands.0 as usize..step.ands.1 as usize,
+                pis: step.pis.0 as usize..step.pis.1 as usize,
+                cached: step.cached,
+            },
+        )?;
     }
     Ok(())
+}
+
+/// The XOR gates of a π-cached batch, which the side-specific code runs
+/// before its π jobs and ANDs.
+pub(crate) fn run_cached_xors(layout: &Layout, w: &mut [Block], b: &Batch) {
+    for s in b.stages.clone() {
+        layout.prog.run_xors(w, layout.prog.stage_xors(s));
+    }
 }
 
 /// The labels of the output wires, in plan order; `delta` undoes the

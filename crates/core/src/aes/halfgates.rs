@@ -65,6 +65,9 @@ pub struct SlotProgram {
     bound: usize,
     xors: SlotXors,
     ands: Vec<AndSlots>,
+    /// Cumulative ends `[XOR gates, AND gates]` of each stage (see
+    /// [`SlotProgram::with_stages`]).
+    stages: Vec<[u32; 2]>,
     /// Number of π slots (values, not blocks: the garbler keeps 2 blocks each).
     pi_bound: usize,
     /// `[label slot, π slot]`: fill π slot from the label slot.
@@ -149,6 +152,186 @@ impl SlotProgram {
         self.pi_jobs = jobs;
         self.and_pis = and_pis;
         Ok(self)
+    }
+
+    /// Cuts the program into *stages*: stage `s` runs XOR gates
+    /// `ends[s-1][0]..ends[s][0]`, then AND gates `ends[s-1][1]..ends[s][1]`
+    /// (from 0 for `s = 0`). [`SlotProgram::garble_stages`] runs a range of
+    /// stages in one call, so the XORs feeding the next few AND gates are
+    /// next to the AES work of the previous ones in the instruction stream
+    /// and execute under it (VAES keeps one port busy; the XOR loop needs
+    /// the load ports). Ends must not decrease and must not pass the gate
+    /// counts; anything else is [`Error::Config`].
+    pub fn with_stages(mut self, ends: Vec<[u32; 2]>) -> Result<Self> {
+        let mut prev = [0u32; 2];
+        for &e in &ends {
+            if e[0] < prev[0] || e[1] < prev[1] {
+                return Err(Error::config(format!("stage ends {e:?} before {prev:?}")));
+            }
+            prev = e;
+        }
+        if prev[0] as usize > self.xors.len() || prev[1] as usize > self.ands.len() {
+            return Err(Error::config(format!(
+                "stage ends {prev:?} past {} XOR / {} AND gates",
+                self.xors.len(),
+                self.ands.len()
+            )));
+        }
+        self.stages = ends;
+        Ok(self)
+    }
+
+    /// The stage ends.
+    pub fn stages(&self) -> &[[u32; 2]] {
+        &self.stages
+    }
+
+    /// Where stage `s` starts: `[first XOR gate, first AND gate]`.
+    ///
+    /// # Panics
+    /// If `s` is past the number of stages.
+    pub fn stage_start(&self, s: usize) -> [u32; 2] {
+        assert!(s <= self.stages.len(), "stage {s} out of range");
+        if s == 0 {
+            [0, 0]
+        } else {
+            self.stages[s - 1]
+        }
+    }
+
+    /// The XOR gates of stage `s`.
+    pub fn stage_xors(&self, s: usize) -> Range<usize> {
+        self.stage_start(s)[0] as usize..self.stages[s][0] as usize
+    }
+
+    /// The AND gates of stages `range` (also their global AND indices).
+    pub fn stages_ands(&self, range: Range<usize>) -> Range<usize> {
+        if range.is_empty() {
+            let a = self.stage_start(range.start)[1] as usize;
+            return a..a;
+        }
+        self.stage_start(range.start)[1] as usize..self.stages[range.end - 1][1] as usize
+    }
+
+    /// Garbles stages `range` (XORs, then ANDs, stage by stage): tables of
+    /// its AND gates (global indices [`SlotProgram::stages_ands`]) to
+    /// `tables`, which must be exactly as long.
+    ///
+    /// # Panics
+    /// On a short `w`, an out-of-bounds `range` or a wrong `tables` length.
+    pub fn garble_stages(
+        &self,
+        w: &mut [Block],
+        range: Range<usize>,
+        delta: Block,
+        tweak_offset: u64,
+        tables: &mut [Block],
+    ) {
+        self.check_w(w);
+        let ands = self.stages_ands(range.clone());
+        assert_eq!(tables.len(), TABLE_BLOCKS * ands.len(), "table length");
+        #[cfg(target_arch = "x86_64")]
+        if let Some(rk) = fixed_key().vaes512_keys() {
+            let mut start = self.stage_start(range.start);
+            let stages = &self.stages[range];
+            // SAFETY: VAES/AVX-512F detected (`vaes512_keys` is `Some`);
+            // every slot index checked in `new`, `w` long enough (above);
+            // stage ends checked in `with_stages` and `tables` sized here.
+            unsafe {
+                let k = x86::keys(rk);
+                let d = x86::broadcast(delta);
+                for st in stages {
+                    self.xors.run(w, start[0] as usize..st[0] as usize);
+                    let (a, e) = (start[1] as usize, st[1] as usize);
+                    let t = &mut tables[2 * (a - ands.start)..2 * (e - ands.start)];
+                    x86::garble_with(&k, w, &self.ands[a..e], d, tweak_offset, a as u64, t);
+                    start = *st;
+                }
+            }
+            return;
+        }
+        self.garble_stages_portable(w, range, delta, tweak_offset, tables)
+    }
+
+    /// [`SlotProgram::garble_stages`] on the portable backend.
+    pub fn garble_stages_portable(
+        &self,
+        w: &mut [Block],
+        range: Range<usize>,
+        delta: Block,
+        tweak_offset: u64,
+        tables: &mut [Block],
+    ) {
+        self.check_w(w);
+        let ands = self.stages_ands(range.clone());
+        assert_eq!(tables.len(), TABLE_BLOCKS * ands.len(), "table length");
+        for s in range {
+            self.xors.run_portable(w, self.stage_xors(s));
+            let r = self.stages_ands(s..s + 1);
+            let t = &mut tables[2 * (r.start - ands.start)..2 * (r.end - ands.start)];
+            garble_portable(
+                w,
+                &self.ands[r.clone()],
+                delta,
+                tweak_offset,
+                r.start as u64,
+                t,
+            );
+        }
+    }
+
+    /// Evaluates stages `range` from `tables` (as long as their AND gates'
+    /// tables), with the garbler's `tweak_offset`.
+    ///
+    /// # Panics
+    /// As [`SlotProgram::garble_stages`].
+    pub fn eval_stages(
+        &self,
+        w: &mut [Block],
+        range: Range<usize>,
+        tables: &[Block],
+        tweak_offset: u64,
+    ) {
+        self.check_w(w);
+        let ands = self.stages_ands(range.clone());
+        assert_eq!(tables.len(), TABLE_BLOCKS * ands.len(), "table length");
+        #[cfg(target_arch = "x86_64")]
+        if let Some(rk) = fixed_key().vaes512_keys() {
+            let mut start = self.stage_start(range.start);
+            let stages = &self.stages[range];
+            // SAFETY: as in `garble_stages`.
+            unsafe {
+                let k = x86::keys(rk);
+                for st in stages {
+                    self.xors.run(w, start[0] as usize..st[0] as usize);
+                    let (a, e) = (start[1] as usize, st[1] as usize);
+                    let t = &tables[2 * (a - ands.start)..2 * (e - ands.start)];
+                    x86::eval_with(&k, w, &self.ands[a..e], t, tweak_offset, a as u64);
+                    start = *st;
+                }
+            }
+            return;
+        }
+        self.eval_stages_portable(w, range, tables, tweak_offset)
+    }
+
+    /// [`SlotProgram::eval_stages`] on the portable backend.
+    pub fn eval_stages_portable(
+        &self,
+        w: &mut [Block],
+        range: Range<usize>,
+        tables: &[Block],
+        tweak_offset: u64,
+    ) {
+        self.check_w(w);
+        let ands = self.stages_ands(range.clone());
+        assert_eq!(tables.len(), TABLE_BLOCKS * ands.len(), "table length");
+        for s in range {
+            self.xors.run_portable(w, self.stage_xors(s));
+            let r = self.stages_ands(s..s + 1);
+            let t = &tables[2 * (r.start - ands.start)..2 * (r.end - ands.start)];
+            eval_portable(w, &self.ands[r.clone()], t, tweak_offset, r.start as u64);
+        }
     }
 
     /// Number of π slots (the garbler's π vector holds twice as many blocks).
@@ -819,8 +1002,15 @@ mod x86 {
 
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn keys(rk: &RoundKeys) -> [__m512i; 11] {
+    pub(super) fn keys(rk: &RoundKeys) -> [__m512i; 11] {
         std::array::from_fn(|i| _mm512_broadcast_i32x4(ld(rk[i])))
+    }
+
+    /// `b` in all four lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn broadcast(b: Block) -> __m512i {
+        _mm512_broadcast_i32x4(ld(b))
     }
 
     #[inline]
@@ -953,13 +1143,11 @@ mod x86 {
     ) {
         // SAFETY: forwarded; without the cache `p` and the π slots are unused.
         unsafe {
-            garble_any::<false>(
-                rk,
+            garble_with(
+                &keys(rk),
                 w,
-                &[],
                 gates,
-                &[],
-                delta,
+                broadcast(delta),
                 tweak_offset,
                 first_and,
                 tables,
@@ -985,8 +1173,29 @@ mod x86 {
         first_and: u64,
         tables: &mut [Block],
     ) {
+        let (k, d) = (keys(rk), broadcast(delta));
         // SAFETY: forwarded from the caller.
-        unsafe { garble_any::<true>(rk, w, p, gates, pis, delta, tweak_offset, first_and, tables) }
+        unsafe { garble_any::<true>(&k, w, p, gates, pis, d, tweak_offset, first_and, tables) }
+    }
+
+    /// [`garble`] with the round keys and Δ already in registers (the
+    /// stage loop calls this once per stage).
+    ///
+    /// # Safety
+    /// As [`garble`].
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    pub(super) unsafe fn garble_with(
+        k: &[__m512i; 11],
+        w: &mut [Block],
+        gates: &[AndSlots],
+        d: __m512i,
+        tweak_offset: u64,
+        first_and: u64,
+        tables: &mut [Block],
+    ) {
+        // SAFETY: forwarded; without the cache `p` and the π slots are unused.
+        unsafe { garble_any::<false>(k, w, &[], gates, &[], d, tweak_offset, first_and, tables) }
     }
 
     /// # Safety
@@ -995,18 +1204,16 @@ mod x86 {
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
     unsafe fn garble_any<const C: bool>(
-        rk: &RoundKeys,
+        k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
         gates: &[AndSlots],
         pis: &[[u32; 4]],
-        delta: Block,
+        d: __m512i,
         tweak_offset: u64,
         first_and: u64,
         tables: &mut [Block],
     ) {
-        let k = keys(rk);
-        let d = _mm512_broadcast_i32x4(ld(delta));
         let pis_at = |r: std::ops::Range<usize>| if C { &pis[r] } else { &[][..] };
         let mut j = first_and;
         let mut t = 0;
@@ -1016,7 +1223,7 @@ mod x86 {
             // SAFETY: forwarded from the caller.
             unsafe {
                 garble_groups::<2, 8, C>(
-                    &k,
+                    k,
                     w,
                     p,
                     [&c[..4], &c[4..]],
@@ -1039,7 +1246,7 @@ mod x86 {
             match m {
                 0 => {}
                 1..=4 => garble_groups::<1, 4, C>(
-                    &k,
+                    k,
                     w,
                     p,
                     [r],
@@ -1050,7 +1257,7 @@ mod x86 {
                     t,
                 ),
                 _ => garble_groups::<2, 8, C>(
-                    &k,
+                    k,
                     w,
                     p,
                     [&r[..4], &r[4..]],
@@ -1159,8 +1366,26 @@ mod x86 {
         tweak_offset: u64,
         first_and: u64,
     ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { eval_with(&keys(rk), w, gates, tables, tweak_offset, first_and) }
+    }
+
+    /// [`eval`] with the round keys already in registers.
+    ///
+    /// # Safety
+    /// As [`garble`].
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    pub(super) unsafe fn eval_with(
+        k: &[__m512i; 11],
+        w: &mut [Block],
+        gates: &[AndSlots],
+        tables: &[Block],
+        tweak_offset: u64,
+        first_and: u64,
+    ) {
         // SAFETY: forwarded; without the cache `p` and the π slots are unused.
-        unsafe { eval_any::<false>(rk, w, &[], gates, &[], tables, tweak_offset, first_and) }
+        unsafe { eval_any::<false>(k, w, &[], gates, &[], tables, tweak_offset, first_and) }
     }
 
     /// See [`super::SlotProgram::eval_ands_cached`].
@@ -1181,7 +1406,7 @@ mod x86 {
         first_and: u64,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { eval_any::<true>(rk, w, p, gates, pis, tables, tweak_offset, first_and) }
+        unsafe { eval_any::<true>(&keys(rk), w, p, gates, pis, tables, tweak_offset, first_and) }
     }
 
     /// # Safety
@@ -1190,7 +1415,7 @@ mod x86 {
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
     unsafe fn eval_any<const C: bool>(
-        rk: &RoundKeys,
+        k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
         gates: &[AndSlots],
@@ -1199,7 +1424,6 @@ mod x86 {
         tweak_offset: u64,
         first_and: u64,
     ) {
-        let k = keys(rk);
         let pis_at = |a: usize, b: usize| if C { &pis[a..b] } else { &[][..] };
         let mut j = first_and;
         let mut t = 0;
@@ -1209,7 +1433,7 @@ mod x86 {
             // SAFETY: forwarded from the caller.
             unsafe {
                 eval_groups::<4, 8, C>(
-                    &k,
+                    k,
                     w,
                     p,
                     [&c[..4], &c[4..8], &c[8..12], &c[12..]],
@@ -1236,9 +1460,9 @@ mod x86 {
         unsafe {
             match m.div_ceil(4) {
                 0 => {}
-                1 => eval_groups::<1, 2, C>(&k, w, p, [r], [qp(0)], t, tweak_offset, j),
+                1 => eval_groups::<1, 2, C>(k, w, p, [r], [qp(0)], t, tweak_offset, j),
                 2 => eval_groups::<2, 4, C>(
-                    &k,
+                    k,
                     w,
                     p,
                     [q(0), q(1)],
@@ -1248,7 +1472,7 @@ mod x86 {
                     j,
                 ),
                 3 => eval_groups::<3, 6, C>(
-                    &k,
+                    k,
                     w,
                     p,
                     [q(0), q(1), q(2)],
@@ -1258,7 +1482,7 @@ mod x86 {
                     j,
                 ),
                 _ => eval_groups::<4, 8, C>(
-                    &k,
+                    k,
                     w,
                     p,
                     [q(0), q(1), q(2), q(3)],
@@ -1483,6 +1707,73 @@ mod tests {
         assert!(prog.clone().with_pi_cache(2, vec![], vec![[0, 2]]).is_err());
         assert!(prog.clone().with_pi_cache(2, vec![], vec![]).is_err());
         assert!(prog.with_pi_cache(2, vec![[3, 1]], vec![[0, 1]]).is_ok());
+    }
+
+    #[test]
+    fn stages_match_the_portable_backend() {
+        let mut p = Prg::from_seed(Block(23));
+        let slots = 2 * 100 + 2 * 64;
+        let half = (slots / 2) as u32;
+        let plain = random_program(&mut p, slots, 100);
+        // XORs over the input half only (AND outputs must not be inputs of
+        // their own stage), in stages of 0..=9 ANDs with 0..=4 XORs before.
+        let xors: Vec<[u32; 4]> = (0..120)
+            .map(|_| {
+                let r = p.random_block().0;
+                std::array::from_fn(|k| ((r >> (20 * k)) as u32) % half)
+            })
+            .collect();
+        let mut ends = Vec::new();
+        let (mut x, mut a) = (0u32, 0u32);
+        while a < 100 {
+            let r = p.random_block().0;
+            x = (x + (r % 5) as u32).min(120);
+            a = (a + ((r >> 8) % 10) as u32).min(100);
+            ends.push([x, a]);
+        }
+        ends.push([120, 100]);
+        let prog = SlotProgram::new(slots, SlotXors::new(xors), plain.ands().to_vec())
+            .unwrap()
+            .with_stages(ends.clone())
+            .unwrap();
+        let d = p.random_block().with_lsb(true);
+        let w0 = p.random_blocks(slots);
+        let n = ends.len();
+        for (lo, hi) in [(0, n), (0, n / 2), (n / 3, n), (2, 2)] {
+            let ands = prog.stages_ands(lo..hi);
+            let t_len = 2 * ands.len();
+            let (mut wf, mut wp) = (w0.clone(), w0.clone());
+            let (mut tf, mut tp) = (vec![Block::ZERO; t_len], vec![Block::ZERO; t_len]);
+            prog.garble_stages(&mut wf, lo..hi, d, 9, &mut tf);
+            prog.garble_stages_portable(&mut wp, lo..hi, d, 9, &mut tp);
+            assert_eq!(tf, tp, "tables, stages {lo}..{hi}");
+            assert_eq!(wf, wp, "labels, stages {lo}..{hi}");
+            let (mut ef, mut ep) = (w0.clone(), w0.clone());
+            prog.eval_stages(&mut ef, lo..hi, &tf, 9);
+            prog.eval_stages_portable(&mut ep, lo..hi, &tf, 9);
+            assert_eq!(ef, ep, "eval, stages {lo}..{hi}");
+        }
+        // Garbling all stages is the XORs and AND batches run in turn.
+        let mut w = w0.clone();
+        let mut t = vec![Block::ZERO; 200];
+        for s in 0..n {
+            prog.run_xors(&mut w, prog.stage_xors(s));
+            let r = prog.stages_ands(s..s + 1);
+            let first = r.start as u64;
+            let tt = &mut t[2 * r.start..2 * r.end];
+            prog.garble_ands(&mut w, r, d, 9, first, tt);
+        }
+        let mut wf = w0.clone();
+        let mut tf = vec![Block::ZERO; 200];
+        prog.garble_stages(&mut wf, 0..n, d, 9, &mut tf);
+        assert_eq!((w, t), (wf, tf));
+        // Stage ends must not decrease or pass the gate counts.
+        let bad = |e: Vec<[u32; 2]>| prog.clone().with_stages(e).is_err();
+        assert!(bad(vec![[3, 4], [2, 5]]));
+        assert!(bad(vec![[3, 4], [3, 3]]));
+        assert!(bad(vec![[121, 100]]));
+        assert!(bad(vec![[120, 101]]));
+        assert!(!bad(vec![[0, 0], [120, 100]]));
     }
 
     #[test]
