@@ -192,3 +192,85 @@ fn mismatched_configs_are_refused() {
     assert!(matches!(r, Err(Error::Config(_))));
     assert!(matches!(t.join().unwrap(), Err(Error::Config(_))));
 }
+
+/// An evaluator that starts each execution late, so the garbler has
+/// garbled some or all of the tables before the corrections arrive.
+struct LateBob(YaoBob, std::time::Duration);
+
+impl Party for LateBob {
+    fn pipelines(&self) -> bool {
+        self.0.pipelines()
+    }
+    fn setup(&mut self, ch: &mut brickyard_core::Channel) -> brickyard_core::Result<()> {
+        self.0.setup(ch)
+    }
+    fn independent(&mut self, ch: &mut brickyard_core::Channel) -> brickyard_core::Result<()> {
+        self.0.independent(ch)
+    }
+    fn dependent(&mut self, ch: &mut brickyard_core::Channel) -> brickyard_core::Result<()> {
+        self.0.dependent(ch)
+    }
+    fn online(
+        &mut self,
+        ch: &mut brickyard_core::Channel,
+        inputs: &brickyard_protocols::PartyInputs,
+    ) -> brickyard_core::Result<Option<brickyard_protocols::Outputs>> {
+        std::thread::sleep(self.1);
+        self.0.online(ch, inputs)
+    }
+}
+
+fn tcp_pair() -> (brickyard_core::Channel, brickyard_core::Channel) {
+    use brickyard_core::channel::{accept, connect, listen, NetOptions};
+    let l = listen("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap().to_string();
+    let t = std::thread::spawn(move || connect(&addr, &NetOptions::default()).unwrap());
+    let a = accept(&l, &NetOptions::default()).unwrap();
+    (a, t.join().unwrap())
+}
+
+/// Alice garbles while Bob's corrections are on their way and holds the
+/// tables back until they arrive: whether they come during the first piece,
+/// in the middle, after the whole circuit, or never before her hold-back
+/// limit (a circuit of more than 2^17 ANDs), over TCP (which tells her when
+/// they arrived) and in memory, barrier-separated and pipelined, Bob's
+/// outputs stay right.
+#[test]
+fn corrections_arriving_late_still_give_right_outputs() {
+    use brickyard_protocols::driver::{run_local, LocalNet};
+    use std::time::Duration;
+    let mut rng = Rng(0x1a7e);
+    let cases = [
+        (9_000, Duration::ZERO, true),
+        (9_000, Duration::from_micros(300), true),
+        (9_000, Duration::from_millis(30), false),
+        (340_000, Duration::from_millis(5), true),
+    ];
+    for (round, &(gates, delay, tcp)) in cases.iter().enumerate() {
+        let c = random_circuit(&mut rng, 2, gates, 2);
+        let mut cfg = cfg_for(c);
+        cfg.executions = 4;
+        let ai = random_inputs(&mut rng, &cfg, Role::Alice, 4);
+        let bi = random_inputs(&mut rng, &cfg, Role::Bob, 4);
+        let (alice, bob) = if tcp { tcp_pair() } else { memory_pair() };
+        let run = run_local(
+            "yao",
+            "test",
+            Box::new(YaoAlice::new(cfg.clone()).unwrap()),
+            Box::new(LateBob(YaoBob::new(cfg.clone()).unwrap(), delay)),
+            &cfg,
+            ai.clone(),
+            bi.clone(),
+            LocalNet {
+                alice,
+                bob,
+                name: "test".into(),
+            },
+        )
+        .unwrap();
+        for x in 0..4 {
+            let want = cfg.circuit.eval(&assemble(&cfg, &ai[x], &bi[x])).unwrap();
+            assert_eq!(run.bob_outputs[x], want, "case {round} execution {x}");
+        }
+    }
+}

@@ -2,7 +2,7 @@
 
 use super::{Channel, Transport};
 use crate::{Error, Result};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::Duration;
 
 /// How long a memory endpoint waits for the peer before reporting `Timeout`;
@@ -77,5 +77,19 @@ impl Transport for MemoryTransport {
 
     fn flush(&mut self) -> Result<()> {
         Ok(())
+    }
+
+    fn ready(&mut self) -> Result<bool> {
+        while self.pos == self.pending.len() {
+            match self.rx.try_recv() {
+                Ok(v) => {
+                    self.pending = v;
+                    self.pos = 0;
+                }
+                Err(TryRecvError::Empty) => return Ok(false),
+                Err(TryRecvError::Disconnected) => return Ok(true),
+            }
+        }
+        Ok(true)
     }
 }

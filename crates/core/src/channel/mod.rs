@@ -41,6 +41,13 @@ pub trait Transport: Send {
     }
     /// Pushes buffered bytes to the peer.
     fn flush(&mut self) -> Result<()>;
+    /// Whether a read would find bytes (or the end of the stream) without
+    /// blocking. Never blocks. A transport that cannot tell answers `true`,
+    /// so a caller that polls before reading behaves as if it had not
+    /// polled.
+    fn ready(&mut self) -> Result<bool> {
+        Ok(true)
+    }
 }
 
 /// Traffic counters of one channel endpoint.
@@ -138,6 +145,15 @@ impl Channel {
         };
         self.stats.bytes_received += n as u64;
         Ok(n)
+    }
+
+    /// Whether the peer's next bytes have arrived, without blocking: lets a
+    /// party do work that does not need them (garble ahead) instead of
+    /// waiting. Pending output is pushed first, as before any read, so a
+    /// peer waiting on it can answer; `true` when the transport cannot tell.
+    pub fn peer_ready(&mut self) -> Result<bool> {
+        self.flush()?;
+        self.transport.ready()
     }
 
     /// Sends `data` and pushes it to the peer at once, without copying it
@@ -316,6 +332,24 @@ mod tests {
         assert_eq!(b.stats().bytes_received, 7);
         assert_eq!(a.stats().bytes_sent, 7);
         assert_eq!(b.recv_bytes_at_least(&mut buf, 0).unwrap(), 0);
+    }
+
+    #[test]
+    fn peer_ready_sees_arrivals_and_flushes_first() {
+        let (mut a, mut b) = memory_pair();
+        assert!(!b.peer_ready().unwrap());
+        // Queued (unflushed) bytes reach the peer when we poll.
+        a.send_bytes(&[9]).unwrap();
+        assert!(!a.peer_ready().unwrap());
+        assert!(b.peer_ready().unwrap());
+        let mut x = [0u8; 1];
+        b.recv_bytes(&mut x).unwrap();
+        assert_eq!(x, [9]);
+        assert!(!b.peer_ready().unwrap());
+        // A vanished peer reads as ready: the read that follows reports it.
+        drop(a);
+        assert!(b.peer_ready().unwrap());
+        assert!(matches!(b.recv_bytes(&mut x), Err(Error::Disconnected(_))));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use super::{Channel, NetProfile, ShapedTransport, Transport};
 use crate::{Error, Result};
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
@@ -64,6 +64,10 @@ impl NetOptions {
 pub struct TcpTransport {
     reader: BufReader<TcpStream>,
     writer: TcpStream,
+    /// The socket was left non-blocking by [`Transport::ready`]; the next
+    /// read or write switches it back first (one system call per poll
+    /// streak instead of two per poll).
+    nonblocking: bool,
 }
 
 impl TcpTransport {
@@ -80,6 +84,7 @@ impl TcpTransport {
         Ok(TcpTransport {
             reader: BufReader::with_capacity(READ_BUFFER, stream),
             writer,
+            nonblocking: false,
         })
     }
 
@@ -102,6 +107,17 @@ impl TcpTransport {
     /// The peer's address.
     pub fn peer_addr(&self) -> Result<SocketAddr> {
         Ok(self.writer.peer_addr()?)
+    }
+
+    /// Undoes a poll's non-blocking mode, so that reads and writes wait (up
+    /// to their deadlines) as documented. Both handles share the socket's
+    /// file status, so one switch covers both.
+    fn blocking(&mut self) -> Result<()> {
+        if self.nonblocking {
+            self.writer.set_nonblocking(false)?;
+            self.nonblocking = false;
+        }
+        Ok(())
     }
 }
 
@@ -147,14 +163,17 @@ fn map_io(e: io::Error, what: &str) -> Error {
 
 impl Transport for TcpTransport {
     fn write_all(&mut self, data: &[u8]) -> Result<()> {
+        self.blocking()?;
         self.writer.write_all(data).map_err(|e| map_io(e, "write"))
     }
 
     fn read_exact(&mut self, buf: &mut [u8]) -> Result<()> {
+        self.blocking()?;
         self.reader.read_exact(buf).map_err(|e| map_io(e, "read"))
     }
 
     fn read_at_least(&mut self, buf: &mut [u8], min: usize) -> Result<usize> {
+        self.blocking()?;
         let mut got = 0;
         while got < min {
             match self.reader.read(&mut buf[got..]) {
@@ -174,6 +193,25 @@ impl Transport for TcpTransport {
 
     fn flush(&mut self) -> Result<()> {
         self.writer.flush().map_err(|e| map_io(e, "flush"))
+    }
+
+    fn ready(&mut self) -> Result<bool> {
+        if !self.reader.buffer().is_empty() {
+            return Ok(true);
+        }
+        if !self.nonblocking {
+            self.writer.set_nonblocking(true)?;
+            self.nonblocking = true;
+        }
+        loop {
+            return match self.reader.fill_buf() {
+                // Bytes, or the end of the stream, which the next read reports.
+                Ok(_) => Ok(true),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(false),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => Err(map_io(e, "poll")),
+            };
+        }
     }
 }
 
@@ -298,6 +336,45 @@ mod tests {
             }
         }
         assert!(failed);
+    }
+
+    #[test]
+    fn polling_leaves_reads_and_writes_blocking() {
+        let (mut a, mut b) = pair(Duration::from_millis(300));
+        assert!(!b.peer_ready().unwrap());
+        a.send_block(Block(7)).unwrap();
+        a.flush().unwrap();
+        let start = Instant::now();
+        while !b.peer_ready().unwrap() {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "bytes never arrived"
+            );
+        }
+        assert_eq!(b.recv_block().unwrap(), Block(7));
+        assert!(!b.peer_ready().unwrap());
+        // After a poll that found nothing, a read still waits (and times
+        // out) instead of failing at once with "would block".
+        let start = Instant::now();
+        assert!(matches!(b.recv_block(), Err(Error::Timeout(_))));
+        assert!(start.elapsed() >= Duration::from_millis(200));
+        // Bulk writes after a poll complete although the peer reads slowly.
+        assert!(!a.peer_ready().unwrap());
+        let blocks = vec![Block(3); 1 << 17];
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            b.recv_block_vec(1 << 17).unwrap()
+        });
+        a.send_blocks_now(&blocks).unwrap();
+        assert_eq!(t.join().unwrap(), blocks);
+        // A closed peer polls as ready and the read reports it.
+        let (a, mut b) = pair(Duration::from_secs(10));
+        drop(a);
+        let start = Instant::now();
+        while !b.peer_ready().unwrap() {
+            assert!(start.elapsed() < Duration::from_secs(5), "close never seen");
+        }
+        assert!(matches!(b.recv_block(), Err(Error::Disconnected(_))));
     }
 
     #[test]

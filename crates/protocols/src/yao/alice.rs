@@ -10,6 +10,11 @@ use brickyard_ot::{beaver, IknpSender, RotSenderBatch};
 use brickyard_store::Store;
 use zeroize::Zeroizing;
 
+/// Tables garbled while Bob's corrections are not there yet are held back
+/// up to this many blocks (4 MiB, a whole AES-128 is 13 600), then Alice
+/// waits for them: memory stays bounded whatever the circuit.
+const AHEAD_BLOCKS: usize = 1 << 18;
+
 /// Alice's state across the phases.
 pub struct YaoAlice {
     cfg: RunConfig,
@@ -19,6 +24,10 @@ pub struct YaoAlice {
     theirs: Vec<usize>,
     ot: Option<IknpSender>,
     pool: Pool<RotSenderBatch>,
+    /// Tables garbled before Bob's corrections arrived; kept between
+    /// executions so the allocation is reused (tables are public: they all
+    /// go to Bob).
+    held: Vec<Block>,
 }
 
 impl YaoAlice {
@@ -41,6 +50,7 @@ impl YaoAlice {
             theirs,
             ot: None,
             pool: Pool::Empty,
+            held: Vec::new(),
         })
     }
 }
@@ -112,26 +122,43 @@ impl Party for YaoAlice {
                 .map(|(&p, &b)| zero[p] ^ d.and_bit(b))
                 .collect(),
         );
-        // Garbling needs neither Bob's corrections nor the inputs, so the
-        // first piece of tables is garbled while his corrections are on
-        // their way (and, with pipelined executions, while he finishes the
-        // previous execution); the messages on the wire keep their order:
-        // his masked label pairs, her labels, the tables.
+        // Garbling needs neither Bob's corrections nor the inputs, so Alice
+        // garbles while his corrections are on their way, holding the tables
+        // back until they are there (polled after each piece, never waited
+        // on while she can garble): in barrier-separated executions they
+        // arrive during the first piece and the rest streams as it is
+        // garbled; pipelined, she garbles the whole next circuit while Bob
+        // still evaluates the previous one. The messages on the wire keep
+        // their order: his masked label pairs, her labels, the tables.
+        let mut held = std::mem::take(&mut self.held);
+        held.clear();
         let mut labels_sent = false;
         let mut send_labels = |ch: &mut Channel| -> Result<()> {
-            if !labels_sent {
-                beaver::send(ch, &mut rots, &bob_pairs)?;
-                ch.send_blocks(&my_labels)?;
-                labels_sent = true;
-            }
-            Ok(())
+            beaver::send(ch, &mut rots, &bob_pairs)?;
+            ch.send_blocks(&my_labels)
         };
         let out = garble_streaming(&self.plan, &delta, &zero, 0, Keep::Outputs, &mut |t| {
+            if labels_sent {
+                return ch.send_blocks_now(t);
+            }
+            held.extend_from_slice(t);
+            if held.len() < AHEAD_BLOCKS && !ch.peer_ready()? {
+                return Ok(());
+            }
             send_labels(ch)?;
-            ch.send_blocks_now(t)
+            labels_sent = true;
+            ch.send_blocks_now(&held)?;
+            held.clear();
+            Ok(())
         })?;
-        // A circuit without AND gates has no tables: send the labels now.
-        send_labels(ch)?;
+        if !labels_sent {
+            // Everything garbled before the corrections came (or no AND
+            // gates): one write for the tables, the decoding bits after them
+            // in the same flight.
+            send_labels(ch)?;
+            ch.send_blocks(&held)?;
+        }
+        self.held = held;
         ch.send_bits(&out.decoding().bits)?;
         match self.cfg.output {
             OutputMode::Bob => Ok(None),
