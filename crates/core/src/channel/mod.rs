@@ -39,6 +39,13 @@ pub trait Transport: Send {
         self.read_exact(&mut buf[..min])?;
         Ok(min)
     }
+    /// Writes all of `first`, then all of `second`: one system call where
+    /// the transport can (TCP: `writev`), so queued small messages and the
+    /// bulk data after them leave as one segment and wake the peer once.
+    fn write_all_pair(&mut self, first: &[u8], second: &[u8]) -> Result<()> {
+        self.write_all(first)?;
+        self.write_all(second)
+    }
     /// Pushes buffered bytes to the peer.
     fn flush(&mut self) -> Result<()>;
     /// Whether a read would find bytes (or the end of the stream) without
@@ -162,8 +169,12 @@ impl Channel {
     pub fn send_bytes_now(&mut self, data: &[u8]) -> Result<()> {
         self.stats.bytes_sent += data.len() as u64;
         self.sent_since_read = true;
-        self.flush_buffer()?;
-        self.transport.write_all(data)?;
+        if self.out.is_empty() {
+            self.transport.write_all(data)?;
+        } else {
+            self.transport.write_all_pair(&self.out, data)?;
+            self.out.clear();
+        }
         self.transport.flush()
     }
 

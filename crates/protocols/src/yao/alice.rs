@@ -15,6 +15,10 @@ use zeroize::Zeroizing;
 /// waits for them: memory stays bounded whatever the circuit.
 const AHEAD_BLOCKS: usize = 1 << 18;
 
+/// Held tables shorter than this many bytes are queued in the channel's
+/// write buffer (below its size, 64 KiB, so they are copied, not flushed).
+const WRITE_BUFFER_HINT: usize = 48 << 10;
+
 /// Alice's state across the phases.
 pub struct YaoAlice {
     cfg: RunConfig,
@@ -127,9 +131,13 @@ impl Party for YaoAlice {
         // back until they are there (polled after each piece, never waited
         // on while she can garble): in barrier-separated executions they
         // arrive during the first piece and the rest streams as it is
-        // garbled; pipelined, she garbles the whole next circuit while Bob
-        // still evaluates the previous one. The messages on the wire keep
-        // their order: his masked label pairs, her labels, the tables.
+        // garbled; pipelined, she garbles the next circuit while Bob still
+        // evaluates the previous one. The messages on the wire keep their
+        // order: his masked label pairs, her labels, the tables, the
+        // decoding bits. The last piece is held too and leaves with the
+        // decoding bits: one write and one wake-up of Bob fewer.
+        let total = self.plan.table_blocks();
+        let mut streamed = 0;
         let mut held = std::mem::take(&mut self.held);
         held.clear();
         let mut labels_sent = false;
@@ -138,11 +146,16 @@ impl Party for YaoAlice {
             ch.send_blocks(&my_labels)
         };
         let out = garble_streaming(&self.plan, &delta, &zero, 0, Keep::Outputs, &mut |t| {
-            if labels_sent {
+            streamed += t.len();
+            if labels_sent && streamed < total {
+                // Queued labels (if any) leave in the same write.
                 return ch.send_blocks_now(t);
             }
             held.extend_from_slice(t);
-            if held.len() < AHEAD_BLOCKS && !ch.peer_ready()? {
+            if labels_sent
+                || streamed == total
+                || (held.len() < AHEAD_BLOCKS && !ch.peer_ready()?)
+            {
                 return Ok(());
             }
             send_labels(ch)?;
@@ -152,11 +165,16 @@ impl Party for YaoAlice {
             Ok(())
         })?;
         if !labels_sent {
-            // Everything garbled before the corrections came (or no AND
-            // gates): one write for the tables, the decoding bits after them
-            // in the same flight.
             send_labels(ch)?;
+        }
+        // A short tail is copied into the write buffer and leaves with the
+        // decoding bits at the end of the flight; a long one (the whole
+        // circuit, garbled before the corrections came) goes out at once
+        // with the queued labels.
+        if 16 * held.len() < WRITE_BUFFER_HINT {
             ch.send_blocks(&held)?;
+        } else {
+            ch.send_blocks_now(&held)?;
         }
         self.held = held;
         ch.send_bits(&out.decoding().bits)?;
