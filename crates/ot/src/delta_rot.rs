@@ -27,8 +27,9 @@
 //! (a random [168,128] code has codewords of weight ≈ 10), learning a
 //! linear function of Δ for a 2^-10 risk instead of 2^-40.
 
+use crate::ext::Choices;
 use crate::iknp::{transpose_to, KAPPA};
-use crate::kos::columns::{chunk_nbs, Choices, ColReceiver, ColSender};
+use crate::kos::columns::{chunk_nbs, ColReceiver, ColSender};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroize;
@@ -281,7 +282,7 @@ impl DeltaRotReceiver {
             ch,
             &mut self.prg,
             n,
-            Choices::Random(&mut choice_prg, &mut bits),
+            &mut Choices::Random(&mut choice_prg, &mut bits),
             |_, _, _| {},
         )?;
         let msg = ch.recv_block_vec(2)?;

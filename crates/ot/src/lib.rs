@@ -22,6 +22,7 @@ pub mod base;
 pub mod beaver;
 pub mod bench;
 pub mod delta_rot;
+mod ext;
 pub mod iknp;
 pub mod kos;
 mod mem;

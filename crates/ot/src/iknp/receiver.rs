@@ -1,21 +1,12 @@
 //! The IKNP extension receiver (base-OT sender; holds both column seeds).
 
-use super::{col_blocks, pack_bits, transpose_to, unpack_bits, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
+use super::{col_blocks, transpose_to, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
 use crate::base;
-use crate::rot::{CotReceiverBatch, RotReceiverBatch};
+use crate::ext::Choices;
 use brickyard_core::hash::cr_batch;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroize;
-
-/// Where a chunk's choice bits come from.
-enum Choices<'a> {
-    /// Given by the caller.
-    Given(&'a [bool]),
-    /// Drawn from the PRG (random-choice OTs for preprocessing); the drawn
-    /// bits are appended to the vector.
-    Random(&'a mut Prg, &'a mut Vec<bool>),
-}
 
 /// Receiver side of an IKNP session: two PRGs per column, seeded by the
 /// base-OT sender's key pairs; the PRGs and scratch buffers are wiped on
@@ -40,11 +31,7 @@ pub struct IknpReceiver {
     ys: Vec<Block>,
 }
 
-impl std::fmt::Debug for IknpReceiver {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "IknpReceiver {{ index: {} }}", self.index)
-    }
-}
+crate::ext::receiver_api!(IknpReceiver);
 
 impl Drop for IknpReceiver {
     fn drop(&mut self) {
@@ -76,11 +63,6 @@ impl IknpReceiver {
         })
     }
 
-    /// Number of OTs extended so far in this session.
-    pub fn ots_done(&self) -> u64 {
-        self.index
-    }
-
     /// Refuses to extend after an interrupted extension.
     fn check_usable(&self) -> Result<()> {
         if self.broken {
@@ -110,17 +92,7 @@ impl IknpReceiver {
         let m = out.len();
         let nb = col_blocks(m);
         self.r.resize(nb, Block::ZERO);
-        match choices {
-            Choices::Given(bits) => {
-                let (now, rest) = bits.split_at(m);
-                pack_bits(now, &mut self.r);
-                *bits = rest;
-            }
-            Choices::Random(prg, bits) => {
-                prg.fill_blocks(&mut self.r);
-                unpack_bits(&self.r, m, bits);
-            }
-        }
+        choices.next_into(m, &mut self.r);
         self.t_cols.resize(KAPPA * nb, Block::ZERO);
         self.u_cols.resize(KAPPA * nb, Block::ZERO);
         let cols = self
@@ -145,6 +117,7 @@ impl IknpReceiver {
         Ok(())
     }
 
+    /// Extends `out.len()` OTs in chunks, then flushes the last `u` columns.
     fn extend_into(
         &mut self,
         ch: &mut Channel,
@@ -157,78 +130,6 @@ impl IknpReceiver {
         }
         let r = ch.flush();
         self.track(r)
-    }
-
-    /// Correlated OTs into `out` (`out.len() == choices.len()`):
-    /// `out[i] = t_i = q_i ⊕ c_i·Δ`.
-    ///
-    /// # Panics
-    /// If the lengths differ (caller bug).
-    pub fn correlated_into(
-        &mut self,
-        ch: &mut Channel,
-        choices: &[bool],
-        out: &mut [Block],
-    ) -> Result<()> {
-        assert_eq!(choices.len(), out.len(), "correlated_into: length mismatch");
-        self.extend_into(ch, Choices::Given(choices), false, out)
-    }
-
-    /// Correlated OTs: returns `t_i = q_i ⊕ c_i·Δ`.
-    pub fn correlated(&mut self, ch: &mut Channel, choices: &[bool]) -> Result<Vec<Block>> {
-        let mut out = vec![Block::ZERO; choices.len()];
-        self.correlated_into(ch, choices, &mut out)?;
-        Ok(out)
-    }
-
-    /// Random OTs with chosen choice bits into `out`: `m_{c_i}`.
-    ///
-    /// # Panics
-    /// If the lengths differ (caller bug).
-    pub fn random_into(
-        &mut self,
-        ch: &mut Channel,
-        choices: &[bool],
-        out: &mut [Block],
-    ) -> Result<()> {
-        assert_eq!(choices.len(), out.len(), "random_into: length mismatch");
-        self.extend_into(ch, Choices::Given(choices), true, out)
-    }
-
-    /// Random OTs with chosen choice bits: returns `m_{c_i}`.
-    pub fn random(&mut self, ch: &mut Channel, choices: &[bool]) -> Result<Vec<Block>> {
-        let mut out = vec![Block::ZERO; choices.len()];
-        self.random_into(ch, choices, &mut out)?;
-        Ok(out)
-    }
-
-    /// Random OTs with random choice bits, stored for later use (see
-    /// [`crate::beaver`]).
-    pub fn random_batch(
-        &mut self,
-        ch: &mut Channel,
-        prg: &mut Prg,
-        n: usize,
-    ) -> Result<RotReceiverBatch> {
-        let start = self.index;
-        let mut bits = Vec::with_capacity(n);
-        let mut t = vec![Block::ZERO; n];
-        self.extend_into(ch, Choices::Random(prg, &mut bits), true, &mut t)?;
-        Ok(RotReceiverBatch::new(start, bits, t))
-    }
-
-    /// Correlated OTs with random choice bits, stored for later use.
-    pub fn correlated_batch(
-        &mut self,
-        ch: &mut Channel,
-        prg: &mut Prg,
-        n: usize,
-    ) -> Result<CotReceiverBatch> {
-        let start = self.index;
-        let mut bits = Vec::with_capacity(n);
-        let mut t = vec![Block::ZERO; n];
-        self.extend_into(ch, Choices::Random(prg, &mut bits), false, &mut t)?;
-        Ok(CotReceiverBatch::new(start, bits, t))
     }
 
     /// Chosen-message OT into `out`: `out[i] = x_{c_i}` of the sender's pairs.
@@ -269,12 +170,5 @@ impl IknpReceiver {
             }
         }
         Ok(())
-    }
-
-    /// Chosen-message OT: returns `x_{c_i}` of the sender's pairs.
-    pub fn chosen(&mut self, ch: &mut Channel, choices: &[bool]) -> Result<Vec<Block>> {
-        let mut out = vec![Block::ZERO; choices.len()];
-        self.chosen_into(ch, choices, &mut out)?;
-        Ok(out)
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{col_blocks, transpose_to, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
 use crate::base;
-use crate::rot::{CotSenderBatch, RotSenderBatch};
+use crate::rot::RotSenderBatch;
 use brickyard_core::hash::cr_batch;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -31,11 +31,7 @@ pub struct IknpSender {
     ys: Vec<Block>,
 }
 
-impl std::fmt::Debug for IknpSender {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "IknpSender {{ index: {} }}", self.index)
-    }
-}
+crate::ext::sender_api!(IknpSender);
 
 impl Drop for IknpSender {
     fn drop(&mut self) {
@@ -48,12 +44,6 @@ impl Drop for IknpSender {
 }
 
 impl IknpSender {
-    /// Runs the 128 base OTs with a fresh random Δ.
-    pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
-        let delta = prg.random_block();
-        Self::setup_with_delta(ch, prg, delta)
-    }
-
     /// Runs the base OTs with a chosen Δ, so correlated OTs come out in the
     /// free-XOR form of a garbler whose global offset is `delta` (typically
     /// with `lsb = 1` for point-and-permute; one known bit of Δ leaves 127
@@ -74,16 +64,6 @@ impl IknpSender {
             h1: Vec::new(),
             ys: Vec::new(),
         })
-    }
-
-    /// The global correlation: receiver gets `q_i ⊕ c_i·Δ`.
-    pub fn delta(&self) -> Block {
-        self.delta
-    }
-
-    /// Number of OTs extended so far in this session.
-    pub fn ots_done(&self) -> u64 {
-        self.index
     }
 
     /// Refuses to extend after an interrupted extension.
@@ -137,13 +117,6 @@ impl IknpSender {
         Ok(())
     }
 
-    /// `n` correlated OTs (see [`IknpSender::correlated_into`]).
-    pub fn correlated(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<Block>> {
-        let mut out = vec![Block::ZERO; n];
-        self.correlated_into(ch, &mut out)?;
-        Ok(out)
-    }
-
     /// Random OTs into `out`: `(m0_i, m1_i)` with
     /// `m_b = CR(q_i ⊕ b·Δ)`; the receiver learns `m_{c_i}`.
     pub fn random_into(&mut self, ch: &mut Channel, out: &mut [(Block, Block)]) -> Result<()> {
@@ -154,13 +127,6 @@ impl IknpSender {
             }
         }
         Ok(())
-    }
-
-    /// `n` random OTs (see [`IknpSender::random_into`]).
-    pub fn random(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<(Block, Block)>> {
-        let mut out = vec![(Block::ZERO, Block::ZERO); n];
-        self.random_into(ch, &mut out)?;
-        Ok(out)
     }
 
     /// Random OTs stored for later use (see [`crate::beaver`]).
@@ -177,13 +143,6 @@ impl IknpSender {
             left -= m;
         }
         Ok(RotSenderBatch::new(start, m0, m1))
-    }
-
-    /// Correlated OTs stored for later use (see [`crate::beaver`]).
-    pub fn correlated_batch(&mut self, ch: &mut Channel, n: usize) -> Result<CotSenderBatch> {
-        let start = self.index;
-        let q = self.correlated(ch, n)?;
-        Ok(CotSenderBatch::new(start, self.delta, q))
     }
 
     /// Chosen-message OT: the receiver learns `msgs[i].c_i`. One message

@@ -23,7 +23,8 @@
 //! ```
 
 use super::super::base;
-use crate::iknp::{col_blocks, pack_bits, unpack_bits, CHUNK_OTS, KAPPA};
+use crate::ext::Choices;
+use crate::iknp::{col_blocks, CHUNK_OTS, KAPPA};
 use brickyard_core::gf128::gf_inner_product;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -31,14 +32,6 @@ use zeroize::Zeroize;
 
 /// Name of the consistency check in `Cheating { check }`.
 pub const CHECK_NAME: &str = "kos-consistency";
-
-/// Where a batch's choice bits come from.
-pub(crate) enum Choices<'a> {
-    /// Given by the caller (one per row).
-    Given(&'a [bool]),
-    /// Drawn from the PRG; the drawn bits are appended to the vector.
-    Random(&'a mut Prg, &'a mut Vec<bool>),
-}
 
 /// Blocks per column of each chunk of an `m`-row batch.
 pub(crate) fn chunk_nbs(m: usize) -> impl Iterator<Item = (usize, usize)> {
@@ -243,7 +236,7 @@ impl ColReceiver {
         ch: &mut Channel,
         prg: &mut Prg,
         m: usize,
-        mut choices: Choices<'_>,
+        choices: &mut Choices<'_>,
         mut on_chunk: impl FnMut(usize, usize, &[Block]),
     ) -> Result<()> {
         if self.poisoned {
@@ -260,17 +253,10 @@ impl ColReceiver {
         let (mut off, mut roff, mut first) = (0, 0, 0);
         for (rows, nb) in chunk_nbs(m).chain(std::iter::once((0, 1))) {
             let r = &mut self.r[roff..roff + nb];
-            match &mut choices {
-                _ if rows == 0 => prg.fill_blocks(r),
-                Choices::Given(bits) => {
-                    let (now, rest) = bits.split_at(rows);
-                    pack_bits(now, r);
-                    *bits = rest;
-                }
-                Choices::Random(p, bits) => {
-                    p.fill_blocks(r);
-                    unpack_bits(r, rows, bits);
-                }
+            if rows == 0 {
+                prg.fill_blocks(r);
+            } else {
+                choices.next_into(rows, r);
             }
             // Padding rows of a chunk get random bits too, so that the
             // masked sums below never include known-zero choice bits.

@@ -1,9 +1,9 @@
 //! The KOS extension receiver (holds the choice bits; answers the check).
 
-use super::columns::{Choices, ColReceiver};
+use super::columns::ColReceiver;
 use super::KOS_BATCH;
+use crate::ext::Choices;
 use crate::iknp::{fill_tweaks, transpose_to, KAPPA};
-use crate::rot::{CotReceiverBatch, RotReceiverBatch};
 use brickyard_core::hash::tccr_batch;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
@@ -18,11 +18,7 @@ pub struct KosReceiver {
     tweaks: Vec<Block>,
 }
 
-impl std::fmt::Debug for KosReceiver {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "KosReceiver {{ index: {} }}", self.index)
-    }
-}
+crate::ext::receiver_api!(KosReceiver);
 
 impl KosReceiver {
     /// Runs the 128 base OTs (as their sender).
@@ -36,18 +32,19 @@ impl KosReceiver {
         })
     }
 
-    /// Number of OTs extended so far in this session.
-    pub fn ots_done(&self) -> u64 {
-        self.index
-    }
-
     /// Installs a cheating strategy (tests of the sender's check only).
     #[cfg(feature = "adversary")]
     pub fn set_cheat(&mut self, cheat: Option<crate::adversary::KosReceiverCheat>) {
         self.core.cheat = cheat;
     }
 
-    fn batch(&mut self, ch: &mut Channel, choices: Choices<'_>, out: &mut [Block]) -> Result<()> {
+    /// Extends one check batch (`out.len() ≤ KOS_BATCH`) into `out`.
+    fn batch(
+        &mut self,
+        ch: &mut Channel,
+        choices: &mut Choices<'_>,
+        out: &mut [Block],
+    ) -> Result<()> {
         let KosReceiver {
             core, prg, rows, ..
         } = self;
@@ -64,19 +61,21 @@ impl KosReceiver {
         tccr_batch(out, &self.tweaks);
     }
 
-    /// Correlated OTs into `out`: `out[i] = t_i = q_i ⊕ c_i·Δ`.
-    ///
-    /// # Panics
-    /// If the lengths differ (caller bug).
-    pub fn correlated_into(
+    /// Extends `out.len()` OTs batch by batch, each hashed (if `hash`) only
+    /// after its check passed.
+    fn extend_into(
         &mut self,
         ch: &mut Channel,
-        choices: &[bool],
+        mut choices: Choices<'_>,
+        hash: bool,
         out: &mut [Block],
     ) -> Result<()> {
-        assert_eq!(choices.len(), out.len(), "correlated_into: length mismatch");
-        for (c, o) in choices.chunks(KOS_BATCH).zip(out.chunks_mut(KOS_BATCH)) {
-            self.batch(ch, Choices::Given(c), o)?;
+        for o in out.chunks_mut(KOS_BATCH) {
+            let start = self.index;
+            self.batch(ch, &mut choices, o)?;
+            if hash {
+                self.hash(start, o);
+            }
         }
         Ok(())
     }
@@ -90,77 +89,7 @@ impl KosReceiver {
         bits: &mut Vec<bool>,
         out: &mut [Block],
     ) -> Result<()> {
-        for o in out.chunks_mut(KOS_BATCH) {
-            self.batch(ch, Choices::Random(prg, bits), o)?;
-        }
-        Ok(())
-    }
-
-    /// Correlated OTs: returns `t_i`.
-    pub fn correlated(&mut self, ch: &mut Channel, choices: &[bool]) -> Result<Vec<Block>> {
-        let mut out = vec![Block::ZERO; choices.len()];
-        self.correlated_into(ch, choices, &mut out)?;
-        Ok(out)
-    }
-
-    /// Random OTs with chosen choice bits into `out`: `TCCR(t_i, i)`.
-    ///
-    /// # Panics
-    /// If the lengths differ (caller bug).
-    pub fn random_into(
-        &mut self,
-        ch: &mut Channel,
-        choices: &[bool],
-        out: &mut [Block],
-    ) -> Result<()> {
-        assert_eq!(choices.len(), out.len(), "random_into: length mismatch");
-        for (c, o) in choices.chunks(KOS_BATCH).zip(out.chunks_mut(KOS_BATCH)) {
-            let start = self.index;
-            self.batch(ch, Choices::Given(c), o)?;
-            self.hash(start, o);
-        }
-        Ok(())
-    }
-
-    /// Random OTs with chosen choice bits: returns `m_{c_i}`.
-    pub fn random(&mut self, ch: &mut Channel, choices: &[bool]) -> Result<Vec<Block>> {
-        let mut out = vec![Block::ZERO; choices.len()];
-        self.random_into(ch, choices, &mut out)?;
-        Ok(out)
-    }
-
-    /// Random OTs with random choice bits, stored for later use.
-    pub fn random_batch(
-        &mut self,
-        ch: &mut Channel,
-        prg: &mut Prg,
-        n: usize,
-    ) -> Result<RotReceiverBatch> {
-        let start = self.index;
-        let mut bits = Vec::with_capacity(n);
-        let mut t = vec![Block::ZERO; n];
-        for o in t.chunks_mut(KOS_BATCH) {
-            let s = self.index;
-            self.batch(ch, Choices::Random(prg, &mut bits), o)?;
-            self.hash(s, o);
-        }
-        Ok(RotReceiverBatch::new(start, bits, t))
-    }
-
-    /// Correlated OTs with random choice bits, stored for later use.
-    pub fn correlated_batch(
-        &mut self,
-        ch: &mut Channel,
-        prg: &mut Prg,
-        n: usize,
-    ) -> Result<CotReceiverBatch> {
-        let start = self.index;
-        let mut bits = Vec::with_capacity(n);
-        let mut t = vec![Block::ZERO; n];
-        for o in t.chunks_mut(KOS_BATCH) {
-            self.batch(ch, Choices::Random(prg, &mut bits), o)?;
-        }
-        Ok(CotReceiverBatch::new(start, bits, t))
+        self.extend_into(ch, Choices::Random(prg, bits), false, out)
     }
 
     /// Chosen-message OT into `out`: `out[i] = x_{c_i}`.
@@ -184,12 +113,5 @@ impl KosReceiver {
             }
         }
         Ok(())
-    }
-
-    /// Chosen-message OT: returns `x_{c_i}`.
-    pub fn chosen(&mut self, ch: &mut Channel, choices: &[bool]) -> Result<Vec<Block>> {
-        let mut out = vec![Block::ZERO; choices.len()];
-        self.chosen_into(ch, choices, &mut out)?;
-        Ok(out)
     }
 }

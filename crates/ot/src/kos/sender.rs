@@ -3,7 +3,7 @@
 use super::columns::ColSender;
 use super::KOS_BATCH;
 use crate::iknp::{fill_tweaks, transpose_to, CHUNK_OTS, KAPPA};
-use crate::rot::{CotSenderBatch, RotSenderBatch};
+use crate::rot::RotSenderBatch;
 use brickyard_core::hash::tccr_batch;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
@@ -27,11 +27,7 @@ pub struct KosSender {
     tweaks: Vec<Block>,
 }
 
-impl std::fmt::Debug for KosSender {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "KosSender {{ index: {} }}", self.index)
-    }
-}
+crate::ext::sender_api!(KosSender);
 
 impl Drop for KosSender {
     fn drop(&mut self) {
@@ -44,12 +40,6 @@ impl Drop for KosSender {
 }
 
 impl KosSender {
-    /// Runs the 128 base OTs with a fresh random Δ.
-    pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
-        let delta = prg.random_block();
-        Self::setup_with_delta(ch, prg, delta)
-    }
-
     /// Runs the base OTs with a chosen Δ (e.g. a free-XOR offset with
     /// `lsb = 1`, or a TinyOT MAC key with fixed low bits).
     pub fn setup_with_delta(ch: &mut Channel, prg: &mut Prg, delta: Block) -> Result<Self> {
@@ -66,16 +56,6 @@ impl KosSender {
             h1: Vec::new(),
             tweaks: Vec::new(),
         })
-    }
-
-    /// The global correlation Δ.
-    pub fn delta(&self) -> Block {
-        self.delta
-    }
-
-    /// Number of OTs extended so far in this session.
-    pub fn ots_done(&self) -> u64 {
-        self.index
     }
 
     /// Extends one check batch (`out.len() ≤ KOS_BATCH`) into `out`.
@@ -100,13 +80,6 @@ impl KosSender {
             self.batch(ch, b)?;
         }
         Ok(())
-    }
-
-    /// `n` correlated OTs (see [`KosSender::correlated_into`]).
-    pub fn correlated(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<Block>> {
-        let mut out = vec![Block::ZERO; n];
-        self.correlated_into(ch, &mut out)?;
-        Ok(out)
     }
 
     /// Extends one batch into `buf` and calls `f(offset, h0, h1)` for each
@@ -151,26 +124,12 @@ impl KosSender {
         Ok(())
     }
 
-    /// `n` random OTs.
-    pub fn random(&mut self, ch: &mut Channel, n: usize) -> Result<Vec<(Block, Block)>> {
-        let mut out = vec![(Block::ZERO, Block::ZERO); n];
-        self.random_into(ch, &mut out)?;
-        Ok(out)
-    }
-
     /// Random OTs stored for later use (see [`crate::beaver`]).
     pub fn random_batch(&mut self, ch: &mut Channel, n: usize) -> Result<RotSenderBatch> {
         let start = self.index;
         let pairs = self.random(ch, n)?;
         let (m0, m1) = pairs.into_iter().unzip();
         Ok(RotSenderBatch::new(start, m0, m1))
-    }
-
-    /// Correlated OTs stored for later use.
-    pub fn correlated_batch(&mut self, ch: &mut Channel, n: usize) -> Result<CotSenderBatch> {
-        let start = self.index;
-        let q = self.correlated(ch, n)?;
-        Ok(CotSenderBatch::new(start, self.delta, q))
     }
 
     /// Chosen-message OT: the receiver learns `msgs[i].c_i`. The padded
