@@ -250,7 +250,7 @@ impl SlotProgram {
             }
             return;
         }
-        self.garble_stages_portable(w, range, delta, tweak_offset, tables)
+        self.garble_stages_fallback(w, range, delta, tweak_offset, tables, false)
     }
 
     /// [`SlotProgram::garble_stages`] on the portable backend.
@@ -262,11 +262,29 @@ impl SlotProgram {
         tweak_offset: u64,
         tables: &mut [Block],
     ) {
+        self.garble_stages_fallback(w, range, delta, tweak_offset, tables, true)
+    }
+
+    /// Without VAES: the portable AND kernel, and the XOR kernel (SSE2 is
+    /// part of x86-64) unless `portable_xors`.
+    fn garble_stages_fallback(
+        &self,
+        w: &mut [Block],
+        range: Range<usize>,
+        delta: Block,
+        tweak_offset: u64,
+        tables: &mut [Block],
+        portable_xors: bool,
+    ) {
         self.check_w(w);
         let ands = self.stages_ands(range.clone());
         assert_eq!(tables.len(), TABLE_BLOCKS * ands.len(), "table length");
         for s in range {
-            self.xors.run_portable(w, self.stage_xors(s));
+            if portable_xors {
+                self.xors.run_portable(w, self.stage_xors(s));
+            } else {
+                self.xors.run(w, self.stage_xors(s));
+            }
             let r = self.stages_ands(s..s + 1);
             let t = &mut tables[2 * (r.start - ands.start)..2 * (r.end - ands.start)];
             garble_portable(
@@ -312,7 +330,7 @@ impl SlotProgram {
             }
             return;
         }
-        self.eval_stages_portable(w, range, tables, tweak_offset)
+        self.eval_stages_fallback(w, range, tables, tweak_offset, false)
     }
 
     /// [`SlotProgram::eval_stages`] on the portable backend.
@@ -323,11 +341,27 @@ impl SlotProgram {
         tables: &[Block],
         tweak_offset: u64,
     ) {
+        self.eval_stages_fallback(w, range, tables, tweak_offset, true)
+    }
+
+    /// As [`SlotProgram::garble_stages_fallback`].
+    fn eval_stages_fallback(
+        &self,
+        w: &mut [Block],
+        range: Range<usize>,
+        tables: &[Block],
+        tweak_offset: u64,
+        portable_xors: bool,
+    ) {
         self.check_w(w);
         let ands = self.stages_ands(range.clone());
         assert_eq!(tables.len(), TABLE_BLOCKS * ands.len(), "table length");
         for s in range {
-            self.xors.run_portable(w, self.stage_xors(s));
+            if portable_xors {
+                self.xors.run_portable(w, self.stage_xors(s));
+            } else {
+                self.xors.run(w, self.stage_xors(s));
+            }
             let r = self.stages_ands(s..s + 1);
             let t = &tables[2 * (r.start - ands.start)..2 * (r.end - ands.start)];
             eval_portable(w, &self.ands[r.clone()], t, tweak_offset, r.start as u64);
@@ -641,8 +675,11 @@ pub fn and_tweak(tweak_offset: u64, and_index: u64) -> Block {
     Block::from_halves(and_index << 1, tweak_offset)
 }
 
-/// Gates hashed per portable batch (4 AES blocks each for the garbler).
-const PORTABLE_CHUNK: usize = 64;
+/// Gates hashed per portable batch (4 AES blocks each for the garbler):
+/// enough blocks per `encrypt_blocks` call for its 8-way pipeline, and
+/// small stack buffers, since they are zeroed on every call and the
+/// evaluator calls once per 8-gate stage.
+const PORTABLE_CHUNK: usize = 16;
 
 fn garble_portable(
     w: &mut [Block],
