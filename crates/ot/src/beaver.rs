@@ -27,6 +27,15 @@ fn send_header(ch: &mut Channel, index: u64, d: &[bool]) -> Result<()> {
     ch.flush()
 }
 
+/// Sends `d_i = b_i ⊕ c_i` for the real choices `b` and the stored `c`,
+/// then wipes them: together with the stored bits they reveal `b`.
+fn send_corrections(ch: &mut Channel, index: u64, b: &[bool], c: &[bool]) -> Result<()> {
+    let mut d: Vec<bool> = b.iter().zip(c).map(|(&b, &c)| b ^ c).collect();
+    let r = send_header(ch, index, &d);
+    d.zeroize();
+    r
+}
+
 fn recv_header(ch: &mut Channel, index: u64, n: usize) -> Result<Vec<bool>> {
     let mut b = [0u8; 8];
     ch.recv_bytes(&mut b)?;
@@ -61,13 +70,7 @@ pub fn receive(
     choices: &[bool],
 ) -> Result<Vec<Block>> {
     let mat = batch.take(choices.len())?;
-    let mut d: Vec<bool> = choices
-        .iter()
-        .zip(mat.choices())
-        .map(|(&b, &c)| b ^ c)
-        .collect();
-    send_header(ch, mat.next_index(), &d)?;
-    d.zeroize();
+    send_corrections(ch, mat.next_index(), choices, mat.choices())?;
     let ys = ch.recv_block_vec(2 * choices.len())?;
     let out = choices
         .iter()
@@ -106,13 +109,7 @@ pub fn receive_correlated(
     choices: &[bool],
 ) -> Result<Vec<Block>> {
     let mat = batch.take(choices.len())?;
-    let mut d: Vec<bool> = choices
-        .iter()
-        .zip(mat.choices())
-        .map(|(&b, &c)| b ^ c)
-        .collect();
-    send_header(ch, mat.next_index(), &d)?;
-    d.zeroize();
+    send_corrections(ch, mat.next_index(), choices, mat.choices())?;
     let mut ys = ch.recv_block_vec(choices.len())?;
     for (y, &t) in ys.iter_mut().zip(mat.t()) {
         *y ^= t;
