@@ -95,7 +95,7 @@ impl Party for CompgcAlice {
         // the same offset (W⁰ ⊕ W̄⁰ = W¹ ⊕ W̄¹ only then).
         let delta = Delta::random(&mut self.prg);
         let mut next_tweak = 1u64;
-        match &mut self.pool {
+        let mut store = match &mut self.pool {
             Pool::Store(s) => {
                 if s.get_secret(DELTA_SECRET)?.is_some() {
                     return Err(Error::config(
@@ -106,32 +106,28 @@ impl Party for CompgcAlice {
                     library::add_kind(s, t, true)?;
                 }
                 s.put_secret(DELTA_SECRET, &delta.block().to_bytes())?;
-                library::garble_library(
-                    ch,
-                    &delta,
-                    &mut self.prg,
-                    &list,
-                    &mut next_tweak,
-                    &self.cfg.progress,
-                    |t, i| library::store_alice(s, t, &i),
-                )?;
-                s.commit()?;
+                Some(s)
             }
-            _ => {
-                let lib = &mut self.lib;
-                library::garble_library(
-                    ch,
-                    &delta,
-                    &mut self.prg,
-                    &list,
-                    &mut next_tweak,
-                    &self.cfg.progress,
-                    |t, i| {
-                        lib.push(&t.name, i);
-                        Ok(())
-                    },
-                )?;
-            }
+            _ => None,
+        };
+        let lib = &mut self.lib;
+        library::garble_library(
+            ch,
+            &delta,
+            &mut self.prg,
+            &list,
+            &mut next_tweak,
+            &self.cfg.progress,
+            |t, i| match &mut store {
+                Some(s) => library::store_alice(s, t, &i),
+                None => {
+                    lib.push(&t.name, i);
+                    Ok(())
+                }
+            },
+        )?;
+        if let Some(s) = store {
+            s.commit()?;
         }
         self.delta = Some(delta);
         Ok(())
