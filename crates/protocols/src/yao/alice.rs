@@ -15,6 +15,9 @@ use zeroize::Zeroizing;
 /// waits for them: memory stays bounded whatever the circuit.
 const AHEAD_BLOCKS: usize = 1 << 18;
 
+/// Streamed tables are sent in writes of at least this many blocks (64 KiB).
+const COALESCE_BLOCKS: usize = 4096;
+
 /// Held tables shorter than this many bytes are queued in the channel's
 /// write buffer (below its size, 64 KiB, so they are copied, not flushed).
 const WRITE_BUFFER_HINT: usize = 48 << 10;
@@ -148,8 +151,17 @@ impl Party for YaoAlice {
         let out = garble_streaming(&self.plan, &delta, &zero, 0, Keep::Outputs, &mut |t| {
             streamed += t.len();
             if labels_sent && streamed < total {
-                // Queued labels (if any) leave in the same write.
-                return ch.send_blocks_now(t);
+                // Pieces leave in writes of at least COALESCE_BLOCKS: each
+                // write may wake Bob, which costs Alice more than the copy.
+                if held.is_empty() && t.len() >= COALESCE_BLOCKS {
+                    return ch.send_blocks_now(t);
+                }
+                held.extend_from_slice(t);
+                if held.len() >= COALESCE_BLOCKS {
+                    ch.send_blocks_now(&held)?;
+                    held.clear();
+                }
+                return Ok(());
             }
             held.extend_from_slice(t);
             if labels_sent
