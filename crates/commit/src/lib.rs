@@ -15,12 +15,14 @@ mod open_committer;
 mod open_receiver;
 mod par;
 pub mod params;
+pub mod program;
 pub mod receiver;
 mod sliced;
 mod wire;
 
 pub use committer::Committer;
 pub use material::{CommitterState, ReceiverState};
+pub use program::XorProgram;
 pub use receiver::Receiver;
 pub mod bench;
 #[cfg(test)]

@@ -115,8 +115,9 @@ fn bucket_size_objective_runs_too() {
 
 #[test]
 fn sha256_with_rebased_xor_sets() {
-    // SHA-256's adders grow XOR sets past build::MAX_SET: Build re-bases
-    // them onto fresh committed keys, and the output must not change.
+    // SHA-256's adders grow long XOR sets (Build's openings run on
+    // per-wire registers; only output cones keep sets); the output must
+    // not change.
     let c = brickyard_circuit::builtin("sha256").unwrap();
     let cfg = cfg_for(c);
     let mut rng = Rng(256);
@@ -125,4 +126,58 @@ fn sha256_with_rebased_xor_sets() {
     let run = run_memory("lego", &cfg, ai.clone(), bi.clone()).unwrap();
     let want = cfg.circuit.eval(&assemble(&cfg, &ai[0], &bi[0])).unwrap();
     assert_eq!(run.bob_outputs[0], want);
+}
+
+/// Inputs 0..80 (two groups of 40), one AND of wires 0 and 40 (wire 80),
+/// and a chain XORing all 80 inputs (wires 81..160, the last is 159).
+fn xor_chain(outputs: Vec<u32>) -> brickyard_circuit::Circuit {
+    use brickyard_circuit::{Circuit, Gate, Group};
+    let mut gates = vec![Gate::And {
+        a: 0,
+        b: 40,
+        out: 80,
+    }];
+    let mut acc = 0;
+    for (k, w) in (1..80).enumerate() {
+        let out = 81 + k as u32;
+        gates.push(Gate::Xor { a: acc, b: w, out });
+        acc = out;
+    }
+    Circuit {
+        num_wires: 81 + 79,
+        inputs: vec![
+            Group {
+                name: "a".into(),
+                wires: (0..40).collect(),
+            },
+            Group {
+                name: "b".into(),
+                wires: (40..80).collect(),
+            },
+        ],
+        outputs: vec![Group {
+            name: "out".into(),
+            wires: outputs,
+        }],
+        gates,
+    }
+}
+
+#[test]
+fn an_output_cone_past_max_set_is_rebased_once() {
+    // The chain's set reaches 65 input heads > build::MAX_SET: Build
+    // re-bases it once (one more 16-byte soldering) when it is an output,
+    // and forms no set for it when it is not.
+    let mut bytes = Vec::new();
+    for outputs in [vec![159, 80], vec![80, 0]] {
+        let cfg = cfg_for(xor_chain(outputs));
+        let mut rng = Rng(65);
+        let ai = random_inputs(&mut rng, &cfg, Role::Alice, 1);
+        let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
+        let run = run_memory("lego", &cfg, ai.clone(), bi.clone()).unwrap();
+        let want = cfg.circuit.eval(&assemble(&cfg, &ai[0], &bi[0])).unwrap();
+        assert_eq!(run.bob_outputs[0], want);
+        bytes.push(run.report.phases[2].bytes_alice_to_bob);
+    }
+    assert_eq!(bytes[0], bytes[1] + 16, "{bytes:?}");
 }

@@ -6,6 +6,7 @@
 mod cheating;
 mod honest;
 mod malformed;
+mod program;
 
 use crate::code::row_from_bits;
 use crate::params::N;

@@ -13,6 +13,7 @@ use super::evaluator::and_ranks;
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{Cursors, Layout, Need};
 use brickyard_circuit::{Circuit, Gate};
+use brickyard_commit::XorProgram;
 use brickyard_core::{Block, Channel, Error, Result};
 use std::ops::Range;
 
@@ -45,9 +46,11 @@ pub struct BuiltBob {
     pub refresh: Vec<(usize, Block)>,
 }
 
-/// Largest set a wire keeps before it is re-based onto a fresh committed
-/// key: XOR-heavy circuits (SHA-256's adders) otherwise grow sets of
-/// thousands of ids, and every opening costs their size.
+/// Largest set an output wire's XOR cone keeps before it is re-based onto
+/// a fresh committed key: XOR-heavy circuits (SHA-256's adders) could
+/// otherwise give an output a set of thousands of ids, and Eval's output
+/// opening (and the store's records) cost its size. Build's own openings
+/// do not depend on set sizes (they run on per-wire registers).
 pub const MAX_SET: usize = 64;
 
 /// What each opened value of Build is, in order.
@@ -88,8 +91,8 @@ fn sym_diff(a: &[usize], b: &[usize]) -> Vec<usize> {
     out
 }
 
-/// Sets stored back to back in one vector (Build makes one per wire and
-/// two per AND gate; one allocation each cost more than the set algebra).
+/// Sets stored back to back in one vector (Build makes one per wire; one
+/// allocation each cost more than the set algebra).
 #[derive(Default)]
 struct Sets {
     ids: Vec<usize>,
@@ -104,9 +107,6 @@ impl Sets {
         let start = self.ids.len();
         self.ids.extend_from_slice(ids);
         self.spans.push(start..self.ids.len());
-    }
-    fn slices(&self) -> Vec<&[usize]> {
-        self.spans.iter().map(|r| &self.ids[r.clone()]).collect()
     }
 }
 
@@ -124,14 +124,17 @@ pub fn need(c: &Circuit, bob_inputs: usize) -> Need {
     }
 }
 
-/// Build's plan of one copy: the ids it uses and every set it opens. It
+/// Build's plan of one copy: the ids it uses and the program of its
+/// openings (one register per wire slot holding the XOR of its set, so
+/// each party XORs one row per gate instead of a whole set per opened
+/// value; the sets themselves only decide re-basing and the output sets). It
 /// depends only on the circuit and on the layout's ids, so copies laid out
 /// alike (the store-backed Build numbers each copy's commitments the same
 /// way) share one plan, and the plan tells how many refresh keys a copy
 /// takes before any is reserved.
 pub struct Planned {
     built: Built,
-    open: Sets,
+    open: XorProgram,
     tags: Vec<Tag>,
 }
 
@@ -143,19 +146,48 @@ impl Planned {
     }
 }
 
-/// Reserves material for a copy of `c` and computes every set Build opens.
+/// Per gate: whether its output's set is needed, i.e. the gate lies in the
+/// XOR/NOT cone of an output wire (sets stop at AND outputs and inputs).
+/// Computed backwards with the wires' liveness, so a wire written twice is
+/// handled too; the sets of all other wires are never formed.
+fn output_cone(c: &Circuit) -> Vec<bool> {
+    let mut live = vec![false; c.num_wires as usize];
+    for &w in c.outputs.iter().flat_map(|g| g.wires.iter()) {
+        if let Some(l) = live.get_mut(w as usize) {
+            *l = true;
+        }
+    }
+    let mut need = vec![false; c.gates.len()];
+    for (gi, g) in c.gates.iter().enumerate().rev() {
+        let Some(l) = live.get_mut(g.output() as usize) else {
+            continue;
+        };
+        need[gi] = std::mem::replace(l, false);
+        if need[gi] && !matches!(g, Gate::And { .. }) {
+            let (ins, n) = g.inputs();
+            for &w in &ins[..n] {
+                if let Some(l) = live.get_mut(w as usize) {
+                    *l = true;
+                }
+            }
+        }
+    }
+    need
+}
+
+/// Reserves material for a copy of `c` and computes Build's openings.
 fn plan(
     c: &Circuit,
     layout: &mut Layout,
     bob_inputs: usize,
     links: &[Option<Vec<usize>>],
-) -> Result<(Built, Sets, Vec<Tag>)> {
+) -> Result<(Built, XorProgram, Vec<Tag>)> {
     let at = layout.reserve(need(c, bob_inputs))?;
-    // Wire w's 0-key set is `wires.get(slot[w])`.
+    // Wire w's 0-key set is `wires.get(slot[w])`, its XOR register `slot[w]`.
     const UNSET: u32 = u32::MAX;
     let mut slot = vec![UNSET; c.num_wires as usize];
     let mut wires = Sets::default();
-    let mut open = Sets::default();
+    let mut open = XorProgram::default();
     let mut input_sets = Vec::new();
     let mut tags = Vec::new();
     let mut linked = Vec::new();
@@ -171,6 +203,7 @@ fn plan(
             }
         };
         slot[*w as usize] = wires.spans.len() as u32;
+        open.load(wires.spans.len(), &set);
         wires.push(&set);
         input_sets.push(set);
     }
@@ -182,48 +215,54 @@ fn plan(
     };
     let delta = [layout.delta_id];
     let rank = and_ranks(c);
+    let need_set = output_cone(c);
     let mut k = 0;
     let mut s = Vec::new();
     for (gi, g) in c.gates.iter().enumerate() {
         s.clear();
+        let d = wires.spans.len();
+        let keep = need_set[gi];
         match *g {
             Gate::Xor { a, b, .. } => {
                 let (a, b) = (find(&slot, a)?, find(&slot, b)?);
-                sym_diff_into(wires.get(a), wires.get(b), &mut s);
+                if keep {
+                    sym_diff_into(wires.get(a), wires.get(b), &mut s);
+                }
+                open.xor(d, a, b);
             }
-            Gate::Inv { a, .. } => sym_diff_into(wires.get(find(&slot, a)?), &delta, &mut s),
+            Gate::Inv { a, .. } => {
+                let a = find(&slot, a)?;
+                if keep {
+                    sym_diff_into(wires.get(a), &delta, &mut s);
+                }
+                open.xor_id(d, a, layout.delta_id);
+            }
             Gate::And { a, b, .. } => {
                 let i = rank[k] as usize;
                 let [l, r, o] = layout.and_heads[at.and + i];
                 for (w, head, side) in [(a, l, 0), (b, r, 1)] {
-                    let mut t = std::mem::take(&mut s);
-                    sym_diff_into(wires.get(find(&slot, w)?), &[head], &mut t);
-                    open.push(&t);
-                    t.clear();
-                    s = t;
+                    open.open(find(&slot, w)?, head);
                     tags.push(Tag::And(i, side));
                 }
                 k += 1;
                 s.push(o);
+                open.load(d, &[o]);
             }
         }
         if s.len() > MAX_SET {
             let u = layout.take_refresh()?;
-            let mut t = Vec::with_capacity(s.len() + 1);
-            sym_diff_into(&s, &[u], &mut t);
-            open.push(&t);
+            open.open(d, u);
             tags.push(Tag::Refresh(gi));
             s.clear();
             s.push(u);
+            open.load(d, &[u]);
         }
         slot[g.output() as usize] = wires.spans.len() as u32;
         wires.push(&s);
     }
+    // Input wire i's register is i (the inputs are the first slots).
     for (i, _) in input_sets.iter().enumerate().filter(|(i, _)| !linked[*i]) {
-        open.push(&[
-            layout.in_heads[at.input + i],
-            layout.in_auth_heads[at.input + i],
-        ]);
+        open.open(i, layout.in_auth_heads[at.input + i]);
         tags.push(Tag::Auth(i));
     }
     let out_sets = c
@@ -271,7 +310,7 @@ pub fn alice_linked(
 
 /// Alice: Build's openings for a planned copy.
 pub fn alice_planned(hcom: &HcomSender, ch: &mut Channel, p: &Planned) -> Result<Built> {
-    hcom.batch_open(ch, &p.open.slices())?;
+    hcom.batch_open_program(ch, &p.open)?;
     Ok(p.built.clone())
 }
 
@@ -302,7 +341,7 @@ pub fn bob_linked(
 /// Bob: Build's openings for a planned copy, verified.
 pub fn bob_planned(hcom: &mut HcomReceiver, ch: &mut Channel, p: &Planned) -> Result<BuiltBob> {
     let (built, open, tags) = (p.built.clone(), &p.open, &p.tags);
-    let vals = hcom.verify_batch_open(ch, &open.slices())?;
+    let vals = hcom.verify_batch_open_program(ch, open)?;
     if vals.len() != tags.len() {
         return Err(Error::malformed(
             "lego: Build opened the wrong number of solderings",

@@ -7,7 +7,7 @@
 //! of its values. LEGO writes every key it opens as such a set, e.g.
 //! `[L⁰, Δ]` for a 1-key or `[O⁰_g, L⁰_h]` for a soldering.
 
-use brickyard_commit::{Committer, CommitterState, Receiver, ReceiverState};
+use brickyard_commit::{Committer, CommitterState, Receiver, ReceiverState, XorProgram};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
 use std::ops::Range;
@@ -64,6 +64,10 @@ impl HcomSender {
     pub fn batch_open<S: AsRef<[usize]>>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
         self.0.batch_open_xor(ch, sets)
     }
+    /// Batch opening of a program's items (shared XORs computed once).
+    pub fn batch_open_program(&self, ch: &mut Channel, prog: &XorProgram) -> Result<()> {
+        self.0.batch_open_program(ch, prog)
+    }
     /// VerLeak: leaks the lsb of each set's XOR, consuming `blinders`.
     pub fn leak_lsbs(
         &self,
@@ -103,6 +107,14 @@ impl HcomReceiver {
         sets: &[S],
     ) -> Result<Vec<Block>> {
         self.0.verify_batch_open_xor(ch, sets)
+    }
+    /// Receives and verifies a batch opening of a program's items.
+    pub fn verify_batch_open_program(
+        &mut self,
+        ch: &mut Channel,
+        prog: &XorProgram,
+    ) -> Result<Vec<Block>> {
+        self.0.verify_batch_open_program(ch, prog)
     }
     /// VerLeak, Bob's side: the verified lsbs.
     pub fn verify_lsbs(
