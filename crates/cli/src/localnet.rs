@@ -10,20 +10,25 @@ use brickyard_protocols::LocalNet;
 /// machine with a core per party (see docs/protocols/yao.md).
 pub const SPIN_ENV: &str = "BRICKYARD_SPIN_US";
 
-/// Connects Alice and Bob over 127.0.0.1 with `profile` (`None` = the
-/// plain loopback link).
-pub fn loopback(profile: Option<NetProfile>, name: &str) -> Result<LocalNet> {
-    let listener = listen("127.0.0.1:0")?;
-    let addr = listener.local_addr()?.to_string();
+/// The read spin [`SPIN_ENV`] asks for (zero when unset).
+pub fn spin_from_env() -> Result<std::time::Duration> {
     let spin_us = match std::env::var(SPIN_ENV) {
         Ok(v) => v.trim().parse::<u64>().map_err(|_| {
             brickyard_core::Error::config(format!("{SPIN_ENV}={v}: expected microseconds"))
         })?,
         Err(_) => 0,
     };
+    Ok(std::time::Duration::from_micros(spin_us))
+}
+
+/// Connects Alice and Bob over 127.0.0.1 with `profile` (`None` = the
+/// plain loopback link).
+pub fn loopback(profile: Option<NetProfile>, name: &str) -> Result<LocalNet> {
+    let listener = listen("127.0.0.1:0")?;
+    let addr = listener.local_addr()?.to_string();
     let opts = NetOptions {
         profile,
-        spin: std::time::Duration::from_micros(spin_us),
+        spin: spin_from_env()?,
         ..NetOptions::default()
     };
     let opts_b = opts.clone();

@@ -103,7 +103,9 @@ fn row(v: Variant, mac: &str, seq: usize, batch: usize) -> Result<Row> {
             batches,
             reuse: true,
             threads: false,
-            link: Link::Tcp,
+            link: Link {
+                spin: crate::localnet::spin_from_env()?,
+            },
         },
     )?;
     let tb = table_bytes(&program, &layout);

@@ -160,134 +160,40 @@ fn online(
     Ok((max, ca.max(cb), bytes, flights))
 }
 
-/// How the two benchmark parties are connected.
+/// How the two benchmark parties are connected: `brickyard_core::channel`
+/// TCP on loopback, as every real run, with reads that spin for up to
+/// `spin` before sleeping ([`NetOptions::spin`]; zero = plain blocking
+/// reads). TinyTable's online phase is 12 (S-box) or 62 (binary) flights,
+/// so on an idle machine the kernel's wake-up per flight is a visible part
+/// of the latency; spinning only pays with a core per party.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Link {
-    /// `brickyard_core::channel` TCP, as every real run (blocking reads).
-    Tcp,
-    /// An experiment, not used by real runs: loopback TCP whose reads spin
-    /// (non-blocking polls) for up to 200 µs before blocking, to see what
-    /// the kernel's wake-up costs per flight. The channel module (owned
-    /// elsewhere) would have to offer this for real runs.
-    SpinTcp,
+pub struct Link {
+    /// How long a read polls before it blocks.
+    pub spin: std::time::Duration,
 }
 
-/// Loopback TCP with spin-then-block reads (see [`Link::SpinTcp`]).
-struct SpinTcp {
-    s: std::net::TcpStream,
-    buf: Vec<u8>,
-    at: usize,
-    end: usize,
-}
-
-const SPIN: std::time::Duration = std::time::Duration::from_micros(200);
-
-impl SpinTcp {
-    fn new(s: std::net::TcpStream) -> Result<SpinTcp> {
-        s.set_nodelay(true)?;
-        s.set_nonblocking(true)?;
-        Ok(SpinTcp {
-            s,
-            buf: vec![0; 1 << 16],
-            at: 0,
-            end: 0,
-        })
-    }
-    fn fill(&mut self) -> Result<()> {
-        use std::io::{ErrorKind, Read};
-        let t0 = Instant::now();
-        loop {
-            match self.s.read(&mut self.buf) {
-                Ok(0) => return Err(Error::Disconnected("spin tcp: eof".into())),
-                Ok(n) => {
-                    self.at = 0;
-                    self.end = n;
-                    return Ok(());
-                }
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    if t0.elapsed() < SPIN {
-                        std::hint::spin_loop();
-                    } else {
-                        self.s.set_nonblocking(false)?;
-                        self.s
-                            .set_read_timeout(Some(std::time::Duration::from_secs(60)))?;
-                        let r = self.s.read(&mut self.buf);
-                        self.s.set_nonblocking(true)?;
-                        match r {
-                            Ok(0) => return Err(Error::Disconnected("spin tcp: eof".into())),
-                            Ok(n) => {
-                                self.at = 0;
-                                self.end = n;
-                                return Ok(());
-                            }
-                            Err(e) => return Err(Error::Io(e)),
-                        }
-                    }
-                }
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => return Err(Error::Io(e)),
-            }
-        }
-    }
-}
-
-impl brickyard_core::channel::Transport for SpinTcp {
-    fn write_all(&mut self, mut data: &[u8]) -> Result<()> {
-        use std::io::{ErrorKind, Write};
-        while !data.is_empty() {
-            match self.s.write(data) {
-                Ok(0) => return Err(Error::Disconnected("spin tcp: write".into())),
-                Ok(n) => data = &data[n..],
-                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => {
-                    std::thread::yield_now()
-                }
-                Err(e) => return Err(Error::Io(e)),
-            }
-        }
-        Ok(())
-    }
-    fn read_exact(&mut self, mut out: &mut [u8]) -> Result<()> {
-        while !out.is_empty() {
-            if self.at == self.end {
-                self.fill()?;
-            }
-            let n = out.len().min(self.end - self.at);
-            out[..n].copy_from_slice(&self.buf[self.at..self.at + n]);
-            self.at += n;
-            out = &mut out[n..];
-        }
-        Ok(())
-    }
-    fn flush(&mut self) -> Result<()> {
-        Ok(())
-    }
+impl Link {
+    /// Plain blocking reads.
+    pub const TCP: Link = Link {
+        spin: std::time::Duration::ZERO,
+    };
 }
 
 /// Two connected channels over `link`: (Alice's, Bob's).
 fn connect_pair(link: Link) -> Result<(Channel, Channel)> {
-    match link {
-        Link::Tcp => {
-            let listener = channel::listen("127.0.0.1:0")?;
-            let addr = listener.local_addr()?.to_string();
-            let opts = NetOptions::default();
-            let b = std::thread::spawn(move || channel::connect(&addr, &NetOptions::default()));
-            let a = channel::accept(&listener, &opts)?;
-            let b = b
-                .join()
-                .map_err(|_| Error::config("connect thread panicked"))??;
-            Ok((a, b))
-        }
-        Link::SpinTcp => {
-            let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
-            let addr = listener.local_addr()?;
-            let b = std::net::TcpStream::connect(addr)?;
-            let (a, _) = listener.accept()?;
-            Ok((
-                Channel::new(SpinTcp::new(a)?),
-                Channel::new(SpinTcp::new(b)?),
-            ))
-        }
-    }
+    let listener = channel::listen("127.0.0.1:0")?;
+    let addr = listener.local_addr()?.to_string();
+    let opts = NetOptions {
+        spin: link.spin,
+        ..NetOptions::default()
+    };
+    let opts_b = opts.clone();
+    let b = std::thread::spawn(move || channel::connect(&addr, &opts_b));
+    let a = channel::accept(&listener, &opts)?;
+    let b = b
+        .join()
+        .map_err(|_| Error::config("connect thread panicked"))??;
+    Ok((a, b))
 }
 
 fn median(v: &[f64]) -> f64 {
@@ -430,10 +336,8 @@ mod tests {
             } else {
                 Variant::Binary
             };
-            let link = if env("TT_SPIN", "0") == "1" {
-                Link::SpinTcp
-            } else {
-                Link::Tcp
+            let link = Link {
+                spin: std::time::Duration::from_micros(env("TT_SPIN_US", "0").parse().unwrap()),
             };
             let o = measure_online(
                 v,
