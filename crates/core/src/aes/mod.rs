@@ -25,6 +25,7 @@ pub mod halfgates;
 #[cfg(target_arch = "x86_64")]
 mod ni;
 mod slot_xors;
+pub mod soldered;
 
 /// The underlying crate's 16-byte block type.
 type AesBlock = aes::Block;

@@ -9,11 +9,11 @@
 //! the garbling tweaks of AND index `j` (offset 0); authenticator `j` uses
 //! tweak `(j, 1)`, so no tweak repeats under one Δ.
 
-use brickyard_core::aes::fixed_key;
+use super::material::GateB;
+use brickyard_core::aes::soldered::SolderedGate;
 use brickyard_core::hash::{tccr, tccr_batch};
 use brickyard_core::Block;
 use brickyard_core::Result;
-use brickyard_garble::tweak::and_tweak;
 use brickyard_garble::{eval_and, garble_ands, AndScratch, Delta};
 
 /// The tweak of authenticator `id`.
@@ -55,63 +55,22 @@ pub fn eval_gate(l: Block, r: Block, table: &[Block; 2], id: u64) -> Block {
     eval_and(l, r, table, id)
 }
 
-/// The tweak of gate `id`'s first (garbler-half) hash; the second is this
-/// one with bit 0 set (`brickyard_garble::tweak`, offset 0).
-#[inline]
-pub fn gate_tweak(id: u64) -> Block {
-    and_tweak(0, id)
-}
-
-/// The hashes of a batch of gate evaluations in one AES pass per step:
-/// `x` holds the input pairs `(l, r)` of gate `i` at `2i, 2i + 1`, and
-/// `h` receives `H(l, t_i)` and `H(r, t_i ⊕ 1)` with `t_i = gate_tweak(ids[i])`.
-/// `u` is scratch of `x`'s length. [`gate_output`] finishes each gate.
-///
-/// # Panics
-/// If the lengths disagree (the caller's own buffers).
-pub fn hash_gate_inputs(x: &[Block], ids: &[u64], h: &mut [Block], u: &mut [Block]) {
-    assert!(x.len() == 2 * ids.len() && h.len() == x.len() && u.len() == x.len());
-    let pi = fixed_key();
-    pi.encrypt_blocks_to(x, u);
-    for ((hc, uc), &id) in h.chunks_exact_mut(2).zip(u.chunks_exact(2)).zip(ids) {
-        let t = gate_tweak(id);
-        hc[0] = uc[0] ^ t;
-        hc[1] = uc[1] ^ t ^ Block(1);
+/// Bob's garbled gates are read in place by the fused bucket kernel
+/// (`brickyard_core::aes::soldered`): gate `id` hashes under the garbling's
+/// tweak `and_tweak(0, id)`, as [`garble_gates`] made it.
+impl SolderedGate for GateB {
+    #[inline(always)]
+    fn table(&self) -> &[Block; 2] {
+        &self.table
     }
-    pi.encrypt_blocks(h);
-    for (hb, ub) in h.iter_mut().zip(u.iter()) {
-        *hb ^= *ub;
+    #[inline(always)]
+    fn id(&self) -> u64 {
+        self.id
     }
-}
-
-/// The half-gates evaluator's output for keys `l`, `r` from their hashes
-/// (see [`hash_gate_inputs`]); equal to [`eval_gate`] (tested).
-#[inline(always)]
-pub fn gate_output(l: Block, r: Block, hl: Block, hr: Block, table: &[Block; 2]) -> Block {
-    hl ^ table[0].and_bit(l.lsb()) ^ hr ^ (table[1] ^ l).and_bit(r.lsb())
-}
-
-/// Which of `keys` the authenticators accept: `keys[i]` is checked by
-/// `(tables[i], ids[i])` (one hash batch for all). `scratch` is reused.
-pub fn auths_accept(
-    keys: &[Block],
-    tables: &[[Block; 2]],
-    ids: &[u64],
-    scratch: &mut Vec<Block>,
-    out: &mut Vec<bool>,
-) {
-    scratch.clear();
-    scratch.extend_from_slice(keys);
-    let tw: Vec<Block> = ids.iter().map(|&id| auth_tweak(id)).collect();
-    tccr_batch(scratch, &tw);
-    out.clear();
-    out.extend(
-        scratch
-            .iter()
-            .zip(keys)
-            .zip(tables)
-            .map(|((h, k), t)| *h == t[k.lsb() as usize]),
-    );
+    #[inline(always)]
+    fn solder(&self) -> &[Block; 3] {
+        &self.s
+    }
 }
 
 /// Builds authenticators for 0-keys `k0` with ids `first..`: `2` hashes each.
@@ -162,30 +121,43 @@ mod tests {
     }
 
     #[test]
-    fn batched_gate_evaluation_is_the_garble_crates() {
+    fn soldered_evaluation_is_the_garble_crates() {
+        use brickyard_core::aes::soldered::{eval_soldered, eval_soldered_portable};
         let mut prg = Prg::from_seed(Block(2));
         let delta = Delta::random(&mut prg);
+        let d = delta.block();
         let n = 300;
         let l0: Vec<Block> = prg.random_blocks(n);
         let r0: Vec<Block> = prg.random_blocks(n);
-        let (_, tables) = garble_gates(&l0, &r0, &delta, 40).unwrap();
-        // Gates in a scrambled order with arbitrary (non-consecutive) ids.
+        let (o0, tables) = garble_gates(&l0, &r0, &delta, 40).unwrap();
+        // Buckets of 3 gates in a scrambled order with arbitrary ids; the
+        // head keys are gate g's own keys translated by random solderings,
+        // and each gate gets the inverse soldering, plus one onto its
+        // output: the kernel must return that gate's output key ⊕ s_O.
+        let per = 3;
         let order: Vec<usize> = (0..n).map(|i| (i * 7) % n).collect();
-        let mut x = Vec::new();
-        let mut ids = Vec::new();
+        let mut heads = Vec::new();
+        let mut gates = Vec::new();
+        let mut want = Vec::new();
         for (j, &g) in order.iter().enumerate() {
             let (a, b) = (j % 2 == 1, j % 3 == 1);
-            x.push(l0[g] ^ delta.block().and_bit(a));
-            x.push(r0[g] ^ delta.block().and_bit(b));
-            ids.push(40 + g as u64);
+            let (l, r) = (l0[g] ^ d.and_bit(a), r0[g] ^ d.and_bit(b));
+            if j % per == 0 {
+                heads.push([prg.random_block(), prg.random_block()]);
+            }
+            let h = heads[j / per];
+            let s = [h[0] ^ l, h[1] ^ r, prg.random_block()];
+            let table = [tables[2 * g], tables[2 * g + 1]];
+            let id = 40 + g as u64;
+            let out = eval_gate(l, r, &table, id);
+            assert_eq!(out, o0[g] ^ d.and_bit(a && b), "garble crate, gate {g}");
+            want.push(out ^ s[2]);
+            gates.push(GateB { table, id, s });
         }
-        let (mut h, mut u) = (vec![Block::ZERO; 2 * n], vec![Block::ZERO; 2 * n]);
-        hash_gate_inputs(&x, &ids, &mut h, &mut u);
-        for (j, &g) in order.iter().enumerate() {
-            let t = [tables[2 * g], tables[2 * g + 1]];
-            let want = eval_gate(x[2 * j], x[2 * j + 1], &t, ids[j]);
-            let got = gate_output(x[2 * j], x[2 * j + 1], h[2 * j], h[2 * j + 1], &t);
-            assert_eq!(got, want, "gate {g}");
-        }
+        let mut got = vec![Block::ZERO; n];
+        eval_soldered(&heads, per, &gates, &mut got);
+        assert_eq!(got, want);
+        eval_soldered_portable(&heads, per, &gates, &mut got);
+        assert_eq!(got, want);
     }
 }

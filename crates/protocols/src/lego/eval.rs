@@ -149,12 +149,16 @@ pub fn bob_with(
             "lego: Eval inputs do not match the built copy",
         ));
     }
+    // Flight 1 leaves before anything else: the openings Bob will verify
+    // and the evaluator's helper thread are prepared while Alice answers.
+    let b = &mat.rot_b[at.rot..at.rot + nb];
+    let e: Vec<bool> = b.iter().zip(y).map(|(b, y)| b ^ y).collect();
+    ch.send_bits(&e)?;
+    ch.flush()?;
+    let sets = opening_sets(&built.built, layout, owners, &e);
     let (r, in_keys, d) = ev.session(built, mat, |sess| {
-        let b = &mat.rot_b[at.rot..at.rot + nb];
-        let e: Vec<bool> = b.iter().zip(y).map(|(b, y)| b ^ y).collect();
-        ch.send_bits(&e)?;
         let their = ch.recv_block_vec(owners.alice.len())?;
-        let d = hcom.verify_open(ch, &opening_sets(&built.built, layout, owners, &e))?;
+        let d = hcom.verify_open(ch, &sets)?;
         let d_in = &d[..nb];
         let mut in_keys = vec![Block::ZERO; n_in];
         for (&p, &k) in owners.alice.iter().zip(&their) {

@@ -1,28 +1,30 @@
 //! Bob's online evaluation (Eval steps 4–5), a layer at a time.
 //!
 //! The circuit is split once into AND-depth layers ([`EvalPlan`], built in
-//! the dependent phase). Per layer Bob first runs the free gates, then
-//! gathers the inputs of *every* garbled gate of *every* bucket of the layer
-//! — the head's keys translated by Build's solderings and each gate's
-//! bucket soldering — hashes them in chunks of [`CHUNK_GATES`] gates with
-//! one fixed-key AES pass per hash step, finishes each gate with the
-//! half-gates equation, and applies the bucket rule ([`super::bucket`]):
-//! all β outputs agree → that key; otherwise the slow path decides (Δ
-//! recovery or the scoring rule). Input authenticators are likewise hashed
-//! in one batch for all inputs.
+//! the dependent phase). Per layer Bob first runs the free gates, then, in
+//! chunks of [`CHUNK_GATES`] garbled gates, translates each bucket head's
+//! keys by Build's solderings and hands the chunk's gates to the fused
+//! kernel `brickyard_core::aes::soldered` (each gate's bucket soldering,
+//! both hashes, the half-gates equation and its output soldering in
+//! registers, one pass over the gate records), and applies the bucket rule
+//! ([`super::bucket`]) to the outputs: all β agree → that key; otherwise
+//! the slow path decides (Δ recovery or the scoring rule). Input
+//! authenticators are hashed in one batch for all inputs.
 
 use super::bucket::{decide, input_key_accepted, BucketOut};
 use super::build::BuiltBob;
-use super::component::{auths_accept, gate_output, hash_gate_inputs};
+use super::component::auth_tweak;
 use super::material::{AuthB, BobMaterial, GateB};
 use brickyard_circuit::{Circuit, Gate};
+use brickyard_core::aes::soldered::eval_soldered;
+use brickyard_core::hash::tccr_batch;
 use brickyard_core::{Block, Error, Result};
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock, RwLockWriteGuard};
 
-/// Garbled gates hashed per AES pass (two blocks each): long enough to
-/// fill the VAES pipeline, short enough that the buffers stay in L1/L2.
+/// Garbled gates per kernel call: their outputs (16 B each) stay in L1
+/// for the bucket rule that follows.
 pub const CHUNK_GATES: usize = 512;
 
 #[derive(Clone, Copy, Debug)]
@@ -77,6 +79,8 @@ pub fn and_ranks(c: &Circuit) -> Vec<u32> {
 /// output has AND-depth `d` (circuit order), then the ANDs of depth `d + 1`.
 #[derive(Clone, Debug)]
 pub struct EvalPlan {
+    /// Key slots (wires are renamed to slots by `assign_slots`; every
+    /// wire number below is a slot).
     num_wires: usize,
     in_wires: Vec<u32>,
     out_wires: Vec<u32>,
@@ -124,7 +128,92 @@ impl EvalPlan {
             plan.ands.extend(a);
             plan.layers.push((plan.lin.len(), plan.ands.len()));
         }
+        plan.assign_slots();
         plan
+    }
+
+    /// Renames wires to slots of a small key vector, reusing a slot once
+    /// the last reader of its wire has run (in evaluation order: each free
+    /// gate is a step, each layer's ANDs one step that reads all its
+    /// inputs before writing any output, as [`Session::evaluate`] does).
+    /// The keys Bob touches then stay in L1/L2 instead of spanning one
+    /// block per wire of f (AES-128: 36 k wires, 580 KB, which every copy's
+    /// megabytes of gate records evict).
+    fn assign_slots(&mut self) {
+        let mut sa = SlotAlloc::new(self.num_wires, &self.out_wires);
+        // Pass 1: the step of each wire's last read.
+        let mut step = 0u32;
+        let mut lin_at = 0;
+        for l in 0..self.layers.len() {
+            let (lin_end, _) = self.layers[l];
+            for g in &self.lin[lin_at..lin_end] {
+                match *g {
+                    Lin::Xor(a, b, _) => {
+                        sa.read(a, step);
+                        sa.read(b, step);
+                    }
+                    Lin::Inv(a, _) => sa.read(a, step),
+                }
+                step += 1;
+            }
+            lin_at = lin_end;
+            for pa in &self.ands[self.layer_ands(l)] {
+                sa.read(pa.a, step);
+                sa.read(pa.b, step);
+            }
+            step += 1;
+        }
+        // Pass 2: rename, freeing slots after their last read.
+        for w in &mut self.in_wires {
+            *w = sa.define(*w);
+        }
+        let mut step = 0u32;
+        let mut lin_at = 0;
+        for l in 0..self.layers.len() {
+            let (lin_end, _) = self.layers[l];
+            for g in &mut self.lin[lin_at..lin_end] {
+                let (a, b, out) = match *g {
+                    Lin::Xor(a, b, out) => (a, Some(b), out),
+                    Lin::Inv(a, out) => (a, None, out),
+                };
+                let ra = sa.get(a);
+                let rb = b.map(|b| sa.get(b));
+                sa.done(a, step);
+                if let Some(b) = b {
+                    sa.done(b, step);
+                }
+                let ro = sa.define(out);
+                sa.drop_dead(out);
+                *g = match rb {
+                    Some(rb) => Lin::Xor(ra, rb, ro),
+                    None => Lin::Inv(ra, ro),
+                };
+                step += 1;
+            }
+            lin_at = lin_end;
+            let r = self.layer_ands(l);
+            let layer = &mut self.ands[r];
+            let wires: Vec<(u32, u32, u32)> = layer.iter().map(|p| (p.a, p.b, p.out)).collect();
+            for pa in layer.iter_mut() {
+                pa.a = sa.get(pa.a);
+                pa.b = sa.get(pa.b);
+            }
+            for &(a, b, _) in &wires {
+                sa.done(a, step);
+                sa.done(b, step);
+            }
+            for (pa, &(_, _, out)) in layer.iter_mut().zip(&wires) {
+                pa.out = sa.define(out);
+            }
+            for &(_, _, out) in &wires {
+                sa.drop_dead(out);
+            }
+            step += 1;
+        }
+        for w in &mut self.out_wires {
+            *w = sa.get(*w);
+        }
+        self.num_wires = sa.next as usize;
     }
 
     /// The plan positions of layer `l`'s ANDs.
@@ -138,9 +227,82 @@ impl EvalPlan {
         self.ands.len()
     }
 
-    /// The output wires, all groups in order.
-    pub fn out_wires(&self) -> &[u32] {
-        &self.out_wires
+    /// Size of the key vector (slots, see `assign_slots`).
+    pub fn slots(&self) -> usize {
+        self.num_wires
+    }
+}
+
+/// Slot allocation of [`EvalPlan::assign_slots`].
+struct SlotAlloc {
+    /// Wire → slot (`u32::MAX`: none yet).
+    of: Vec<u32>,
+    /// Wire → step of its last read, or one of the markers below.
+    last: Vec<u32>,
+    free: Vec<u32>,
+    next: u32,
+}
+
+impl SlotAlloc {
+    /// Never read (so far); read by nobody after it is defined: dead.
+    const NEVER: u32 = u32::MAX - 2;
+    /// Its slot was given back.
+    const RELEASED: u32 = u32::MAX - 1;
+    /// An output wire: kept to the end.
+    const FOREVER: u32 = u32::MAX;
+
+    fn new(wires: usize, outputs: &[u32]) -> Self {
+        let mut last = vec![Self::NEVER; wires];
+        for &w in outputs {
+            last[w as usize] = Self::FOREVER;
+        }
+        SlotAlloc {
+            of: vec![u32::MAX; wires],
+            last,
+            free: Vec::new(),
+            next: 0,
+        }
+    }
+
+    fn read(&mut self, w: u32, step: u32) {
+        let l = &mut self.last[w as usize];
+        if *l != Self::FOREVER {
+            *l = step;
+        }
+    }
+
+    fn define(&mut self, w: u32) -> u32 {
+        let s = self.free.pop().unwrap_or_else(|| {
+            self.next += 1;
+            self.next - 1
+        });
+        self.of[w as usize] = s;
+        s
+    }
+
+    /// The slot of `w` (a wire read before any gate wrote it — impossible
+    /// in a topologically ordered circuit — gets a slot of its own).
+    fn get(&mut self, w: u32) -> u32 {
+        match self.of[w as usize] {
+            u32::MAX => self.define(w),
+            s => s,
+        }
+    }
+
+    /// `w` was read at `step`: free its slot if that was its last read.
+    fn done(&mut self, w: u32, step: u32) {
+        if self.last[w as usize] == step {
+            self.last[w as usize] = Self::RELEASED;
+            self.free.push(self.of[w as usize]);
+        }
+    }
+
+    /// Frees the slot of a wire that was just defined and is never read.
+    fn drop_dead(&mut self, w: u32) {
+        if self.last[w as usize] == Self::NEVER {
+            self.last[w as usize] = Self::RELEASED;
+            self.free.push(self.of[w as usize]);
+        }
     }
 }
 
@@ -161,10 +323,13 @@ pub enum Evaluated {
 /// Buffers of one evaluating thread.
 #[derive(Default)]
 struct Scratch {
+    /// Head keys of a chunk of buckets (through Build's solderings).
+    heads: Vec<[Block; 2]>,
+    /// Gate outputs of a chunk (translated to the head's output key).
+    g: Vec<Block>,
+    /// Input authentication: soldered keys (then their hashes), tweaks.
     x: Vec<Block>,
     h: Vec<Block>,
-    u: Vec<Block>,
-    ids: Vec<u64>,
     /// Output keys of the ANDs this thread evaluated in the current layer.
     outs: Vec<Block>,
 }
@@ -193,7 +358,10 @@ impl Ctx<'_> {
 
     /// Evaluates the AND buckets of plan positions `range` on `keys`:
     /// their output keys into `s.outs` (in order), or `Err(Δ)` when one
-    /// yields two valid keys.
+    /// yields two valid keys. Per chunk: the heads' keys through Build's
+    /// solderings, then every gate in one fused kernel
+    /// ([`eval_soldered`]: bucket soldering, both hashes, half-gates
+    /// equation, output soldering), then the bucket rule.
     fn ands(
         &self,
         keys: &[Block],
@@ -207,53 +375,24 @@ impl Ctx<'_> {
         while first < range.end {
             let last = (first + per_chunk).min(range.end);
             let n = (last - first) * beta;
-            let bucket_gates = &self.gates[first * beta..last * beta];
-            grow(&mut s.x, 2 * n);
-            grow(&mut s.h, 2 * n);
-            grow(&mut s.u, 2 * n);
-            grow(&mut s.ids, n);
-            let (x, h) = (&mut s.x[..2 * n], &mut s.h[..2 * n]);
-            let (u, ids) = (&mut s.u[..2 * n], &mut s.ids[..n]);
-            // Gather: the head's keys through Build's and the bucket's solderings.
-            for (((pa, sd), bg), (xc, ic)) in self.ands[first..last]
-                .iter()
-                .zip(&self.solder[first..last])
-                .zip(bucket_gates.chunks_exact(beta))
-                .zip(x.chunks_exact_mut(2 * beta).zip(ids.chunks_exact_mut(beta)))
-            {
-                let (l, r) = (keys[pa.a as usize] ^ sd[0], keys[pa.b as usize] ^ sd[1]);
-                for ((g, xp), id) in bg.iter().zip(xc.chunks_exact_mut(2)).zip(ic) {
-                    xp[0] = l ^ g.s[0];
-                    xp[1] = r ^ g.s[1];
-                    *id = g.id;
-                }
-            }
-            hash_gate_inputs(x, ids, h, u);
-            // Finish every gate, then the bucket rule.
-            for (bi, (bg, (xc, hc))) in bucket_gates
-                .chunks_exact(beta)
-                .zip(x.chunks_exact(2 * beta).zip(h.chunks_exact(2 * beta)))
-                .enumerate()
-            {
-                let out = |(g, (xp, hp)): (&GateB, (&[Block], &[Block]))| {
-                    gate_output(xp[0], xp[1], hp[0], hp[1], &g.table) ^ g.s[2]
-                };
-                let mut outs = bg
+            s.heads.clear();
+            s.heads.extend(
+                self.ands[first..last]
                     .iter()
-                    .zip(xc.chunks_exact(2).zip(hc.chunks_exact(2)))
-                    .map(out);
-                let key = outs.next().unwrap_or(Block::ZERO);
-                let key = if outs.all(|c| c == key) {
+                    .zip(&self.solder[first..last])
+                    .map(|(pa, sd)| [keys[pa.a as usize] ^ sd[0], keys[pa.b as usize] ^ sd[1]]),
+            );
+            grow(&mut s.g, n);
+            let g = &mut s.g[..n];
+            eval_soldered(&s.heads, beta, &self.gates[first * beta..last * beta], g);
+            for (bi, c) in g.chunks_exact(beta).enumerate() {
+                let key = c[0];
+                let key = if c[1..].iter().all(|&o| o == key) {
                     key
                 } else {
-                    let all: Vec<Block> = bg
-                        .iter()
-                        .zip(xc.chunks_exact(2).zip(hc.chunks_exact(2)))
-                        .map(out)
-                        .collect();
                     let i = first + bi;
                     let auths = &self.auths[i * self.alpha..(i + 1) * self.alpha];
-                    match decide(&all, auths, self.checked) {
+                    match decide(c, auths, self.checked) {
                         BucketOut::Key(k) => k,
                         BucketOut::Delta(d) => return Err(d),
                     }
@@ -374,8 +513,9 @@ pub struct Evaluator {
     layer_outs: Vec<Block>,
     threads: usize,
     parallel_min: usize,
-    tables: Vec<[Block; 2]>,
-    accepted: Vec<bool>,
+    /// Per free gate (plan position): its re-basing in the current copy's
+    /// `refresh`, or `u32::MAX` (kept all-MAX between evaluations).
+    refresh_slot: Vec<u32>,
 }
 
 impl Evaluator {
@@ -383,6 +523,7 @@ impl Evaluator {
     /// phase); it uses a second thread if the machine has two cores.
     pub fn new(c: &Circuit) -> Self {
         let plan = EvalPlan::new(c);
+        let refresh_slot = vec![u32::MAX; plan.lin.len()];
         let keys = RwLock::new(vec![Block::ZERO; plan.num_wires]);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
         Evaluator {
@@ -395,8 +536,7 @@ impl Evaluator {
             layer_outs: Vec::new(),
             threads,
             parallel_min: PARALLEL_MIN_GATES,
-            tables: Vec::new(),
-            accepted: Vec::new(),
+            refresh_slot,
         }
     }
 
@@ -446,6 +586,24 @@ impl Evaluator {
             checked: &mat.checked_auths,
         };
         let per_unit = (SHARE_GATES / beta).max(1);
+        // Size every buffer now: Bob's first flight is already out, so
+        // this overlaps Alice's answer instead of the evaluation.
+        let per_chunk = (CHUNK_GATES / beta).max(1);
+        let widest = (0..plan.layers.len())
+            .map(|l| plan.layer_ands(l).len())
+            .max()
+            .unwrap_or(0);
+        let auths = plan.in_wires.len() * mat.input_auth.width;
+        for sc in [&mut self.main, &mut self.helper] {
+            sc.heads.reserve(per_chunk);
+            grow(&mut sc.g, per_chunk * beta);
+            sc.outs.reserve(widest.min(per_chunk.max(per_unit)));
+        }
+        self.main.outs.reserve(widest);
+        self.main.x.reserve(auths);
+        self.main.h.reserve(auths);
+        grow(&mut self.layer_outs, widest);
+        grow(&mut lock(&self.helper_out).outs, widest);
         let parallel = self.threads > 1
             && (0..plan.layers.len()).any(|l| plan.layer_ands(l).len() * beta >= self.parallel_min);
         let share = Share::default();
@@ -474,8 +632,7 @@ impl Evaluator {
                 main: &mut self.main,
                 mine: &mut self.mine,
                 layer_outs: &mut self.layer_outs,
-                tables: &mut self.tables,
-                accepted: &mut self.accepted,
+                refresh_slot: &mut self.refresh_slot,
                 min: self.parallel_min,
                 per_unit,
             };
@@ -537,8 +694,7 @@ pub struct Session<'s, 'c> {
     main: &'s mut Scratch,
     mine: &'s mut Vec<bool>,
     layer_outs: &'s mut Vec<Block>,
-    tables: &'s mut Vec<[Block; 2]>,
-    accepted: &'s mut Vec<bool>,
+    refresh_slot: &'s mut [u32],
     min: usize,
     per_unit: usize,
 }
@@ -552,28 +708,35 @@ impl Session<'_, '_> {
         let at = built.built.at.input;
         let width = mat.input_auth.width;
         let s = &mut *self.main;
+        let fresh = |p: usize| !built.built.linked.get(p).copied().unwrap_or(false);
+        let group = |p: usize| match (mat.input_auth.get(at + p), built.auth_solder.get(p)) {
+            (Some(auths), Some(&sd)) => Ok((auths, sd)),
+            _ => Err(Error::config("lego: input authenticators missing")),
+        };
+        // One batch: every authenticator's key and tweak, then the hashes.
         s.x.clear();
-        s.ids.clear();
-        self.tables.clear();
-        for (p, &k) in in_keys.iter().enumerate() {
-            if built.built.linked.get(p).copied().unwrap_or(false) {
-                continue;
-            }
-            let (Some(auths), Some(&sd)) = (mat.input_auth.get(at + p), built.auth_solder.get(p))
-            else {
-                return Err(Error::config("lego: input authenticators missing"));
-            };
+        s.h.clear();
+        for (p, &k) in in_keys.iter().enumerate().filter(|&(p, _)| fresh(p)) {
+            let (auths, sd) = group(p)?;
             for a in auths {
                 s.x.push(k ^ sd ^ a.s);
-                self.tables.push(a.table);
-                s.ids.push(a.id);
+                s.h.push(auth_tweak(a.id));
             }
         }
-        auths_accept(&s.x, self.tables, &s.ids, &mut s.h, self.accepted);
-        if width > 0 && !self.accepted.chunks(width).all(input_key_accepted) {
-            return Err(Error::Cheating {
-                check: "input-authenticator",
-            });
+        tccr_batch(&mut s.x, &s.h);
+        let mut hashes = s.x.iter();
+        for (p, &k) in in_keys.iter().enumerate().filter(|&(p, _)| fresh(p)) {
+            let (auths, sd) = group(p)?;
+            let mut ok = 0;
+            for (a, h) in auths.iter().zip(hashes.by_ref()) {
+                let key = k ^ sd ^ a.s;
+                ok += usize::from(*h == a.table[key.lsb() as usize]);
+            }
+            if width > 0 && !input_key_accepted(ok, width) {
+                return Err(Error::Cheating {
+                    check: "input-authenticator",
+                });
+            }
         }
         Ok(())
     }
@@ -586,17 +749,16 @@ impl Session<'_, '_> {
             return Err(Error::config("lego: wrong number of input keys"));
         }
         // Re-based wires (Build): XOR S into the output of free gate gi.
-        let mut refresh = self
-            .built
-            .refresh
-            .iter()
-            .map(|&(gi, s)| match plan.lin_pos.get(gi) {
-                Some(&p) if p != u32::MAX => Ok((p as usize, s)),
-                _ => Err(Error::config("lego: re-basing of a gate that is not free")),
-            })
-            .collect::<Result<Vec<_>>>()?;
-        refresh.sort_unstable_by_key(|r| r.0);
-        let mut refresh = refresh.into_iter().peekable();
+        // `slot[pos]` names the re-basing of free gate `pos` (no sorting,
+        // no allocation); the guard clears the slots however we leave.
+        let refresh = &self.built.refresh;
+        let slots = Slots(&mut *self.refresh_slot, plan, refresh);
+        for (j, &(gi, _)) in refresh.iter().enumerate() {
+            match plan.lin_pos.get(gi) {
+                Some(&p) if p != u32::MAX => slots.0[p as usize] = j as u32,
+                _ => return Err(Error::config("lego: re-basing of a gate that is not free")),
+            }
+        }
         {
             let mut keys = write(self.keys);
             for (&w, &k) in plan.in_wires.iter().zip(in_keys) {
@@ -612,14 +774,12 @@ impl Session<'_, '_> {
                     Lin::Xor(a, b, out) => (keys[a as usize] ^ keys[b as usize], out),
                     Lin::Inv(a, out) => (keys[a as usize], out),
                 };
-                let v = match refresh.peek() {
-                    Some(&(p, s)) if p == lin_at + pos => {
-                        refresh.next();
-                        v ^ s
-                    }
-                    _ => v,
+                let r = slots.0[lin_at + pos];
+                keys[out as usize] = if r == u32::MAX {
+                    v
+                } else {
+                    v ^ refresh[r as usize].1
                 };
-                keys[out as usize] = v;
             }
             drop(keys);
             lin_at = lin_end;
@@ -683,6 +843,21 @@ impl Session<'_, '_> {
     }
 }
 
+/// Clears the re-basing slots of [`Session::evaluate`] on every exit.
+struct Slots<'a>(&'a mut [u32], &'a EvalPlan, &'a [(usize, Block)]);
+
+impl Drop for Slots<'_> {
+    fn drop(&mut self) {
+        for &(gi, _) in self.2 {
+            if let Some(&p) = self.1.lin_pos.get(gi) {
+                if let Some(x) = self.0.get_mut(p as usize) {
+                    *x = u32::MAX;
+                }
+            }
+        }
+    }
+}
+
 // A poisoned lock means the other thread panicked: its data is plain
 // blocks, so carry on with it (the panic itself propagates from the scope).
 fn read<T>(l: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
@@ -712,7 +887,71 @@ mod tests {
         }
         // Layers are non-decreasing in depth along the order.
         let depth = c.and_depths();
-        let d: Vec<u32> = plan.ands.iter().map(|pa| depth[pa.out as usize]).collect();
+        let and_out: Vec<u32> = c
+            .gates
+            .iter()
+            .filter_map(|g| match *g {
+                Gate::And { out, .. } => Some(out),
+                _ => None,
+            })
+            .collect();
+        let d: Vec<u32> = plan
+            .ands
+            .iter()
+            .map(|pa| depth[and_out[pa.k as usize] as usize])
+            .collect();
         assert!(d.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    /// Runs the plan on bits exactly as `Session::evaluate` orders its
+    /// reads and writes (a layer's ANDs read everything, then write).
+    fn run_plan(plan: &EvalPlan, inputs: &[bool]) -> Vec<bool> {
+        let mut v = vec![false; plan.slots()];
+        for (&w, &x) in plan.in_wires.iter().zip(inputs) {
+            v[w as usize] = x;
+        }
+        let mut lin_at = 0;
+        for (l, &(lin_end, _)) in plan.layers.iter().enumerate() {
+            for g in &plan.lin[lin_at..lin_end] {
+                match *g {
+                    Lin::Xor(a, b, o) => v[o as usize] = v[a as usize] ^ v[b as usize],
+                    Lin::Inv(a, o) => v[o as usize] = !v[a as usize],
+                }
+            }
+            lin_at = lin_end;
+            let ands = &plan.ands[plan.layer_ands(l)];
+            let outs: Vec<bool> = ands
+                .iter()
+                .map(|pa| v[pa.a as usize] & v[pa.b as usize])
+                .collect();
+            for (pa, o) in ands.iter().zip(outs) {
+                v[pa.out as usize] = o;
+            }
+        }
+        plan.out_wires.iter().map(|&w| v[w as usize]).collect()
+    }
+
+    #[test]
+    fn slots_compute_f_with_far_fewer_keys() {
+        let mut prg = brickyard_core::prg::Prg::from_seed(Block(3));
+        for name in ["aes128", "sha256"] {
+            let c = brickyard_circuit::builtin(name).unwrap();
+            let plan = EvalPlan::new(&c);
+            assert!(
+                plan.slots() * 8 < c.num_wires as usize,
+                "{name}: {} slots",
+                plan.slots()
+            );
+            for _ in 0..3 {
+                let groups: Vec<Vec<bool>> = c
+                    .inputs
+                    .iter()
+                    .map(|g| (0..g.width()).map(|_| prg.random_block().lsb()).collect())
+                    .collect();
+                let want: Vec<bool> = c.eval(&groups).unwrap().into_iter().flatten().collect();
+                let flat: Vec<bool> = groups.into_iter().flatten().collect();
+                assert_eq!(run_plan(&plan, &flat), want, "{name}");
+            }
+        }
     }
 }
