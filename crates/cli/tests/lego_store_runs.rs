@@ -4,40 +4,11 @@
 //! from unused buckets and evaluate it on the FIPS-197 vector. A run that
 //! finds no unused buckets fails cleanly; preprocessing again adds a batch.
 
-use std::io::BufRead;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-const KEY: &str = "0x000102030405060708090a0b0c0d0e0f";
-const PT: &str = "0x00112233445566778899aabbccddeeff";
-const CT: &str = "0x69c4e0d86a7b0430d8cdb78070b4c55a";
-
-fn brickyard(home: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_brickyard"));
-    c.env("BRICKYARD_HOME", home);
-    c
-}
-
-/// Starts the listening party and returns it with the address it bound.
-fn listen(home: &Path, args: &[&str]) -> (Child, String) {
-    let mut child = brickyard(home)
-        .args(args)
-        .args(["--listen", "127.0.0.1:0", "--timeout", "60"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    assert!(line.contains("listening on"), "{line}");
-    std::thread::spawn(move || {
-        let mut rest = String::new();
-        let _ = std::io::Read::read_to_string(&mut err, &mut rest);
-        rest
-    });
-    (child, line.trim().rsplit(' ').next().unwrap().to_string())
-}
+mod common;
+use common::{brickyard, listen, CT, KEY, PT};
 
 /// Runs Alice (listening) and Bob with the same `common` arguments plus
 /// their own; returns (Alice, Bob).
@@ -45,7 +16,7 @@ fn pair(home: &Path, common: &[&str], a: &[&str], b: &[&str]) -> (Output, Output
     let mut aargs = common.to_vec();
     aargs.extend_from_slice(&["--role", "alice"]);
     aargs.extend_from_slice(a);
-    let (alice, addr) = listen(home, &aargs);
+    let (alice, addr) = listen(home, &aargs, 60);
     let bob = brickyard(home)
         .args(common)
         .args(["--role", "bob", "--connect", &addr, "--timeout", "60"])
@@ -226,7 +197,7 @@ fn lego_runs_killed_at_random_never_reuse_buckets() {
         ];
         let mut aargs = common.to_vec();
         aargs.extend_from_slice(&["--role", "alice", "--store", a, "--input", "123456"]);
-        let (mut alice, addr) = listen(&home, &aargs);
+        let (mut alice, addr) = listen(&home, &aargs, 60);
         let mut bob = brickyard(&home)
             .args(common)
             .args(["--role", "bob", "--connect", &addr, "--timeout", "60"])

@@ -3,37 +3,12 @@
 //! correct, and material is never used twice (the store's accounting and
 //! Beaver's index check would turn reuse into an error, never an output).
 
-use std::io::BufRead;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
-const KEY: &str = "0x000102030405060708090a0b0c0d0e0f";
-const PT: &str = "0x00112233445566778899aabbccddeeff";
-const CT: &str = "0x69c4e0d86a7b0430d8cdb78070b4c55a";
-
-fn brickyard(home: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_brickyard"));
-    c.env("BRICKYARD_HOME", home);
-    c
-}
-
-/// Starts the listening party and returns it with the address it bound.
-fn listen(home: &Path, args: &[&str]) -> (Child, String) {
-    let mut child = brickyard(home)
-        .args(args)
-        .args(["--listen", "127.0.0.1:0", "--timeout", "10"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    assert!(line.contains("listening on"), "{line}");
-    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
-    (child, line.trim().rsplit(' ').next().unwrap().to_string())
-}
+mod common;
+use common::{brickyard, listen, CT, KEY, PT};
 
 fn info(home: &Path, store: &Path) -> serde_json::Value {
     let out = brickyard(home)
@@ -77,6 +52,7 @@ fn preprocess_then_online_with_kills() {
             "--executions",
             "12",
         ],
+        10,
     );
     let bob = brickyard(&home)
         .args([
@@ -119,6 +95,7 @@ fn preprocess_then_online_with_kills() {
                 "--output",
                 "both",
             ],
+            10,
         );
         let mut bob = brickyard(&home)
             .args([
