@@ -516,16 +516,38 @@ pub fn alice_builds(
     copies: usize,
 ) -> Result<Vec<AliceReady>> {
     let prep = prepare(c, bob_pos.len())?;
+    take_copies(
+        store,
+        batches,
+        &prep,
+        copies,
+        |s: &AliceBatch| (s.counts, ALICE_SIZES),
+        |s, part| alice_copy(s, part, ch, &prep, bob_pos),
+    )
+}
+
+/// Both parties: reserves and reads `copies` copies' records batch by
+/// batch (never mixing batches) and builds each with `copy`. `sizes` gives
+/// the batch's recorded counts and its per-part record sizes.
+fn take_copies<S: DeserializeOwned, R>(
+    store: &mut Store,
+    batches: &[BatchId],
+    prep: &Prepared,
+    copies: usize,
+    sizes: impl Fn(&S) -> (Counts, [usize; 5]),
+    mut copy: impl FnMut(&S, [&[u8]; 5]) -> Result<R>,
+) -> Result<Vec<R>> {
     let want = prep.want;
     let mut out = Vec::with_capacity(copies);
     while out.len() < copies {
         let (b, k, rs) = take(store, batches, want, (copies - out.len()) as u64)?;
-        let secret: AliceBatch = load(store, b)?;
-        check_counts(b, secret.counts, store)?;
+        let secret: S = load(store, b)?;
+        let (counts, sizes) = sizes(&secret);
+        check_counts(b, counts, store)?;
         let bytes = read(store, rs)?;
         for i in 0..k {
-            let part = copy_slices(&bytes, ALICE_SIZES, want, i)?;
-            out.push(alice_copy(&secret, part, ch, &prep, bob_pos)?);
+            let part = copy_slices(&bytes, sizes, want, i)?;
+            out.push(copy(&secret, part)?);
         }
     }
     Ok(out)
@@ -576,21 +598,18 @@ pub fn bob_builds(
     copies: usize,
 ) -> Result<Vec<BobReady>> {
     let prep = prepare(c, bob_pos.len())?;
-    let want = prep.want;
-    let mut out = Vec::with_capacity(copies);
-    while out.len() < copies {
-        let (b, k, rs) = take(store, batches, want, (copies - out.len()) as u64)?;
-        let secret: BobBatch = load(store, b)?;
-        check_counts(b, secret.counts, store)?;
-        let [bw, aw, biw, aiw] = secret.widths.map(|x| x as usize);
-        let sizes = [bob_and(bw, aw), bob_in(biw, aiw), BOB_ROT, BOB_OUT, ROW];
-        let bytes = read(store, rs)?;
-        for i in 0..k {
-            let part = copy_slices(&bytes, sizes, want, i)?;
-            out.push(bob_copy(&secret, part, ch, &prep, bob_pos)?);
-        }
-    }
-    Ok(out)
+    take_copies(
+        store,
+        batches,
+        &prep,
+        copies,
+        |s: &BobBatch| {
+            let [bw, aw, biw, aiw] = s.widths.map(|x| x as usize);
+            let sizes = [bob_and(bw, aw), bob_in(biw, aiw), BOB_ROT, BOB_OUT, ROW];
+            (s.counts, sizes)
+        },
+        |s, part| bob_copy(s, part, ch, &prep, bob_pos),
+    )
 }
 
 /// Bob: Build(f) for one copy from its records.
