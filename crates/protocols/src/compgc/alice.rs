@@ -3,7 +3,7 @@
 use super::function::{Function, Step};
 use super::library::{self, AliceInstance, MemoryLibrary, DELTA_SECRET};
 use super::{function_for, library_for, ots_for, CompgcParams};
-use crate::yao::material::{self, Pool, CHUNK, ROT_KIND};
+use crate::yao::material::{self, Pool, ROT_KIND};
 use crate::{OutputMode, Outputs, Party, PartyInputs, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -52,24 +52,7 @@ impl CompgcAlice {
             .ot
             .as_mut()
             .ok_or_else(|| Error::config("compgc: setup did not run"))?;
-        match &mut self.pool {
-            Pool::Store(s) => {
-                let mut left = n;
-                while left > 0 {
-                    let m = left.min(CHUNK);
-                    let b = ot.random_batch(ch, m)?;
-                    let recs: Zeroizing<Vec<Block>> =
-                        Zeroizing::new(b.pairs().flat_map(|(x, y)| [x, y]).collect());
-                    s.append_pod(ROT_KIND, &recs)?;
-                    left -= m;
-                }
-                Ok(())
-            }
-            pool => {
-                *pool = Pool::Memory(ot.random_batch(ch, n)?);
-                Ok(())
-            }
-        }
+        material::fill_sender(&mut self.pool, ot, ch, n, &self.cfg.progress)
     }
 }
 

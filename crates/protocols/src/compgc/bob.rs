@@ -4,7 +4,7 @@ use super::components::ComponentType;
 use super::function::{Function, Step};
 use super::library::{self, BobInstance, MemoryLibrary};
 use super::{function_for, library_for, ots_for, CompgcParams};
-use crate::yao::material::{self, Pool, CHUNK, ROT_KIND};
+use crate::yao::material::{self, Pool, ROT_KIND};
 use crate::{OutputMode, Outputs, Party, PartyInputs, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -51,27 +51,7 @@ impl CompgcBob {
             .ot
             .as_mut()
             .ok_or_else(|| Error::config("compgc: setup did not run"))?;
-        match &mut self.pool {
-            Pool::Store(s) => {
-                let mut left = n;
-                while left > 0 {
-                    let m = left.min(CHUNK);
-                    let b = ot.random_batch(ch, &mut self.prg, m)?;
-                    let mut recs = Zeroizing::new(Vec::with_capacity(17 * m));
-                    for (msg, &c) in b.msgs().iter().zip(b.choices()) {
-                        recs.extend_from_slice(&msg.to_bytes());
-                        recs.push(c as u8);
-                    }
-                    s.append(ROT_KIND, &recs)?;
-                    left -= m;
-                }
-                Ok(())
-            }
-            pool => {
-                *pool = Pool::Memory(ot.random_batch(ch, &mut self.prg, n)?);
-                Ok(())
-            }
-        }
+        material::fill_receiver(&mut self.pool, ot, ch, &mut self.prg, n, &self.cfg.progress)
     }
 }
 

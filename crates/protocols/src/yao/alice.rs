@@ -86,17 +86,7 @@ impl Party for YaoAlice {
             .ot
             .as_mut()
             .ok_or_else(|| Error::config("yao: setup did not run"))?;
-        match &mut self.pool {
-            Pool::Store(s) => material::fill_store(s, n, &self.cfg.progress, |m| {
-                let b = ot.random_batch(ch, m)?;
-                let pairs: Vec<Block> = b.pairs().flat_map(|(x, y)| [x, y]).collect();
-                Ok(Zeroizing::new(bytemuck::cast_slice(&pairs).to_vec()))
-            }),
-            pool => {
-                *pool = Pool::Memory(ot.random_batch(ch, n)?);
-                Ok(())
-            }
-        }
+        material::fill_sender(&mut self.pool, ot, ch, n, &self.cfg.progress)
     }
 
     fn dependent(&mut self, _ch: &mut Channel) -> Result<()> {

@@ -8,7 +8,6 @@ use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_garble::{decode, evaluate_streaming, Decoding, GarblePlan, Keep};
 use brickyard_ot::{beaver, IknpReceiver, RotReceiverBatch};
 use brickyard_store::Store;
-use zeroize::Zeroizing;
 
 /// Bob's state across the phases.
 pub struct YaoBob {
@@ -69,21 +68,7 @@ impl Party for YaoBob {
             .ot
             .as_mut()
             .ok_or_else(|| Error::config("yao: setup did not run"))?;
-        match &mut self.pool {
-            Pool::Store(s) => material::fill_store(s, n, &self.cfg.progress, |m| {
-                let b = ot.random_batch(ch, &mut self.prg, m)?;
-                let mut recs = Zeroizing::new(Vec::with_capacity(17 * m));
-                for (msg, &c) in b.msgs().iter().zip(b.choices()) {
-                    recs.extend_from_slice(&msg.to_bytes());
-                    recs.push(c as u8);
-                }
-                Ok(recs)
-            }),
-            pool => {
-                *pool = Pool::Memory(ot.random_batch(ch, &mut self.prg, n)?);
-                Ok(())
-            }
-        }
+        material::fill_receiver(&mut self.pool, ot, ch, &mut self.prg, n, &self.cfg.progress)
     }
 
     fn dependent(&mut self, _ch: &mut Channel) -> Result<()> {

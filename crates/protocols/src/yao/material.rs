@@ -5,8 +5,9 @@
 //! `m_c ‖ c` (17 bytes). The store index of a record is its session OT index,
 //! which Beaver derandomisation sends along so drifted stores are detected.
 
+use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_ot::{RotReceiverBatch, RotSenderBatch};
+use brickyard_ot::{IknpReceiver, IknpSender, RotReceiverBatch, RotSenderBatch};
 use brickyard_store::{KindSpec, Store};
 use zeroize::Zeroizing;
 
@@ -65,6 +66,55 @@ pub fn fill_store(
         progress.advance(m as u64);
     }
     s.commit()
+}
+
+/// Alice: preprocesses `n` random OTs into her pool. yao and CompGC share
+/// it, so the record layout of [`ROT_KIND`] is written in one place.
+pub fn fill_sender(
+    pool: &mut Pool<RotSenderBatch>,
+    ot: &mut IknpSender,
+    ch: &mut Channel,
+    n: usize,
+    progress: &crate::progress::Progress,
+) -> Result<()> {
+    match pool {
+        Pool::Store(s) => fill_store(s, n, progress, |m| {
+            let b = ot.random_batch(ch, m)?;
+            let pairs: Zeroizing<Vec<Block>> =
+                Zeroizing::new(b.pairs().flat_map(|(x, y)| [x, y]).collect());
+            Ok(Zeroizing::new(bytemuck::cast_slice(&pairs).to_vec()))
+        }),
+        pool => {
+            *pool = Pool::Memory(ot.random_batch(ch, n)?);
+            Ok(())
+        }
+    }
+}
+
+/// Bob: preprocesses `n` random OTs into his pool (see [`fill_sender`]).
+pub fn fill_receiver(
+    pool: &mut Pool<RotReceiverBatch>,
+    ot: &mut IknpReceiver,
+    ch: &mut Channel,
+    prg: &mut Prg,
+    n: usize,
+    progress: &crate::progress::Progress,
+) -> Result<()> {
+    match pool {
+        Pool::Store(s) => fill_store(s, n, progress, |m| {
+            let b = ot.random_batch(ch, prg, m)?;
+            let mut recs = Zeroizing::new(Vec::with_capacity(17 * m));
+            for (msg, &c) in b.msgs().iter().zip(b.choices()) {
+                recs.extend_from_slice(&msg.to_bytes());
+                recs.push(c as u8);
+            }
+            Ok(recs)
+        }),
+        pool => {
+            *pool = Pool::Memory(ot.random_batch(ch, prg, n)?);
+            Ok(())
+        }
+    }
 }
 
 /// Reserves `n` OTs durably, reads them, and marks them consumed. Returns
