@@ -52,11 +52,13 @@ impl std::fmt::Display for OtKind {
     }
 }
 
-/// One benchmark measurement (the `--json` schema of `brickyard bench ot`).
+/// One benchmark measurement (the `--json` schema of `brickyard bench ot`),
+/// for the semi-honest kinds here and, with `K =`
+/// [`crate::kos::bench::MaliciousOtKind`], for KOS and Δ-ROT.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct BenchResult {
+pub struct BenchResult<K = OtKind> {
     /// OT flavour measured.
-    pub kind: OtKind,
+    pub kind: K,
     /// Number of OTs extended.
     pub count: u64,
     /// `count` divided by the wall time of the extension (both parties).
@@ -207,17 +209,25 @@ pub fn bench_ot(kind: OtKind, count: usize) -> Result<BenchResult> {
             )
         },
     )?;
-    let (sender_cpu, receiver_cpu) = p.cpu_per_item(count);
-    Ok(BenchResult {
-        kind,
-        count: count as u64,
-        ots_per_second: count as f64 / p.secs,
-        bytes_per_ot: p.bytes as f64 / count.max(1) as f64,
-        extend_ms: p.secs * 1e3,
-        setup_ms: p.setup_ms,
-        sender_cpu_ns_per_ot: sender_cpu,
-        receiver_cpu_ns_per_ot: receiver_cpu,
-    })
+    Ok(BenchResult::from_pair(kind, count, &p))
+}
+
+impl<K> BenchResult<K> {
+    /// `count` OTs of `kind` timed by [`timed`] on both sides (the first
+    /// party of the pair is the sender).
+    pub(crate) fn from_pair(kind: K, count: usize, p: &Pair) -> Self {
+        let (sender_cpu, receiver_cpu) = p.cpu_per_item(count);
+        BenchResult {
+            kind,
+            count: count as u64,
+            ots_per_second: count as f64 / p.secs,
+            bytes_per_ot: p.bytes as f64 / count.max(1) as f64,
+            extend_ms: p.secs * 1e3,
+            setup_ms: p.setup_ms,
+            sender_cpu_ns_per_ot: sender_cpu,
+            receiver_cpu_ns_per_ot: receiver_cpu,
+        }
+    }
 }
 
 fn send_ots(

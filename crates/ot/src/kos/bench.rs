@@ -4,7 +4,7 @@
 //! timed, the base OTs are reported as `setup_ms`; thread CPU time per OT
 //! from the scheduler, which a loaded machine barely inflates).
 
-use crate::bench::{on_loopback, timed};
+use crate::bench::{on_loopback, timed, BenchResult};
 use crate::delta_rot::{DeltaRotReceiver, DeltaRotSender};
 use crate::{KosReceiver, KosSender};
 use brickyard_core::prg::Prg;
@@ -61,26 +61,8 @@ impl std::str::FromStr for MaliciousOtKind {
     }
 }
 
-/// One measurement; same fields as [`crate::bench::BenchResult`].
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct MaliciousOtResult {
-    /// Flavour measured.
-    pub kind: MaliciousOtKind,
-    /// Number of OTs.
-    pub count: u64,
-    /// `count` / wall time of the extension.
-    pub ots_per_second: f64,
-    /// Bytes both parties sent during the extension, per OT.
-    pub bytes_per_ot: f64,
-    /// Wall time of the extension in ms.
-    pub extend_ms: f64,
-    /// Wall time of the base OTs in ms.
-    pub setup_ms: f64,
-    /// Sender thread CPU ns per OT (Linux).
-    pub sender_cpu_ns_per_ot: Option<f64>,
-    /// Receiver thread CPU ns per OT (Linux).
-    pub receiver_cpu_ns_per_ot: Option<f64>,
-}
+/// One measurement: [`crate::bench::BenchResult`] over the malicious kinds.
+pub type MaliciousOtResult = BenchResult<MaliciousOtKind>;
 
 /// Runs `count` OTs of `kind` between two threads over loopback TCP.
 pub fn bench_malicious_ot(kind: MaliciousOtKind, count: usize) -> Result<MaliciousOtResult> {
@@ -103,17 +85,7 @@ pub fn bench_malicious_ot(kind: MaliciousOtKind, count: usize) -> Result<Malicio
             )
         },
     )?;
-    let (sender_cpu, receiver_cpu) = p.cpu_per_item(count);
-    Ok(MaliciousOtResult {
-        kind,
-        count: count as u64,
-        ots_per_second: count as f64 / p.secs,
-        bytes_per_ot: p.bytes as f64 / count.max(1) as f64,
-        extend_ms: p.secs * 1e3,
-        setup_ms: p.setup_ms,
-        sender_cpu_ns_per_ot: sender_cpu,
-        receiver_cpu_ns_per_ot: receiver_cpu,
-    })
+    Ok(BenchResult::from_pair(kind, count, &p))
 }
 
 /// The sender's session: Δ-ROT or KOS.
