@@ -6,52 +6,11 @@ use brickyard_core::prg::Prg;
 use brickyard_core::Block;
 use brickyard_ot::iknp::{CHOSEN_BATCH_OTS, CHUNK_OTS};
 use brickyard_ot::{IknpReceiver, IknpSender};
-use common::{pair, run2, Net, NETS};
-
-/// Sizes that hit the edges: empty, sub-row, one row, chunk boundaries.
-const SIZES: [usize; 6] = [0, 1, 127, 128, 1000, CHUNK_OTS + 129];
-
-fn choices(seed: u128, n: usize) -> Vec<bool> {
-    Prg::from_seed(Block(seed)).random_bits(n)
-}
+use common::{choices, pair, run2, Net, NETS};
 
 #[test]
 fn correlated_ot_has_free_xor_form_across_many_extensions() {
-    for net in NETS {
-        let all: Vec<Vec<bool>> = SIZES.iter().map(|&n| choices(n as u128, n)).collect();
-        let all2 = all.clone();
-        let ((delta, qs), ts) = run2(
-            pair(net),
-            |ch| {
-                let mut s = IknpSender::setup(ch, &mut Prg::new()).unwrap();
-                let qs: Vec<Vec<Block>> = SIZES
-                    .iter()
-                    .map(|&n| s.correlated(ch, n).unwrap())
-                    .collect();
-                assert_eq!(s.ots_done(), SIZES.iter().sum::<usize>() as u64);
-                (s.delta(), qs)
-            },
-            move |ch| {
-                let mut r = IknpReceiver::setup(ch, &mut Prg::new()).unwrap();
-                all2.iter()
-                    .map(|c| r.correlated(ch, c).unwrap())
-                    .collect::<Vec<_>>()
-            },
-        );
-        assert_ne!(delta, Block::ZERO);
-        for ((q, t), c) in qs.iter().zip(&ts).zip(&all) {
-            assert_eq!(q.len(), c.len());
-            for i in 0..c.len() {
-                assert_eq!(t[i], q[i] ^ delta.and_bit(c[i]), "{net:?} OT {i}");
-            }
-        }
-        // Later extensions use fresh pad bits: no q repeats across calls.
-        let mut flat: Vec<Block> = qs.concat();
-        let n = flat.len();
-        flat.sort();
-        flat.dedup();
-        assert_eq!(flat.len(), n);
-    }
+    common::check_correlated_free_xor_form!(IknpSender, IknpReceiver);
 }
 
 #[test]

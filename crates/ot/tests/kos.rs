@@ -5,53 +5,14 @@ mod common;
 
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error};
-use brickyard_ot::iknp::CHUNK_OTS;
 use brickyard_ot::kos::KOS_BATCH;
 use brickyard_ot::{KosReceiver, KosSender};
-use common::{pair, run2, tcp_pair, Net, NETS};
+use common::{choices, pair, run2, tcp_pair, Net};
 use std::time::Duration;
-
-const SIZES: [usize; 6] = [0, 1, 127, 128, 1000, CHUNK_OTS + 129];
-
-fn choices(seed: u128, n: usize) -> Vec<bool> {
-    Prg::from_seed(Block(seed)).random_bits(n)
-}
 
 #[test]
 fn correlated_ot_has_free_xor_form() {
-    for net in NETS {
-        let all: Vec<Vec<bool>> = SIZES.iter().map(|&n| choices(n as u128, n)).collect();
-        let all2 = all.clone();
-        let ((delta, qs), ts) = run2(
-            pair(net),
-            |ch| {
-                let mut s = KosSender::setup(ch, &mut Prg::new()).unwrap();
-                let qs: Vec<Vec<Block>> = SIZES
-                    .iter()
-                    .map(|&n| s.correlated(ch, n).unwrap())
-                    .collect();
-                assert_eq!(s.ots_done(), SIZES.iter().sum::<usize>() as u64);
-                (s.delta(), qs)
-            },
-            move |ch| {
-                let mut r = KosReceiver::setup(ch, &mut Prg::new()).unwrap();
-                all2.iter()
-                    .map(|c| r.correlated(ch, c).unwrap())
-                    .collect::<Vec<_>>()
-            },
-        );
-        for ((q, t), c) in qs.iter().zip(&ts).zip(&all) {
-            assert_eq!(q.len(), c.len());
-            for i in 0..c.len() {
-                assert_eq!(t[i], q[i] ^ delta.and_bit(c[i]), "{net:?} OT {i}");
-            }
-        }
-        let mut flat: Vec<Block> = qs.concat();
-        let n = flat.len();
-        flat.sort();
-        flat.dedup();
-        assert_eq!(flat.len(), n, "q repeats across calls");
-    }
+    common::check_correlated_free_xor_form!(KosSender, KosReceiver);
 }
 
 #[test]
