@@ -20,7 +20,7 @@ pub use receiver::IknpReceiver;
 pub use sender::IknpSender;
 
 use brickyard_core::transpose_cols::transpose_columns;
-use brickyard_core::Block;
+use brickyard_core::{Block, Error, Result};
 
 /// Security parameter κ: number of base OTs and of matrix columns.
 pub const KAPPA: usize = 128;
@@ -33,6 +33,30 @@ pub const CHUNK_OTS: usize = 1 << 14;
 /// super-batch, so its reply buffer (32 bytes per OT) stays bounded and the
 /// two parties never both write unboundedly at once (no TCP deadlock).
 pub const CHOSEN_BATCH_OTS: usize = 1 << 20;
+
+/// Whether an extension of this session failed part-way: the two parties'
+/// column PRGs and OT indices may then be out of step, so the session
+/// refuses to extend again (both sender and receiver keep one).
+#[derive(Debug, Default)]
+pub(crate) struct Interrupted(bool);
+
+impl Interrupted {
+    /// Refuses to extend after an interrupted extension.
+    pub(crate) fn check(&self) -> Result<()> {
+        if self.0 {
+            return Err(Error::config(
+                "IKNP session was interrupted by an error; run setup again",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Passes `r` through, marking the session unusable if it failed.
+    pub(crate) fn track<T>(&mut self, r: Result<T>) -> Result<T> {
+        self.0 |= r.is_err();
+        r
+    }
+}
 
 /// Transposes a chunk's 128 columns (each `col_blocks(out.len())` blocks)
 /// into `out`: straight into place when the chunk is a whole number of

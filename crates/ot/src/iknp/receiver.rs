@@ -1,11 +1,11 @@
 //! The IKNP extension receiver (base-OT sender; holds both column seeds).
 
-use super::{col_blocks, transpose_to, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
+use super::{col_blocks, transpose_to, Interrupted, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
 use crate::base;
 use crate::ext::Choices;
 use brickyard_core::hash::cr_batch;
 use brickyard_core::prg::Prg;
-use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_core::{Block, Channel, Result};
 use zeroize::Zeroize;
 
 /// Receiver side of an IKNP session: two PRGs per column, seeded by the
@@ -17,7 +17,7 @@ pub struct IknpReceiver {
     index: u64,
     /// Set when an I/O error interrupted an extension: the two parties'
     /// PRG positions may now differ, so the session refuses further use.
-    broken: bool,
+    broken: Interrupted,
     /// `t` columns of the current chunk.
     t_cols: Vec<Block>,
     /// `u` columns of the current chunk (sent to the sender).
@@ -54,29 +54,13 @@ impl IknpReceiver {
         Ok(IknpReceiver {
             prgs,
             index: 0,
-            broken: false,
+            broken: Interrupted::default(),
             t_cols: Vec::new(),
             u_cols: Vec::new(),
             r: Vec::new(),
             rows: Vec::new(),
             ys: Vec::new(),
         })
-    }
-
-    /// Refuses to extend after an interrupted extension.
-    fn check_usable(&self) -> Result<()> {
-        if self.broken {
-            return Err(Error::config(
-                "IKNP session was interrupted by an error; run setup again",
-            ));
-        }
-        Ok(())
-    }
-
-    /// Passes `r` through, marking the session unusable if it failed.
-    fn track<T>(&mut self, r: Result<T>) -> Result<T> {
-        self.broken |= r.is_err();
-        r
     }
 
     /// Sends one chunk's `u` columns for `out.len() ≤ CHUNK_OTS` OTs and
@@ -88,7 +72,7 @@ impl IknpReceiver {
         hash: bool,
         out: &mut [Block],
     ) -> Result<()> {
-        self.check_usable()?;
+        self.broken.check()?;
         let m = out.len();
         let nb = col_blocks(m);
         self.r.resize(nb, Block::ZERO);
@@ -107,7 +91,7 @@ impl IknpReceiver {
             }
         }
         let r = ch.send_blocks(&self.u_cols);
-        self.track(r)?;
+        self.broken.track(r)?;
         transpose_to(&self.t_cols, &mut self.rows, out);
         if hash {
             // CR suffices for a semi-honest sender's view (GKWY19); see sender.rs.
@@ -129,7 +113,7 @@ impl IknpReceiver {
             self.extend_chunk(ch, &mut choices, hash, chunk)?;
         }
         let r = ch.flush();
-        self.track(r)
+        self.broken.track(r)
     }
 
     /// Chosen-message OT into `out`: `out[i] = x_{c_i}` of the sender's pairs.
@@ -164,7 +148,7 @@ impl IknpReceiver {
             self.extend_into(ch, Choices::Given(batch), true, h)?;
             let ys = &mut ys[..2 * batch.len()];
             let r = ch.recv_blocks(ys);
-            self.track(r)?;
+            self.broken.track(r)?;
             for ((&c, h), y) in batch.iter().zip(h.iter_mut()).zip(ys.chunks_exact(2)) {
                 *h ^= y[c as usize];
             }

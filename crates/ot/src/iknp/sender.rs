@@ -1,11 +1,11 @@
 //! The IKNP extension sender (base-OT receiver; holds Δ).
 
-use super::{col_blocks, transpose_to, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
+use super::{col_blocks, transpose_to, Interrupted, CHOSEN_BATCH_OTS, CHUNK_OTS, KAPPA};
 use crate::base;
 use crate::rot::RotSenderBatch;
 use brickyard_core::hash::cr_batch;
 use brickyard_core::prg::Prg;
-use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_core::{Block, Channel, Result};
 use zeroize::Zeroize;
 
 /// Sender side of an IKNP session. Its secret is Δ (the base-OT choice
@@ -18,7 +18,7 @@ pub struct IknpSender {
     index: u64,
     /// Set when an I/O error interrupted an extension: the two parties'
     /// PRG positions may now differ, so the session refuses further use.
-    broken: bool,
+    broken: Interrupted,
     /// Column matrix of the current chunk (128 columns, column-major).
     cols: Vec<Block>,
     /// Transposed rows when a chunk is not a whole number of tiles.
@@ -57,7 +57,7 @@ impl IknpSender {
             delta,
             prgs,
             index: 0,
-            broken: false,
+            broken: Interrupted::default(),
             cols: Vec::new(),
             rows: Vec::new(),
             h0: Vec::new(),
@@ -66,31 +66,15 @@ impl IknpSender {
         })
     }
 
-    /// Refuses to extend after an interrupted extension.
-    fn check_usable(&self) -> Result<()> {
-        if self.broken {
-            return Err(Error::config(
-                "IKNP session was interrupted by an error; run setup again",
-            ));
-        }
-        Ok(())
-    }
-
-    /// Passes `r` through, marking the session unusable if it failed.
-    fn track<T>(&mut self, r: Result<T>) -> Result<T> {
-        self.broken |= r.is_err();
-        r
-    }
-
     /// Receives one chunk's `u` columns and writes the rows `q_i` to `out`
     /// (at most [`CHUNK_OTS`] of them).
     fn extend_chunk(&mut self, ch: &mut Channel, out: &mut [Block]) -> Result<()> {
-        self.check_usable()?;
+        self.broken.check()?;
         let nb = col_blocks(out.len());
         self.cols.resize(KAPPA * nb, Block::ZERO);
         // u arrives straight into the matrix; then q_j = G_j ⊕ Δ_j·u_j.
         let r = ch.recv_blocks(&mut self.cols);
-        self.track(r)?;
+        self.broken.track(r)?;
         let mut pad = [Block::ZERO; CHUNK_OTS / KAPPA];
         for (j, col) in self.cols.chunks_exact_mut(nb).enumerate() {
             let keep_u = Block::ONES.and_bit(self.delta.bit(j));
@@ -177,7 +161,7 @@ impl IknpSender {
             // not wiped (a volatile wipe of 32 MiB per batch costs more than
             // the OTs).
             let r = ch.send_blocks(ys).and_then(|_| ch.flush());
-            self.track(r)?;
+            self.broken.track(r)?;
         }
         Ok(())
     }
