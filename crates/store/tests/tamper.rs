@@ -5,9 +5,10 @@ mod common;
 use brickyard_core::Error;
 use brickyard_store::{Role, SessionId, Store};
 use common::*;
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
 
 const SID: SessionId = SessionId([7; 16]);
 const CHUNK: usize = 1024; // 64 OT records per chunk
@@ -21,18 +22,30 @@ fn storage_msg<T: std::fmt::Debug>(r: Result<T, Error>) -> String {
     }
 }
 
-#[test]
-fn flipped_payload_byte_is_detected_naming_file_and_chunk() {
-    let fx = Fixture::new();
+/// Alice's store `a` of the fixture with `n` committed OT records, still
+/// open (a test may append more before closing it), and its key file.
+fn alice_store(fx: &Fixture, n: u64) -> (Store, PathBuf, PathBuf) {
     let (dir, key) = (fx.dir("a"), fx.key("a"));
     let mut s = Store::create(&dir, config(&key, Role::Alice, SID, CHUNK)).unwrap();
-    produce(&mut s, Role::Alice, 256);
-    drop(s);
-    let f = OpenOptions::new()
+    produce(&mut s, Role::Alice, n);
+    (s, dir, key)
+}
+
+/// The store's OT data file, opened to tamper with it in place.
+fn data_file(dir: &Path) -> File {
+    OpenOptions::new()
         .read(true)
         .write(true)
         .open(dir.join("ot.dat"))
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn flipped_payload_byte_is_detected_naming_file_and_chunk() {
+    let fx = Fixture::new();
+    let (s, dir, key) = alice_store(&fx, 256);
+    drop(s);
+    let f = data_file(&dir);
     let off = 2 * CHUNK_FILE_LEN + HDR + 100; // inside chunk 2's payload
     let mut b = [0u8; 1];
     f.read_exact_at(&mut b, off).unwrap();
@@ -55,16 +68,10 @@ fn flipped_payload_byte_is_detected_naming_file_and_chunk() {
 #[test]
 fn reordered_chunks_are_detected() {
     let fx = Fixture::new();
-    let (dir, key) = (fx.dir("a"), fx.key("a"));
-    let mut s = Store::create(&dir, config(&key, Role::Alice, SID, CHUNK)).unwrap();
-    produce(&mut s, Role::Alice, 128);
+    let (s, dir, key) = alice_store(&fx, 128);
     drop(s);
     // Swap the payloads of chunks 0 and 1, keeping each header in place.
-    let f = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(dir.join("ot.dat"))
-        .unwrap();
+    let f = data_file(&dir);
     let mut c0 = vec![0u8; CHUNK];
     let mut c1 = vec![0u8; CHUNK];
     f.read_exact_at(&mut c0, HDR).unwrap();
@@ -109,14 +116,9 @@ fn chunks_copied_from_another_session_or_store_are_refused() {
 #[test]
 fn data_file_truncated_below_the_manifest_is_refused() {
     let fx = Fixture::new();
-    let (dir, key) = (fx.dir("a"), fx.key("a"));
-    let mut s = Store::create(&dir, config(&key, Role::Alice, SID, CHUNK)).unwrap();
-    produce(&mut s, Role::Alice, 128);
+    let (s, dir, key) = alice_store(&fx, 128);
     drop(s);
-    let f = OpenOptions::new()
-        .write(true)
-        .open(dir.join("ot.dat"))
-        .unwrap();
+    let f = data_file(&dir);
     f.set_len(CHUNK_FILE_LEN + 10).unwrap();
     let m = storage_msg(Store::open(&dir, &expected(&key, Role::Alice)));
     assert!(m.contains("ot.dat") && m.contains("manifest"), "{m}");
@@ -125,9 +127,7 @@ fn data_file_truncated_below_the_manifest_is_refused() {
 #[test]
 fn edited_manifest_is_refused() {
     let fx = Fixture::new();
-    let (dir, key) = (fx.dir("a"), fx.key("a"));
-    let mut s = Store::create(&dir, config(&key, Role::Alice, SID, CHUNK)).unwrap();
-    produce(&mut s, Role::Alice, 10);
+    let (s, dir, key) = alice_store(&fx, 10);
     drop(s);
     let p = dir.join("manifest.json");
     let t = std::fs::read_to_string(&p).unwrap();
@@ -138,9 +138,7 @@ fn edited_manifest_is_refused() {
 #[test]
 fn torn_tail_is_truncated_and_complete_uncommitted_chunks_are_adopted() {
     let fx = Fixture::new();
-    let (dir, key) = (fx.dir("a"), fx.key("a"));
-    let mut s = Store::create(&dir, config(&key, Role::Alice, SID, CHUNK)).unwrap();
-    produce(&mut s, Role::Alice, 64);
+    let (mut s, dir, key) = alice_store(&fx, 64);
     // Three more full chunks are written to the file but never committed,
     // as if the process died before its end-of-batch commit.
     s.append("ot", &ot_records(Role::Alice, 64..64 + 3 * 64 + 5))
@@ -171,16 +169,11 @@ fn torn_tail_is_truncated_and_complete_uncommitted_chunks_are_adopted() {
 #[test]
 fn garbage_tail_that_does_not_verify_is_dropped_not_adopted() {
     let fx = Fixture::new();
-    let (dir, key) = (fx.dir("a"), fx.key("a"));
-    let mut s = Store::create(&dir, config(&key, Role::Alice, SID, CHUNK)).unwrap();
-    produce(&mut s, Role::Alice, 64);
+    let (mut s, dir, key) = alice_store(&fx, 64);
     s.append("ot", &ot_records(Role::Alice, 64..128)).unwrap(); // one full chunk, uncommitted
     drop(s);
     // Corrupt the uncommitted chunk: it must be cut, not adopted.
-    let f = OpenOptions::new()
-        .write(true)
-        .open(dir.join("ot.dat"))
-        .unwrap();
+    let f = data_file(&dir);
     f.write_all_at(&[0xff], CHUNK_FILE_LEN + HDR + 3).unwrap();
     let s = Store::open(&dir, &expected(&key, Role::Alice)).unwrap();
     assert_eq!(s.produced("ot").unwrap(), 64);
