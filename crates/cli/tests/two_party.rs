@@ -1,9 +1,29 @@
 //! The binary as a user runs it: the demo, and two `run` processes over TCP.
 
-use std::process::{Command, Stdio};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, ChildStderr, Command, Stdio};
 
 fn brickyard() -> Command {
     Command::new(env!("CARGO_BIN_EXE_brickyard"))
+}
+
+/// Starts `brickyard run ... --listen 127.0.0.1:0` (the OS picks the port)
+/// and returns it, the rest of its stderr and the address it printed.
+fn listening(args: &[&str]) -> (Child, BufReader<ChildStderr>, String) {
+    let mut child = brickyard()
+        .arg("run")
+        .args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    assert!(line.contains("listening on"), "{line}");
+    let addr = line.trim().rsplit(' ').next().unwrap().to_string();
+    (child, err, addr)
 }
 
 #[test]
@@ -53,33 +73,18 @@ fn demo_json_has_outputs_and_phases() {
 #[test]
 fn two_processes_over_tcp() {
     // Bob listens on an OS-chosen port and prints it; Alice connects.
-    let mut bob = brickyard()
-        .args([
-            "run",
-            "--role",
-            "bob",
-            "--listen",
-            "127.0.0.1:0",
-            "--circuit",
-            "builtin:aes128",
-        ])
-        .args([
-            "--input",
-            "0x00112233445566778899aabbccddeeff",
-            "--output",
-            "both",
-            "--timeout",
-            "20",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = std::io::BufReader::new(bob.stderr.take().unwrap());
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut err, &mut line).unwrap();
-    let addr = line.trim().rsplit(' ').next().unwrap().to_string();
-    assert!(line.contains("listening on"), "{line}");
+    let (bob, _err, addr) = listening(&[
+        "--role",
+        "bob",
+        "--circuit",
+        "builtin:aes128",
+        "--input",
+        "0x00112233445566778899aabbccddeeff",
+        "--output",
+        "both",
+        "--timeout",
+        "20",
+    ]);
     let alice = brickyard()
         .args([
             "run",
@@ -114,26 +119,8 @@ fn two_processes_over_tcp() {
 
 #[test]
 fn mismatched_circuits_fail_cleanly() {
-    let mut bob = brickyard()
-        .args([
-            "run",
-            "--role",
-            "bob",
-            "--listen",
-            "127.0.0.1:0",
-            "--circuit",
-            "builtin:add8",
-            "--input",
-            "1",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = std::io::BufReader::new(bob.stderr.take().unwrap());
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut err, &mut line).unwrap();
-    let addr = line.trim().rsplit(' ').next().unwrap().to_string();
+    let (bob, mut err, addr) =
+        listening(&["--role", "bob", "--circuit", "builtin:add8", "--input", "1"]);
     let alice = brickyard()
         .args([
             "run",
