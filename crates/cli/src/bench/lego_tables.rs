@@ -1,5 +1,5 @@
 //! `brickyard bench lego-tables`: NST17's Tables IV, V and VII for AES-128
-//! (1, 32, 128 circuits) and SHA-256 (1, 32) — BaseOTs, independent and
+//! (1, 32, 128, 1024 circuits) and SHA-256 (1, 32, 128) — BaseOTs, independent and
 //! dependent preprocessing, online latency and throughput (ms per circuit)
 //! and data Alice sends per phase — on plain loopback and under the paper's
 //! WAN (81 ms RTT, 214 Mbit/s), beside the paper's figures and beside `yao`.
@@ -59,6 +59,14 @@ const ROWS: &[Row] = &[
         data: [7.22 * MB, 226.86 * KB, 16.13 * KB],
     },
     Row {
+        name: "AES-128",
+        circuit: "builtin:aes128",
+        count: 1024,
+        lan: [0.84, 13.84, 0.74, 1.13, 0.08],
+        wan: [2.96, 39.18, 2.12, 83.15, 0.62],
+        data: [6.42 * MB, 226.86 * KB, 16.13 * KB],
+    },
+    Row {
         name: "SHA-256",
         circuit: "builtin:sha256",
         count: 1,
@@ -73,6 +81,14 @@ const ROWS: &[Row] = &[
         lan: [26.82, 165.26, 14.87, 9.14, 1.42],
         wan: [92.98, 670.98, 42.01, 92.42, 4.04],
         data: [85.19 * MB, 2.93 * MB, 22.23 * KB],
+    },
+    Row {
+        name: "SHA-256",
+        circuit: "builtin:sha256",
+        count: 128,
+        lan: [6.67, 173.05, 12.13, 9.35, 1.09],
+        wan: [23.66, 431.71, 25.44, 92.38, 1.70],
+        data: [80.54 * MB, 2.93 * MB, 22.23 * KB],
     },
 ];
 

@@ -125,14 +125,17 @@ pub enum BenchCmd {
         #[arg(long)]
         json: bool,
     },
-    /// NST17 Tables IV, V and VII: lego (and yao) for AES-128 (1, 32, 128)
-    /// and SHA-256 (1, 32), per phase, loopback and the paper's WAN.
+    /// NST17 Tables IV, V and VII: lego (and yao) for AES-128 (1, 32, 128,
+    /// 1024) and SHA-256 (1, 32, 128), per phase, loopback and the paper's
+    /// WAN. Both parties' material is held in memory: the 1024 row needs
+    /// `--max-circuits 1024` and several GB of RAM.
     #[command(
         name = "lego-tables",
         after_help = "Example:\n  brickyard bench lego-tables --max-circuits 32 --wan --json"
     )]
     LegoTables {
-        /// Skip rows with more circuits than this.
+        /// Skip rows with more circuits than this (1024 adds the 1024 x
+        /// AES-128 row).
         #[arg(long, default_value_t = 128)]
         max_circuits: usize,
         /// Also run under the shaped WAN (81 ms RTT, 214 Mbit/s).
