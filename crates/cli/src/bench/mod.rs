@@ -127,8 +127,9 @@ pub enum BenchCmd {
     },
     /// NST17 Tables IV, V and VII: lego (and yao) for AES-128 (1, 32, 128,
     /// 1024) and SHA-256 (1, 32, 128), per phase, loopback and the paper's
-    /// WAN. Both parties' material is held in memory: the 1024 row needs
-    /// `--max-circuits 1024` and several GB of RAM.
+    /// WAN. Both parties' material is held in memory (about 4.7 kB per AND
+    /// gate at peak): a row that would not fit in the available memory is
+    /// skipped with a message, e.g. 1024 x AES-128 (about 33 GB).
     #[command(
         name = "lego-tables",
         after_help = "Example:\n  brickyard bench lego-tables --max-circuits 32 --wan --json"
