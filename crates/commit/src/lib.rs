@@ -22,7 +22,7 @@ mod wire;
 
 pub use committer::Committer;
 pub use material::{CommitterState, ReceiverState};
-pub use program::XorProgram;
+pub use program::{CheckBatch, OpenBatch, XorProgram};
 pub use receiver::Receiver;
 pub mod bench;
 #[cfg(test)]

@@ -114,26 +114,40 @@ impl XorProgram {
     }
 }
 
-impl Committer {
-    /// [`Committer::batch_open_xor`] for the items of `prog`.
-    pub fn batch_open_program(&self, ch: &mut Channel, prog: &XorProgram) -> Result<()> {
-        // Each item as one word array: the message's halves, then the share.
-        let st = &self.state;
-        let mut items = prog.run(
-            [0u64; 2 + ROW_WORDS],
-            |id| {
-                let (lo, hi) = st.msgs.get(id)?.halves();
-                let t = st.t.get(id)?;
-                Some(std::array::from_fn(|i| {
-                    if i < 2 {
-                        [lo, hi][i]
-                    } else {
-                        t[i - 2]
-                    }
-                }))
-            },
-            |a, b| std::array::from_fn(|i| a[i] ^ b[i]),
-        )?;
+/// One item of a committer's batch opening as one word array: the
+/// message's halves, then the share.
+type Item = [u64; 2 + ROW_WORDS];
+
+/// The items of one batch opening on the committer's side, gathered from
+/// one or several programs (e.g. several copies of one circuit, each with
+/// its own commitment ids), so that all of them go out in one flight with
+/// one challenge and one combination instead of a round trip each.
+/// Zeroized on drop.
+#[derive(Default)]
+pub struct OpenBatch {
+    items: Vec<Item>,
+}
+
+impl Drop for OpenBatch {
+    fn drop(&mut self) {
+        self.items.zeroize();
+    }
+}
+
+impl OpenBatch {
+    /// How many items are gathered.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+    /// Nothing gathered yet.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The opening of every gathered item, exactly as
+    /// [`Committer::batch_open_xor`] sends it for that many items.
+    pub fn send(self, ch: &mut Channel) -> Result<()> {
+        let items = &self.items;
         send_count(ch, items.len())?;
         let mut ms: Vec<Block> = items
             .iter()
@@ -147,10 +161,74 @@ impl Committer {
                 o.copy_from_slice(&i[2..]);
             }
         });
-        items.zeroize();
         ch.send_blocks(&comb)?;
         comb.zeroize();
         ch.flush()
+    }
+}
+
+/// The receiver's side of an [`OpenBatch`]: each item's check row.
+#[derive(Default)]
+pub struct CheckBatch {
+    rows: Vec<Row>,
+}
+
+impl CheckBatch {
+    /// How many items are gathered.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+    /// Nothing gathered yet.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
+/// `id` through the caller's renumbering (`None`: ids are commitment ids).
+fn mapped(map: Option<&[usize]>, id: usize) -> Option<usize> {
+    match map {
+        None => Some(id),
+        Some(m) => m.get(id).copied(),
+    }
+}
+
+impl Committer {
+    /// [`Committer::batch_open_xor`] for the items of `prog`.
+    pub fn batch_open_program(&self, ch: &mut Channel, prog: &XorProgram) -> Result<()> {
+        let mut batch = OpenBatch::default();
+        self.gather_program(prog, None, &mut batch)?;
+        batch.send(ch)
+    }
+
+    /// Appends the items of `prog` to `batch`, the program's id `i` being
+    /// commitment `map[i]` (`None`: the ids are commitment ids). An id
+    /// outside `map` or the session is refused before anything is sent.
+    pub fn gather_program(
+        &self,
+        prog: &XorProgram,
+        map: Option<&[usize]>,
+        batch: &mut OpenBatch,
+    ) -> Result<()> {
+        let st = &self.state;
+        let items = prog.run(
+            [0u64; 2 + ROW_WORDS],
+            |id| {
+                let id = mapped(map, id)?;
+                let (lo, hi) = st.msgs.get(id)?.halves();
+                let t = st.t.get(id)?;
+                Some(std::array::from_fn(|i| {
+                    if i < 2 {
+                        [lo, hi][i]
+                    } else {
+                        t[i - 2]
+                    }
+                }))
+            },
+            |a, b| std::array::from_fn(|i| a[i] ^ b[i]),
+        )?;
+        let mut items = OpenBatch { items };
+        batch.items.append(&mut items.items);
+        Ok(())
     }
 }
 
@@ -161,8 +239,35 @@ impl Receiver {
         ch: &mut Channel,
         prog: &XorProgram,
     ) -> Result<Vec<Block>> {
+        let mut batch = CheckBatch::default();
+        self.gather_program(prog, None, &mut batch)?;
+        self.verify_batch(ch, batch)
+    }
+
+    /// Appends the check rows of `prog`'s items to `batch` (ids as in
+    /// [`Committer::gather_program`]).
+    pub fn gather_program(
+        &self,
+        prog: &XorProgram,
+        map: Option<&[usize]>,
+        batch: &mut CheckBatch,
+    ) -> Result<()> {
         let st = &self.state;
-        let rows: Vec<Row> = prog.run([0u64; ROW_WORDS], |id| st.w.get(id).copied(), xor_rows)?;
+        let mut rows = prog.run(
+            [0u64; ROW_WORDS],
+            |id| st.w.get(mapped(map, id)?).copied(),
+            xor_rows,
+        )?;
+        batch.rows.append(&mut rows);
+        Ok(())
+    }
+
+    /// Receives and checks the opening of every gathered item
+    /// (`batch-decommit`, one challenge for all) and returns the opened
+    /// values in order. The rows may come from several receivers of this
+    /// session (they share its watch bits); the challenge is this one's.
+    pub fn verify_batch(&mut self, ch: &mut Channel, batch: CheckBatch) -> Result<Vec<Block>> {
+        let rows = batch.rows;
         recv_count(ch, rows.len(), "batch opening")?;
         let ms = ch.recv_block_vec(rows.len())?;
         let alpha = self.prg.random_block();

@@ -30,6 +30,33 @@ fn random_circuits_match_the_evaluator() {
 }
 
 #[test]
+fn build_of_many_copies_is_one_flight() {
+    // Build plans f once and opens every copy's solderings in one batch
+    // opening: the dependent phase has as many rounds for 5 copies as for
+    // 1; the 4 extra copies add the same bytes each, and the one check
+    // combination is shared.
+    let mut rng = Rng(0xb0);
+    let c = random_circuit(&mut rng, 2, 80, 2);
+    let mut dep = Vec::new();
+    for e in [1, 5] {
+        let mut cfg = cfg_for(c.clone());
+        cfg.executions = e;
+        let ai = random_inputs(&mut rng, &cfg, Role::Alice, e);
+        let bi = random_inputs(&mut rng, &cfg, Role::Bob, e);
+        let run = run_memory("lego", &cfg, ai.clone(), bi.clone()).unwrap();
+        for x in 0..e {
+            let want = cfg.circuit.eval(&assemble(&cfg, &ai[x], &bi[x])).unwrap();
+            assert_eq!(run.bob_outputs[x], want, "E = {e}, execution {x}");
+        }
+        dep.push(run.report.phases[2].clone());
+    }
+    assert_eq!(dep[0].rounds, dep[1].rounds, "{dep:?}");
+    let (one, five) = (dep[0].bytes_alice_to_bob, dep[1].bytes_alice_to_bob);
+    assert!(five > one && (five - one) % 4 == 0, "{dep:?}");
+    assert!(five < 5 * one, "{dep:?}");
+}
+
+#[test]
 fn layers_shared_between_two_threads_give_the_same_outputs() {
     let mut rng = Rng(0x7ea);
     for round in 0..4 {

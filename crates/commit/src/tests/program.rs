@@ -90,3 +90,98 @@ fn unknown_ids_are_refused_before_sending() {
     assert!(matches!(sent, Err(Error::Config(_))), "{sent:?}");
     assert!(matches!(got, Err(Error::Config(_))), "{got:?}");
 }
+
+/// Program ids renumbered per copy: copy k reads program id i as
+/// commitment `10 + 20·k + i`.
+fn maps(copies: usize) -> Vec<Vec<usize>> {
+    (0..copies)
+        .map(|k| (0..10).map(|i| 10 + 20 * k + i).collect())
+        .collect()
+}
+
+#[test]
+fn several_copies_open_in_one_batch_with_their_own_ids() {
+    let (mut c, mut r) = ideal_setup(14);
+    let (p, sets) = prog(7);
+    let maps = maps(3);
+    let ((), got) = run(
+        &mut c,
+        &mut r,
+        |c, ch| {
+            c.commit_random(ch, 300).unwrap();
+            let mut b = crate::OpenBatch::default();
+            for m in &maps {
+                c.gather_program(&p, Some(m), &mut b).unwrap();
+            }
+            assert_eq!(b.len(), 3 * p.items());
+            b.send(ch).unwrap();
+        },
+        |r, ch| {
+            r.receive_commitments(ch, 300).unwrap();
+            let mut b = crate::CheckBatch::default();
+            for m in &maps {
+                r.gather_program(&p, Some(m), &mut b).unwrap();
+            }
+            r.verify_batch(ch, b).unwrap()
+        },
+    );
+    let val = |s: &[usize]| s.iter().fold(Block::ZERO, |a, &i| a ^ c.value(i).unwrap());
+    let want: Vec<Block> = maps
+        .iter()
+        .flat_map(|m| {
+            sets.iter()
+                .map(|s| val(&s.iter().map(|&i| m[i]).collect::<Vec<_>>()))
+        })
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn one_copy_opened_with_wrong_ids_fails_the_whole_batch() {
+    let (mut c, mut r) = ideal_setup(15);
+    let (p, _) = prog(7);
+    let ours = maps(3);
+    let mut theirs = ours.clone();
+    theirs[1][4] = 299;
+    let ((), got) = run(
+        &mut c,
+        &mut r,
+        |c, ch| {
+            c.commit_random(ch, 300).unwrap();
+            let mut b = crate::OpenBatch::default();
+            for m in &theirs {
+                c.gather_program(&p, Some(m), &mut b).unwrap();
+            }
+            b.send(ch).unwrap();
+        },
+        |r, ch| {
+            r.receive_commitments(ch, 300).unwrap();
+            let mut b = crate::CheckBatch::default();
+            for m in &ours {
+                r.gather_program(&p, Some(m), &mut b).unwrap();
+            }
+            r.verify_batch(ch, b)
+        },
+    );
+    match got {
+        Err(Error::Cheating { check }) => assert_eq!(check, "batch-decommit"),
+        other => panic!("expected batch-decommit, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_map_too_short_for_the_program_is_refused() {
+    let (c, r) = ideal_setup(16);
+    let (p, _) = prog(7);
+    let short = vec![0usize; 5];
+    let mut b = crate::OpenBatch::default();
+    assert!(matches!(
+        c.gather_program(&p, Some(&short), &mut b),
+        Err(Error::Config(_))
+    ));
+    let mut cb = crate::CheckBatch::default();
+    assert!(matches!(
+        r.gather_program(&p, Some(&short), &mut cb),
+        Err(Error::Config(_))
+    ));
+}

@@ -369,51 +369,21 @@ pub fn open_batches(store: &mut Store, ch: &mut Channel, alice: bool) -> Result<
 }
 
 /// One run's Build plan, shared by its copies: every copy numbers its
-/// commitments the same way ([`local_layout`]), so Build's sets are the
-/// same for all of them and are planned once — which also gives the refresh
-/// keys a copy takes before anything is reserved.
+/// commitments the same way ([`build::local_layout`]), so Build's sets are
+/// the same for all of them and are planned once — which also gives the
+/// refresh keys a copy takes before anything is reserved.
 pub struct Prepared {
     /// What one copy takes from a batch, in [`PARTS`] order.
     pub want: Counts,
-    layout: Layout,
-    planned: build::Planned,
-}
-
-/// A copy's local commitment ids, in the order its records are read:
-/// 0 = Δ, then 3 per AND bucket (head's L⁰, R⁰, O⁰), 2 per input (head's
-/// L⁰, head authenticator's key), 1 per Δ-ROT, output and refresh key.
-fn local_layout([a, i, r, o, f]: [usize; 5]) -> Layout {
-    let mut next = 1;
-    let mut run = |k: usize| {
-        next += k;
-        next - k..next
-    };
-    let (and, inp) = (run(3 * a), run(2 * i));
-    let (rot, out, refresh) = (run(r), run(o), run(f));
-    Layout {
-        delta_id: 0,
-        and_heads: and.step_by(3).map(|x| [x, x + 1, x + 2]).collect(),
-        in_heads: inp.clone().step_by(2).collect(),
-        in_auth_heads: inp.skip(1).step_by(2).collect(),
-        r_ids: rot.collect(),
-        v_ids: out.collect(),
-        refresh_ids: refresh.collect(),
-        next: Default::default(),
-    }
+    shared: build::Shared,
 }
 
 /// Plans Build of `c` once for a run.
 pub fn prepare(c: &Circuit, bob_inputs: usize) -> Result<Prepared> {
-    let n = build::need(c, bob_inputs);
-    // A wire is re-based at most once per gate; the plan takes what it uses.
-    let mut layout = local_layout([n.and, n.input, n.rot, n.out, c.gates.len()]);
-    let planned = build::Planned::new(c, &mut layout, bob_inputs)?;
-    let refresh = layout.next.refresh;
-    layout.refresh_ids.truncate(refresh);
+    let shared = build::Shared::new(c, bob_inputs)?;
     Ok(Prepared {
-        want: Counts([n.and, n.input, n.rot, n.out, refresh].map(|x| x as u64)),
-        layout,
-        planned,
+        want: Counts(shared.want.map(|x| x as u64)),
+        shared,
     })
 }
 
@@ -506,7 +476,8 @@ fn check_counts(b: BatchId, stored: Counts, store: &Store) -> Result<()> {
 }
 
 /// Alice: Build(f) for `copies` copies from the store; `bob_pos` are
-/// Bob's input positions.
+/// Bob's input positions. The copies taken from one batch open their
+/// solderings in one batch opening (one flight, one check).
 pub fn alice_builds(
     store: &mut Store,
     ch: &mut Channel,
@@ -522,20 +493,21 @@ pub fn alice_builds(
         &prep,
         copies,
         |s: &AliceBatch| (s.counts, ALICE_SIZES),
-        |s, part| alice_copy(s, part, ch, &prep, bob_pos),
+        |s, parts| alice_copies(s, &parts, ch, &prep, bob_pos),
     )
 }
 
 /// Both parties: reserves and reads `copies` copies' records batch by
-/// batch (never mixing batches) and builds each with `copy`. `sizes` gives
-/// the batch's recorded counts and its per-part record sizes.
+/// batch (never mixing batches) and builds the copies of each batch with
+/// `build`. `sizes` gives the batch's recorded counts and its per-part
+/// record sizes.
 fn take_copies<S: DeserializeOwned, R>(
     store: &mut Store,
     batches: &[BatchId],
     prep: &Prepared,
     copies: usize,
     sizes: impl Fn(&S) -> (Counts, [usize; 5]),
-    mut copy: impl FnMut(&S, [&[u8]; 5]) -> Result<R>,
+    mut build: impl FnMut(&S, Vec<[&[u8]; 5]>) -> Result<Vec<R>>,
 ) -> Result<Vec<R>> {
     let want = prep.want;
     let mut out = Vec::with_capacity(copies);
@@ -545,10 +517,10 @@ fn take_copies<S: DeserializeOwned, R>(
         let (counts, sizes) = sizes(&secret);
         check_counts(b, counts, store)?;
         let bytes = read(store, rs)?;
-        for i in 0..k {
-            let part = copy_slices(&bytes, sizes, want, i)?;
-            out.push(copy(&secret, part)?);
-        }
+        let parts = (0..k)
+            .map(|i| copy_slices(&bytes, sizes, want, i))
+            .collect::<Result<Vec<_>>>()?;
+        out.extend(build(&secret, parts)?);
     }
     Ok(out)
 }
@@ -556,15 +528,13 @@ fn take_copies<S: DeserializeOwned, R>(
 /// Alice's record sizes per part.
 const ALICE_SIZES: [usize; 5] = [3 * ACOM, 2 * ACOM, ACOM, ACOM, ACOM];
 
-/// Alice: Build(f) for one copy from its records.
-fn alice_copy(
+/// Alice: one copy's commitments from its records, in `local_layout` order:
+/// Δ, then each part's records.
+fn alice_session_of(
     secret: &AliceBatch,
-    bytes: [&[u8]; 5],
-    ch: &mut Channel,
+    bytes: &[&[u8]; 5],
     prep: &Prepared,
-    bob_pos: &[usize],
-) -> Result<AliceReady> {
-    // The commitments in `local_layout` order: Δ, then each part's records.
+) -> Result<HcomSender> {
     let mut st = CommitterState {
         seeds0: secret.hcom.seeds0.clone(),
         seeds1: secret.hcom.seeds1.clone(),
@@ -572,7 +542,7 @@ fn alice_copy(
         msgs: vec![secret.delta_com.m],
         t: vec![secret.delta_com.t],
     };
-    for (part, (raw, k)) in bytes.into_iter().zip([3, 2, 1, 1, 1]).enumerate() {
+    for (part, (raw, k)) in bytes.iter().zip([3, 2, 1, 1, 1]).enumerate() {
         for rec in records(raw, k * ACOM, prep.want.0[part])? {
             let mut r = Reader::new(rec);
             for _ in 0..k {
@@ -581,11 +551,38 @@ fn alice_copy(
             }
         }
     }
-    let hcom = HcomSender::from_state(st)?;
-    let built = build::alice_planned(&hcom, ch, &prep.planned)?;
-    let session = lstore::alice_session(hcom.state());
-    let rec = lstore::alice_exec(&built, &prep.layout, hcom.state(), secret.delta, bob_pos)?;
-    AliceReady::new(&session.hcom, rec)
+    HcomSender::from_state(st)
+}
+
+/// Alice: Build(f) for the copies of one batch from their records.
+fn alice_copies(
+    secret: &AliceBatch,
+    parts: &[[&[u8]; 5]],
+    ch: &mut Channel,
+    prep: &Prepared,
+    bob_pos: &[usize],
+) -> Result<Vec<AliceReady>> {
+    let hcoms = parts
+        .iter()
+        .map(|p| alice_session_of(secret, p, prep))
+        .collect::<Result<Vec<_>>>()?;
+    let refs: Vec<&HcomSender> = hcoms.iter().collect();
+    build::alice_planned_many(&refs, ch, &prep.shared.planned)?;
+    let built = prep.shared.planned.built();
+    hcoms
+        .iter()
+        .map(|hcom| {
+            let session = lstore::alice_session(hcom.state());
+            let rec = lstore::alice_exec(
+                built,
+                &prep.shared.layout,
+                hcom.state(),
+                secret.delta,
+                bob_pos,
+            )?;
+            AliceReady::new(&session.hcom, rec)
+        })
+        .collect()
 }
 
 /// Bob: Build(f) for `copies` copies from the store.
@@ -608,18 +605,16 @@ pub fn bob_builds(
             let sizes = [bob_and(bw, aw), bob_in(biw, aiw), BOB_ROT, BOB_OUT, ROW];
             (s.counts, sizes)
         },
-        |s, part| bob_copy(s, part, ch, &prep, bob_pos),
+        |s, parts| bob_copies(s, &parts, ch, &prep, bob_pos),
     )
 }
 
-/// Bob: Build(f) for one copy from its records.
-fn bob_copy(
+/// Bob: one copy's check rows and material from its records.
+fn bob_session_of(
     secret: &BobBatch,
-    bytes: [&[u8]; 5],
-    ch: &mut Channel,
+    bytes: &[&[u8]; 5],
     prep: &Prepared,
-    bob_pos: &[usize],
-) -> Result<BobReady> {
+) -> Result<(HcomReceiver, BobMaterial)> {
     let [bw, aw, biw, aiw] = secret.widths.map(|x| x as usize);
     let [n_and, n_in, n_rot, n_out, n_ref] = prep.want.0;
     let mut st = ReceiverState {
@@ -686,9 +681,32 @@ fn bob_copy(
             "lego: stored buckets do not match their batch's widths".into(),
         ));
     }
-    let mut hcom = HcomReceiver::from_state(st)?;
-    let built = build::bob_planned(&mut hcom, ch, &prep.planned)?;
-    let session = lstore::bob_session(hcom.state());
-    let rec = lstore::bob_exec(built, &prep.layout, &mat, hcom.state(), bob_pos)?;
-    BobReady::new(&session.hcom, rec)
+    Ok((HcomReceiver::from_state(st)?, mat))
+}
+
+/// Bob: Build(f) for the copies of one batch from their records.
+fn bob_copies(
+    secret: &BobBatch,
+    parts: &[[&[u8]; 5]],
+    ch: &mut Channel,
+    prep: &Prepared,
+    bob_pos: &[usize],
+) -> Result<Vec<BobReady>> {
+    let (mut hcoms, mats): (Vec<_>, Vec<_>) = parts
+        .iter()
+        .map(|p| bob_session_of(secret, p, prep))
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .unzip();
+    let built = build::bob_planned_many(&mut hcoms, ch, &prep.shared.planned)?;
+    hcoms
+        .iter()
+        .zip(built)
+        .zip(&mats)
+        .map(|((hcom, built), mat)| {
+            let session = lstore::bob_session(hcom.state());
+            let rec = lstore::bob_exec(built, &prep.shared.layout, mat, hcom.state(), bob_pos)?;
+            BobReady::new(&session.hcom, rec)
+        })
+        .collect()
 }

@@ -13,7 +13,7 @@ use super::evaluator::and_ranks;
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{Cursors, Layout, Need};
 use brickyard_circuit::{Circuit, Gate};
-use brickyard_commit::XorProgram;
+use brickyard_commit::{CheckBatch, OpenBatch, XorProgram};
 use brickyard_core::{Block, Channel, Error, Result};
 use std::ops::Range;
 
@@ -144,6 +144,203 @@ impl Planned {
         let (built, open, tags) = plan(c, layout, bob_inputs, &[])?;
         Ok(Planned { built, open, tags })
     }
+
+    /// The planned copy's ids.
+    pub fn built(&self) -> &Built {
+        &self.built
+    }
+}
+
+/// A copy's local commitment ids, in the order its records are read:
+/// 0 = Δ, then 3 per AND bucket (head's L⁰, R⁰, O⁰), 2 per input (head's
+/// L⁰, head authenticator's key), 1 per Δ-ROT, output and refresh key.
+/// `[a, i, r, o, f]` are the counts of each.
+pub fn local_layout([a, i, r, o, f]: [usize; 5]) -> Layout {
+    let mut next = 1;
+    let mut run = |k: usize| {
+        next += k;
+        next - k..next
+    };
+    let (and, inp) = (run(3 * a), run(2 * i));
+    let (rot, out, refresh) = (run(r), run(o), run(f));
+    Layout {
+        delta_id: 0,
+        and_heads: and.step_by(3).map(|x| [x, x + 1, x + 2]).collect(),
+        in_heads: inp.clone().step_by(2).collect(),
+        in_auth_heads: inp.skip(1).step_by(2).collect(),
+        r_ids: rot.collect(),
+        v_ids: out.collect(),
+        refresh_ids: refresh.collect(),
+        next: Default::default(),
+    }
+}
+
+/// Build of f planned once for all copies of a run: the plan is made on
+/// a copy's local numbering ([`local_layout`]), and each copy is that plan
+/// with its ids renumbered (a store-backed copy is numbered locally
+/// already; an in-memory copy gets a map into Generate's ids,
+/// [`Shared::reserve`]). Planning costs as much as the openings, so E
+/// copies plan once instead of E times.
+pub struct Shared {
+    /// The plan on local ids.
+    pub planned: Planned,
+    /// The local layout the plan used (refresh keys cut to what it took).
+    pub layout: Layout,
+    /// What one copy takes: AND buckets, inputs, Δ-ROTs, outputs, refresh keys.
+    pub want: [usize; 5],
+}
+
+impl Shared {
+    /// Plans `c` once, with `bob_inputs` Δ-ROTs per copy.
+    pub fn new(c: &Circuit, bob_inputs: usize) -> Result<Self> {
+        let n = need(c, bob_inputs);
+        // A wire is re-based at most once per gate; the plan takes what it uses.
+        let mut layout = local_layout([n.and, n.input, n.rot, n.out, c.gates.len()]);
+        let planned = Planned::new(c, &mut layout, bob_inputs)?;
+        let refresh = layout.next.refresh;
+        layout.refresh_ids.truncate(refresh);
+        Ok(Shared {
+            planned,
+            layout,
+            want: [n.and, n.input, n.rot, n.out, refresh],
+        })
+    }
+
+    /// Reserves one copy's material from Generate's `layout` (in memory):
+    /// its cursors and the map from local ids to Generate's commitment ids.
+    pub fn reserve(&self, layout: &mut Layout) -> Result<CopyIds> {
+        let [a, i, r, o, f] = self.want;
+        let at = layout.reserve(Need {
+            and: a,
+            input: i,
+            rot: r,
+            out: o,
+        })?;
+        let mut map = Vec::with_capacity(1 + 3 * a + 2 * i + r + o + f);
+        map.push(layout.delta_id);
+        let missing = || Error::config("lego: layout shorter than its cursors");
+        let heads = layout
+            .and_heads
+            .get(at.and..at.and + a)
+            .ok_or_else(missing)?;
+        map.extend(heads.iter().flatten());
+        for k in at.input..at.input + i {
+            map.push(*layout.in_heads.get(k).ok_or_else(missing)?);
+            map.push(*layout.in_auth_heads.get(k).ok_or_else(missing)?);
+        }
+        map.extend(layout.r_ids.get(at.rot..at.rot + r).ok_or_else(missing)?);
+        map.extend(layout.v_ids.get(at.out..at.out + o).ok_or_else(missing)?);
+        for _ in 0..f {
+            map.push(layout.take_refresh()?);
+        }
+        Ok(CopyIds { at, map })
+    }
+
+    /// The ids of an in-memory copy: the plan's sets renumbered.
+    fn built(&self, copy: &CopyIds) -> Built {
+        let p = &self.planned.built;
+        let re = |sets: &[Vec<usize>]| -> Vec<Vec<usize>> {
+            sets.iter()
+                .map(|s| s.iter().map(|&i| copy.map[i]).collect())
+                .collect()
+        };
+        Built {
+            at: copy.at,
+            input_sets: re(&p.input_sets),
+            out_sets: re(&p.out_sets),
+            linked: p.linked.clone(),
+        }
+    }
+}
+
+/// One in-memory copy of a [`Shared`] plan: its cursors into Generate's
+/// material and its local → Generate commitment ids.
+pub struct CopyIds {
+    at: Cursors,
+    map: Vec<usize>,
+}
+
+/// Alice: Build(f) for several in-memory copies, all their solderings in
+/// one batch opening (one flight, one challenge, one `batch-decommit`
+/// check) instead of a round trip per copy.
+pub fn alice_copies(
+    hcom: &HcomSender,
+    ch: &mut Channel,
+    shared: &Shared,
+    copies: &[CopyIds],
+) -> Result<Vec<Built>> {
+    let mut batch = OpenBatch::default();
+    for cp in copies {
+        hcom.gather_program(&shared.planned.open, Some(&cp.map), &mut batch)?;
+    }
+    batch.send(ch)?;
+    Ok(copies.iter().map(|cp| shared.built(cp)).collect())
+}
+
+/// Bob's side of [`alice_copies`].
+pub fn bob_copies(
+    hcom: &mut HcomReceiver,
+    ch: &mut Channel,
+    shared: &Shared,
+    copies: &[CopyIds],
+) -> Result<Vec<BuiltBob>> {
+    let mut batch = CheckBatch::default();
+    for cp in copies {
+        hcom.gather_program(&shared.planned.open, Some(&cp.map), &mut batch)?;
+    }
+    let vals = hcom.verify_batch(ch, batch)?;
+    split(
+        &shared.planned,
+        vals,
+        copies.iter().map(|cp| shared.built(cp)),
+    )
+}
+
+/// Alice: Build's openings of several copies with their own commitment
+/// sessions (the store's copies, numbered locally), in one batch opening.
+pub fn alice_planned_many(hcoms: &[&HcomSender], ch: &mut Channel, p: &Planned) -> Result<()> {
+    let mut batch = OpenBatch::default();
+    for h in hcoms {
+        h.gather_program(&p.open, None, &mut batch)?;
+    }
+    batch.send(ch)
+}
+
+/// Bob's side of [`alice_planned_many`]; all sessions are copies of one
+/// commitment session (same watch bits), the first one draws the challenge.
+pub fn bob_planned_many(
+    hcoms: &mut [HcomReceiver],
+    ch: &mut Channel,
+    p: &Planned,
+) -> Result<Vec<BuiltBob>> {
+    let mut batch = CheckBatch::default();
+    for h in hcoms.iter() {
+        h.gather_program(&p.open, None, &mut batch)?;
+    }
+    let n = hcoms.len();
+    let first = hcoms
+        .first_mut()
+        .ok_or_else(|| Error::config("lego: Build of no copy"))?;
+    let vals = first.verify_batch(ch, batch)?;
+    split(p, vals, (0..n).map(|_| p.built.clone()))
+}
+
+/// Cuts one batch opening's values into the copies' solderings.
+fn split(
+    p: &Planned,
+    vals: Vec<Block>,
+    built: impl ExactSizeIterator<Item = Built>,
+) -> Result<Vec<BuiltBob>> {
+    let per = p.tags.len();
+    if vals.len() != per * built.len() {
+        return Err(Error::malformed(
+            "lego: Build opened the wrong number of solderings",
+        ));
+    }
+    built
+        .enumerate()
+        .map(|(k, b)| assemble(p, b, &vals[k * per..(k + 1) * per]))
+        .collect()
 }
 
 /// Per gate: whether its output's set is needed, i.e. the gate lies in the
@@ -340,18 +537,23 @@ pub fn bob_linked(
 
 /// Bob: Build's openings for a planned copy, verified.
 pub fn bob_planned(hcom: &mut HcomReceiver, ch: &mut Channel, p: &Planned) -> Result<BuiltBob> {
-    let (built, open, tags) = (p.built.clone(), &p.open, &p.tags);
-    let vals = hcom.verify_batch_open_program(ch, open)?;
-    if vals.len() != tags.len() {
+    let vals = hcom.verify_batch_open_program(ch, &p.open)?;
+    if vals.len() != p.tags.len() {
         return Err(Error::malformed(
             "lego: Build opened the wrong number of solderings",
         ));
     }
+    assemble(p, p.built.clone(), &vals)
+}
+
+/// Bob's solderings of one copy from its opened values (in tag order).
+fn assemble(p: &Planned, built: Built, vals: &[Block]) -> Result<BuiltBob> {
+    let tags = &p.tags;
     let ands = tags.iter().filter(|t| matches!(t, Tag::And(..))).count() / 2;
     let mut solder = vec![[Block::ZERO; 2]; ands];
     let mut refresh = Vec::new();
     let mut auth_solder = vec![Block::ZERO; built.input_sets.len()];
-    for (t, v) in tags.iter().zip(vals) {
+    for (t, &v) in tags.iter().zip(vals) {
         match *t {
             Tag::And(i, side) => solder[i][side] = v,
             Tag::Refresh(g) => refresh.push((g, v)),

@@ -7,7 +7,9 @@
 //! of its values. LEGO writes every key it opens as such a set, e.g.
 //! `[L⁰, Δ]` for a 1-key or `[O⁰_g, L⁰_h]` for a soldering.
 
-use brickyard_commit::{Committer, CommitterState, Receiver, ReceiverState, XorProgram};
+use brickyard_commit::{
+    CheckBatch, Committer, CommitterState, OpenBatch, Receiver, ReceiverState, XorProgram,
+};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
 use std::ops::Range;
@@ -68,6 +70,16 @@ impl HcomSender {
     pub fn batch_open_program(&self, ch: &mut Channel, prog: &XorProgram) -> Result<()> {
         self.0.batch_open_program(ch, prog)
     }
+    /// Adds a program's items, its ids renumbered by `map`, to a batch
+    /// opening that covers several copies (sent with [`OpenBatch::send`]).
+    pub fn gather_program(
+        &self,
+        prog: &XorProgram,
+        map: Option<&[usize]>,
+        batch: &mut OpenBatch,
+    ) -> Result<()> {
+        self.0.gather_program(prog, map, batch)
+    }
     /// VerLeak: leaks the lsb of each set's XOR, consuming `blinders`.
     pub fn leak_lsbs(
         &self,
@@ -115,6 +127,20 @@ impl HcomReceiver {
         prog: &XorProgram,
     ) -> Result<Vec<Block>> {
         self.0.verify_batch_open_program(ch, prog)
+    }
+    /// Bob's side of [`HcomSender::gather_program`].
+    pub fn gather_program(
+        &self,
+        prog: &XorProgram,
+        map: Option<&[usize]>,
+        batch: &mut CheckBatch,
+    ) -> Result<()> {
+        self.0.gather_program(prog, map, batch)
+    }
+    /// Receives and verifies a batch opening of everything gathered
+    /// (`batch-decommit`: one challenge for all copies).
+    pub fn verify_batch(&mut self, ch: &mut Channel, batch: CheckBatch) -> Result<Vec<Block>> {
+        self.0.verify_batch(ch, batch)
     }
     /// VerLeak, Bob's side: the verified lsbs.
     pub fn verify_lsbs(

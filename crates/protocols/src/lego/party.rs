@@ -6,7 +6,7 @@ use super::build;
 use super::cheat::Cheats;
 use super::delta_rot;
 use super::eval::{self, Owners};
-use super::evaluator::Evaluator;
+use super::evaluator::{self, Evaluator};
 use super::generate::{self, Plan};
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Layout};
@@ -105,6 +105,9 @@ pub struct LegoAlice {
     delta: Zeroizing<Block>,
     /// Built copies ready for Eval (when no store is attached).
     ready: VecDeque<AliceReady>,
+    /// Generate's session after an in-memory Build, kept until the party
+    /// is dropped (its zeroizing is not Build's work).
+    spent: Option<HcomSender>,
     cheats: Cheats,
     store: Option<Box<Store>>,
 }
@@ -129,6 +132,7 @@ impl LegoAlice {
             layout: None,
             delta: Zeroizing::new(Block::ZERO),
             ready: VecDeque::new(),
+            spent: None,
             cheats: Cheats::default(),
             store: None,
         })
@@ -208,13 +212,19 @@ impl Party for LegoAlice {
             .layout
             .take()
             .ok_or_else(|| Error::config("lego: Generate did not run"))?;
-        let nb = self.theirs.len();
-        let mut built = Vec::with_capacity(self.cfg.executions);
-        for _ in 0..self.cfg.executions {
-            built.push(build::alice(self.hcom()?, ch, &c, &mut layout, nb)?);
-        }
+        // f is planned once for every copy, and all copies' solderings are
+        // opened in one batch opening (one flight instead of one round
+        // trip per copy).
+        let shared = build::Shared::new(&c, self.theirs.len())?;
+        let copies = (0..self.cfg.executions)
+            .map(|_| shared.reserve(&mut layout))
+            .collect::<Result<Vec<_>>>()?;
+        let built = build::alice_copies(self.hcom()?, ch, &shared, &copies)?;
         // Each copy keeps just the commitments its Eval opens; Generate's
-        // state is not needed any more.
+        // session is not needed any more. It is wiped when the party is
+        // dropped, not here: zeroizing its megabytes is cleanup of the
+        // in-memory run (a store-backed Build never loads it), and doing
+        // it now would also evict the built copies from the cache.
         let hcom = self
             .hcom
             .take()
@@ -225,6 +235,7 @@ impl Party for LegoAlice {
             let rec = lstore::alice_exec(b, &layout, st, *self.delta, &self.theirs)?;
             self.ready.push_back(AliceReady::new(&session.hcom, rec)?);
         }
+        self.spent = Some(hcom);
         Ok(())
     }
 
@@ -272,6 +283,9 @@ pub struct LegoBob {
     mat: Option<BobMaterial>,
     /// Built copies ready for Eval (when no store is attached).
     ready: VecDeque<BobReady>,
+    /// Generate's session and material after an in-memory Build, kept
+    /// until the party is dropped (see `LegoAlice::spent`).
+    spent: Option<(HcomReceiver, BobMaterial)>,
     /// The plan of f and evaluation buffers, made before the online phase.
     ev: Option<Evaluator>,
     cheats: Cheats,
@@ -298,6 +312,7 @@ impl LegoBob {
             layout: None,
             mat: None,
             ready: VecDeque::new(),
+            spent: None,
             ev: None,
             cheats: Cheats::default(),
             store: None,
@@ -322,6 +337,13 @@ impl LegoBob {
     fn evaluator(&mut self) -> &mut Evaluator {
         let c = &self.cfg.circuit;
         self.ev.get_or_insert_with(|| Evaluator::new(c))
+    }
+
+    /// Brings the next copy's material into the cache (`evaluator::warm`).
+    fn warm_next(&self) {
+        if let Some(r) = self.ready.front() {
+            evaluator::warm(&r.built, &r.mat);
+        }
     }
 
     fn hcom(&mut self) -> Result<&mut HcomReceiver> {
@@ -389,17 +411,19 @@ impl Party for LegoBob {
             let e = self.cfg.executions;
             let built = batch::bob_builds(store, ch, &batches, &c, &self.mine, e)?;
             self.ready.extend(built);
+            self.warm_next();
             return Ok(());
         }
         let mut layout = self
             .layout
             .take()
             .ok_or_else(|| Error::config("lego: Generate did not run"))?;
-        let nb = self.mine.len();
-        let mut built = Vec::with_capacity(self.cfg.executions);
-        for _ in 0..self.cfg.executions {
-            built.push(build::bob(self.hcom()?, ch, &c, &mut layout, nb)?);
-        }
+        // As Alice: one plan, one batch opening for all copies.
+        let shared = build::Shared::new(&c, self.mine.len())?;
+        let copies = (0..self.cfg.executions)
+            .map(|_| shared.reserve(&mut layout))
+            .collect::<Result<Vec<_>>>()?;
+        let built = build::bob_copies(self.hcom()?, ch, &shared, &copies)?;
         let hcom = self
             .hcom
             .take()
@@ -414,6 +438,10 @@ impl Party for LegoBob {
             let rec = lstore::bob_exec(b, &layout, &mat, st, &self.mine)?;
             self.ready.push_back(BobReady::new(&session.hcom, rec)?);
         }
+        // Generate's session and material are wiped when the party is
+        // dropped (see Alice's side).
+        self.spent = Some((hcom, mat));
+        self.warm_next();
         Ok(())
     }
 
