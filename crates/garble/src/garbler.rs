@@ -85,14 +85,10 @@ where
             prog.garble_pis(w, &mut p, b.pis, d);
             prog.garble_ands_cached(w, &p, b.ands, d, tweak_offset, first, t);
         } else {
-            // All XORs of the layer piece, then all its ANDs in one batch:
-            // the groups of a piece are independent, so the AES pipeline
-            // runs across them without waiting on XORs, and the plan frees
-            // slots so this order is as valid as stage by stage.
-            let first_xor = prog.stage_start(b.stages.start)[0] as usize;
-            let end_xor = prog.stage_start(b.stages.end)[0] as usize;
-            prog.run_xors(w, first_xor..end_xor);
-            prog.garble_ands(w, b.ands, d, tweak_offset, first, t);
+            // Stage by stage, the XORs of each stage running between the
+            // AES rounds of the group before (the stages are one layer
+            // piece, as `garble_stages` requires).
+            prog.garble_stages(w, b.stages, d, tweak_offset, t);
         }
         fill += n;
         Ok(())

@@ -81,6 +81,13 @@ pub struct SlotProgram {
     garbler_pis: Vec<[u32; 4]>,
 }
 
+/// The evaluator's densest feed: a gate after every second AES round.
+/// Its groups have half the garbler's AES work (4 ZMM states per pass, not
+/// 8), so a gate after every round crowds the AES; every second round
+/// measured best of the spacings tried (`garble_min` A/B under load,
+/// ~5 % on AES-128; every round within noise of it, none ~5 % slower).
+const EVAL_MIN_SPACING: usize = 2;
+
 /// Blocks per AND gate table.
 pub const TABLE_BLOCKS: usize = 2;
 
@@ -217,6 +224,17 @@ impl SlotProgram {
     /// its AND gates (global indices [`SlotProgram::stages_ands`]) to
     /// `tables`, which must be exactly as long.
     ///
+    /// With VAES the XOR gates of stage s+1 run *during* stage s's AND
+    /// group, one between consecutive AES rounds (the group's labels are
+    /// gathered before and its outputs scattered after): the AES unit and
+    /// the load ports then work at the same time, where a block of XORs
+    /// and a block of AES run largely one after the other (the scheduler
+    /// fills with AES waiting on its rounds). The result equals stage by
+    /// stage only if no XOR gate of a stage reads or writes an output slot
+    /// of the previous stage's group, as for the stages of one layer piece
+    /// of `brickyard_garble`'s plan (a piece's XORs never read its AND
+    /// outputs, and its slots are freed at the end of the piece).
+    ///
     /// # Panics
     /// On a short `w`, an out-of-bounds `range` or a wrong `tables` length.
     pub fn garble_stages(
@@ -240,11 +258,23 @@ impl SlotProgram {
             unsafe {
                 let k = x86::keys(rk);
                 let d = x86::broadcast(delta);
-                for st in stages {
+                if let Some(st) = stages.first() {
                     self.xors.run(w, start[0] as usize..st[0] as usize);
+                }
+                for (i, st) in stages.iter().enumerate() {
+                    let next = st[0] as usize..stages.get(i + 1).map_or(st[0], |n| n[0]) as usize;
                     let (a, e) = (start[1] as usize, st[1] as usize);
                     let t = &mut tables[2 * (a - ands.start)..2 * (e - ands.start)];
-                    x86::garble_with(&k, w, &self.ands[a..e], d, tweak_offset, a as u64, t);
+                    let mut f = x86::Feed::new(self.xors.offsets(next.clone()));
+                    let g = &self.ands[a..e];
+                    let j = a as u64;
+                    match x86::spacing(next.len()) {
+                        1 => x86::garble_fed::<1>(&k, w, g, d, tweak_offset, j, t, &mut f),
+                        2 => x86::garble_fed::<2>(&k, w, g, d, tweak_offset, j, t, &mut f),
+                        5 => x86::garble_fed::<5>(&k, w, g, d, tweak_offset, j, t, &mut f),
+                        _ => x86::garble_with(&k, w, g, d, tweak_offset, j, t),
+                    }
+                    self.xors.run(w, next.end - f.left()..next.end);
                     start = *st;
                 }
             }
@@ -299,7 +329,9 @@ impl SlotProgram {
     }
 
     /// Evaluates stages `range` from `tables` (as long as their AND gates'
-    /// tables), with the garbler's `tweak_offset`.
+    /// tables), with the garbler's `tweak_offset`. XOR gates run during
+    /// the previous group's AES as in [`SlotProgram::garble_stages`], with
+    /// the same condition.
     ///
     /// # Panics
     /// As [`SlotProgram::garble_stages`].
@@ -320,11 +352,27 @@ impl SlotProgram {
             // SAFETY: as in `garble_stages`.
             unsafe {
                 let k = x86::keys(rk);
-                for st in stages {
+                if let Some(st) = stages.first() {
                     self.xors.run(w, start[0] as usize..st[0] as usize);
+                }
+                for (i, st) in stages.iter().enumerate() {
+                    let next = st[0] as usize..stages.get(i + 1).map_or(st[0], |n| n[0]) as usize;
                     let (a, e) = (start[1] as usize, st[1] as usize);
                     let t = &tables[2 * (a - ands.start)..2 * (e - ands.start)];
-                    x86::eval_with(&k, w, &self.ands[a..e], t, tweak_offset, a as u64);
+                    let mut f = x86::Feed::new(self.xors.offsets(next.clone()));
+                    let g = &self.ands[a..e];
+                    let j = a as u64;
+                    let spacing = match x86::spacing(next.len()) {
+                        0 => 0,
+                        e => e.max(EVAL_MIN_SPACING),
+                    };
+                    match spacing {
+                        1 => x86::eval_fed::<1>(&k, w, g, t, tweak_offset, j, &mut f),
+                        2 => x86::eval_fed::<2>(&k, w, g, t, tweak_offset, j, &mut f),
+                        5 => x86::eval_fed::<5>(&k, w, g, t, tweak_offset, j, &mut f),
+                        _ => x86::eval_with(&k, w, g, t, tweak_offset, j),
+                    }
+                    self.xors.run(w, next.end - f.left()..next.end);
                     start = *st;
                 }
             }
@@ -916,6 +964,7 @@ mod x86 {
     use super::{and_tweak, AndSlots};
     use crate::aes::ni::RoundKeys;
     use crate::Block;
+    use std::arch::asm;
     use std::arch::x86_64::*;
 
     #[inline]
@@ -1028,6 +1077,129 @@ mod x86 {
         }
     }
 
+    /// The idle XOR gate `w[0] ← w[0] ⊕ w[0] ⊕ w[0]`, which leaves `w`
+    /// unchanged: what a [`Feed`] runs once its gates are used up, so the
+    /// AES loop has no branch on how many gates are left.
+    static IDLE: [u32; 4] = [0; 4];
+
+    /// XOR gates handed to an AES loop a few per round (see
+    /// [`aes_rounds_fed`]): the gates of the next stage, which the plan
+    /// guarantees neither read nor write the slots of the group being
+    /// hashed.
+    pub(super) struct Feed {
+        next: *const [u32; 4],
+        end: *const [u32; 4],
+    }
+
+    impl Feed {
+        /// A feed of `gates` (validated byte offsets).
+        #[inline]
+        pub(super) fn new(gates: &[[u32; 4]]) -> Feed {
+            let r = gates.as_ptr_range();
+            Feed {
+                next: r.start,
+                end: r.end,
+            }
+        }
+
+        /// A feed without gates, for kernels that run none.
+        #[inline]
+        pub(super) fn empty() -> Feed {
+            Feed::new(&[])
+        }
+
+        /// Gates not yet run.
+        #[inline]
+        pub(super) fn left(&self) -> usize {
+            (self.end as usize).saturating_sub(self.next as usize) / 16
+        }
+
+        /// Runs the next gate on the label vector at `w`, or the idle gate
+        /// once none is left. Inline assembly so that the compiler keeps it
+        /// where it is put between the AES rounds (it otherwise reorders
+        /// the loads, stores and rounds into blocks, which fills the
+        /// scheduler with waiting AES and stalls the XORs behind it).
+        ///
+        /// # Safety
+        /// `w` points to a non-empty label vector (the idle gate uses block
+        /// 0) of which every byte offset of the feed's gates addresses a
+        /// whole block, and the gates' slice is alive. Inlined only into
+        /// functions with AVX enabled (the VEX forms, which do not mix
+        /// legacy SSE into AVX-512 code).
+        #[inline(always)]
+        unsafe fn one(&mut self, w: *mut Block) {
+            // SAFETY: the record read is a gate of the slice (`next < end`)
+            // or IDLE; its offsets address blocks of `w` (by the caller, or
+            // 0); labels are 16-byte aligned (`Block` is, and offsets are
+            // multiples of 16), as `vmovdqa` and the folded loads need.
+            unsafe {
+                asm!(
+                    "cmp {next}, {end}",
+                    "mov {p}, {next}",
+                    "cmovae {p}, {idle}",
+                    "mov {a:e}, dword ptr [{p}]",
+                    "mov {b:e}, dword ptr [{p} + 4]",
+                    "mov {c:e}, dword ptr [{p} + 8]",
+                    "vmovdqa {x}, xmmword ptr [{w} + {a}]",
+                    "vpxor {x}, {x}, xmmword ptr [{w} + {b}]",
+                    "mov {a:e}, dword ptr [{p} + 12]",
+                    "vpxor {x}, {x}, xmmword ptr [{w} + {c}]",
+                    "vmovdqa xmmword ptr [{w} + {a}], {x}",
+                    "add {next}, 16",
+                    next = inout(reg) self.next,
+                    end = in(reg) self.end,
+                    idle = in(reg) IDLE.as_ptr(),
+                    w = in(reg) w,
+                    p = out(reg) _,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    x = out(xmm_reg) _,
+                    options(nostack),
+                );
+            }
+        }
+    }
+
+    /// [`aes_rounds`] over the states `$v`, running one gate of the feed
+    /// `$f` (on the label vector at `$w`) after every `$E`-th round (rounds
+    /// 1..=10; none if `$E == 0`): `10 / $E` gates per pass. The rounds
+    /// are inline assembly too, so the compiler keeps the interleave (it
+    /// otherwise moves the rounds of one state together, away from the
+    /// gates). A macro, not a function: a function holding that many
+    /// assembly blocks is not inlined, and its states then live in memory.
+    /// Expands to unsafe code: the caller states the safety of
+    /// [`Feed::one`] and has VAES-512 enabled.
+    macro_rules! aes_rounds_fed {
+        ($k:expr, $v:expr, $f:expr, $w:expr, $E:expr) => {{
+            let (k, v, f, w): (&[__m512i; 11], &mut [__m512i; _], &mut Feed, *mut Block) =
+                ($k, $v, $f, $w);
+            if $E == 0 {
+                aes_rounds(k, v);
+            } else {
+                for x in v.iter_mut() {
+                    *x = _mm512_xor_si512(*x, k[0]);
+                }
+                for (r, rk) in k[1..10].iter().enumerate() {
+                    for x in v.iter_mut() {
+                        asm!("vaesenc {0}, {0}, {1}", inout(zmm_reg) *x, in(zmm_reg) *rk,
+                            options(nomem, nostack, preserves_flags));
+                    }
+                    if (r + 1) % $E == 0 {
+                        f.one(w);
+                    }
+                }
+                for x in v.iter_mut() {
+                    asm!("vaesenclast {0}, {0}, {1}", inout(zmm_reg) *x, in(zmm_reg) k[10],
+                        options(nomem, nostack, preserves_flags));
+                }
+                if 10 % $E == 0 {
+                    f.one(w);
+                }
+            }
+        }};
+    }
+
     /// Tweaks `[offset, 2(j+i)]` of gates `j..j+4` in the four lanes.
     #[inline]
     #[target_feature(enable = "avx512f")]
@@ -1065,7 +1237,7 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn garble_groups<const G: usize, const S: usize, const C: bool>(
+    unsafe fn garble_groups<const G: usize, const S: usize, const C: bool, const E: usize>(
         k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
@@ -1075,6 +1247,7 @@ mod x86 {
         tweak_offset: u64,
         first: u64,
         tables: &mut [Block],
+        f: &mut Feed,
     ) {
         debug_assert_eq!(S, 4 * G);
         let l: [[AndSlots; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
@@ -1111,7 +1284,8 @@ mod x86 {
             }
         }
         if !C {
-            aes_rounds(k, &mut x);
+            // SAFETY: the caller's feed contract (its gates address `w`).
+            unsafe { aes_rounds_fed!(k, &mut x, f, w.as_mut_ptr(), E) };
         }
         let u = x;
         let mut at = 0u64;
@@ -1124,7 +1298,8 @@ mod x86 {
             x[4 * g + 3] = _mm512_xor_si512(u[4 * g + 3], tb);
             at += groups[g].len() as u64;
         }
-        aes_rounds(k, &mut x);
+        // SAFETY: the caller's feed contract (its gates address `w`).
+        unsafe { aes_rounds_fed!(k, &mut x, f, w.as_mut_ptr(), E) };
         let mut t_at = 0;
         for (g, gs) in groups.iter().enumerate() {
             let h: [__m512i; 4] =
@@ -1160,6 +1335,118 @@ mod x86 {
             t_at += 2 * n;
             // SAFETY: indices checked by the caller.
             unsafe { scatter(w, l[g].map(|s| s.out), n, c) };
+        }
+    }
+
+    /// The feed spacing for a stage of `n` XOR gates: a gate after every
+    /// round (20 per group: the garbler's two passes), every second round
+    /// (10) or every fifth (4), the most that `n` fills, so no idle gate
+    /// runs (idle gates cost as much as real ones); 0: no feed.
+    #[inline]
+    pub(super) fn spacing(n: usize) -> usize {
+        match n {
+            20.. => 1,
+            10.. => 2,
+            4.. => 5,
+            _ => 0,
+        }
+    }
+
+    /// Garbles one stage's AND group with a gate of `f` run after every
+    /// `E`-th AES round ([`aes_rounds_fed`]); a group of more than 8 gates
+    /// runs without feed.
+    ///
+    /// # Safety
+    /// As [`garble`] and [`Feed::one`] (on `w`).
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn garble_fed<const E: usize>(
+        k: &[__m512i; 11],
+        w: &mut [Block],
+        gates: &[AndSlots],
+        d: __m512i,
+        tweak_offset: u64,
+        first_and: u64,
+        tables: &mut [Block],
+        f: &mut Feed,
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match gates.len() {
+                0 => {}
+                1..=4 => garble_groups::<1, 4, false, E>(
+                    k,
+                    w,
+                    &[],
+                    [gates],
+                    [&[]],
+                    d,
+                    tweak_offset,
+                    first_and,
+                    tables,
+                    f,
+                ),
+                5..=8 => garble_groups::<2, 8, false, E>(
+                    k,
+                    w,
+                    &[],
+                    [&gates[..4], &gates[4..]],
+                    [&[], &[]],
+                    d,
+                    tweak_offset,
+                    first_and,
+                    tables,
+                    f,
+                ),
+                _ => garble_with(k, w, gates, d, tweak_offset, first_and, tables),
+            }
+        }
+    }
+
+    /// The evaluator's [`garble_fed`].
+    ///
+    /// # Safety
+    /// As [`garble`] and [`Feed::one`] (on `w`).
+    #[inline]
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    pub(super) unsafe fn eval_fed<const E: usize>(
+        k: &[__m512i; 11],
+        w: &mut [Block],
+        gates: &[AndSlots],
+        tables: &[Block],
+        tweak_offset: u64,
+        first_and: u64,
+        f: &mut Feed,
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match gates.len() {
+                0 => {}
+                1..=4 => eval_groups::<1, 2, false, E>(
+                    k,
+                    w,
+                    &[],
+                    [gates],
+                    [&[]],
+                    tables,
+                    tweak_offset,
+                    first_and,
+                    f,
+                ),
+                5..=8 => eval_groups::<2, 4, false, E>(
+                    k,
+                    w,
+                    &[],
+                    [&gates[..4], &gates[4..]],
+                    [&[], &[]],
+                    tables,
+                    tweak_offset,
+                    first_and,
+                    f,
+                ),
+                _ => eval_with(k, w, gates, tables, tweak_offset, first_and),
+            }
         }
     }
 
@@ -1259,7 +1546,7 @@ mod x86 {
             let c = &gates[i..i + 8];
             // SAFETY: forwarded from the caller.
             unsafe {
-                garble_groups::<2, 8, C>(
+                garble_groups::<2, 8, C, 0>(
                     k,
                     w,
                     p,
@@ -1269,6 +1556,7 @@ mod x86 {
                     tweak_offset,
                     j,
                     &mut tables[t..t + 16],
+                    &mut Feed::empty(),
                 )
             };
             j += 8;
@@ -1282,7 +1570,7 @@ mod x86 {
         unsafe {
             match m {
                 0 => {}
-                1..=4 => garble_groups::<1, 4, C>(
+                1..=4 => garble_groups::<1, 4, C, 0>(
                     k,
                     w,
                     p,
@@ -1292,8 +1580,9 @@ mod x86 {
                     tweak_offset,
                     j,
                     t,
+                    &mut Feed::empty(),
                 ),
-                _ => garble_groups::<2, 8, C>(
+                _ => garble_groups::<2, 8, C, 0>(
                     k,
                     w,
                     p,
@@ -1303,6 +1592,7 @@ mod x86 {
                     tweak_offset,
                     j,
                     t,
+                    &mut Feed::empty(),
                 ),
             }
         }
@@ -1315,7 +1605,7 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn eval_groups<const G: usize, const S: usize, const C: bool>(
+    unsafe fn eval_groups<const G: usize, const S: usize, const C: bool, const E: usize>(
         k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
@@ -1324,6 +1614,7 @@ mod x86 {
         tables: &[Block],
         tweak_offset: u64,
         first: u64,
+        f: &mut Feed,
     ) {
         debug_assert_eq!(S, 2 * G);
         let l: [[AndSlots; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
@@ -1368,7 +1659,8 @@ mod x86 {
                 }
             }
         } else {
-            aes_rounds(k, &mut x);
+            // SAFETY: the caller's feed contract (its gates address `w`).
+            unsafe { aes_rounds_fed!(k, &mut x, f, w.as_mut_ptr(), E) };
         }
         let u = x;
         let mut at = 0u64;
@@ -1378,7 +1670,8 @@ mod x86 {
             x[2 * g + 1] = _mm512_xor_si512(u[2 * g + 1], _mm512_xor_si512(ta, one_lo()));
             at += groups[g].len() as u64;
         }
-        aes_rounds(k, &mut x);
+        // SAFETY: the caller's feed contract (its gates address `w`).
+        unsafe { aes_rounds_fed!(k, &mut x, f, w.as_mut_ptr(), E) };
         for (g, gs) in groups.iter().enumerate() {
             let (a, b) = (held[2 * g], held[2 * g + 1]);
             let ha = _mm512_xor_si512(u[2 * g], x[2 * g]);
@@ -1469,7 +1762,7 @@ mod x86 {
             let c = &gates[i..i + 16];
             // SAFETY: forwarded from the caller.
             unsafe {
-                eval_groups::<4, 8, C>(
+                eval_groups::<4, 8, C, 0>(
                     k,
                     w,
                     p,
@@ -1483,6 +1776,7 @@ mod x86 {
                     &tables[t..t + 32],
                     tweak_offset,
                     j,
+                    &mut Feed::empty(),
                 )
             };
             j += 16;
@@ -1497,8 +1791,18 @@ mod x86 {
         unsafe {
             match m.div_ceil(4) {
                 0 => {}
-                1 => eval_groups::<1, 2, C>(k, w, p, [r], [qp(0)], t, tweak_offset, j),
-                2 => eval_groups::<2, 4, C>(
+                1 => eval_groups::<1, 2, C, 0>(
+                    k,
+                    w,
+                    p,
+                    [r],
+                    [qp(0)],
+                    t,
+                    tweak_offset,
+                    j,
+                    &mut Feed::empty(),
+                ),
+                2 => eval_groups::<2, 4, C, 0>(
                     k,
                     w,
                     p,
@@ -1507,8 +1811,9 @@ mod x86 {
                     t,
                     tweak_offset,
                     j,
+                    &mut Feed::empty(),
                 ),
-                3 => eval_groups::<3, 6, C>(
+                3 => eval_groups::<3, 6, C, 0>(
                     k,
                     w,
                     p,
@@ -1517,8 +1822,9 @@ mod x86 {
                     t,
                     tweak_offset,
                     j,
+                    &mut Feed::empty(),
                 ),
-                _ => eval_groups::<4, 8, C>(
+                _ => eval_groups::<4, 8, C, 0>(
                     k,
                     w,
                     p,
@@ -1527,6 +1833,7 @@ mod x86 {
                     t,
                     tweak_offset,
                     j,
+                    &mut Feed::empty(),
                 ),
             }
         }
@@ -1753,8 +2060,11 @@ mod tests {
         let half = (slots / 2) as u32;
         let plain = random_program(&mut p, slots, 100);
         // XORs over the input half only (AND outputs must not be inputs of
-        // their own stage), in stages of 0..=9 ANDs with 0..=4 XORs before.
-        let xors: Vec<[u32; 4]> = (0..120)
+        // their own stage), in stages of 0..=9 ANDs with 0..=30 XORs
+        // before: every feed spacing of the VAES kernels (a gate after
+        // every round, every second, every fifth, none) and leftovers.
+        let nx = 700;
+        let xors: Vec<[u32; 4]> = (0..nx)
             .map(|_| {
                 let r = p.random_block().0;
                 std::array::from_fn(|k| ((r >> (20 * k)) as u32) % half)
@@ -1764,11 +2074,11 @@ mod tests {
         let (mut x, mut a) = (0u32, 0u32);
         while a < 100 {
             let r = p.random_block().0;
-            x = (x + (r % 5) as u32).min(120);
+            x = (x + (r % 31) as u32).min(nx);
             a = (a + ((r >> 8) % 10) as u32).min(100);
             ends.push([x, a]);
         }
-        ends.push([120, 100]);
+        ends.push([nx, 100]);
         let prog = SlotProgram::new(slots, SlotXors::new(xors), plain.ands().to_vec())
             .unwrap()
             .with_stages(ends.clone())
@@ -1808,9 +2118,9 @@ mod tests {
         let bad = |e: Vec<[u32; 2]>| prog.clone().with_stages(e).is_err();
         assert!(bad(vec![[3, 4], [2, 5]]));
         assert!(bad(vec![[3, 4], [3, 3]]));
-        assert!(bad(vec![[121, 100]]));
-        assert!(bad(vec![[120, 101]]));
-        assert!(!bad(vec![[0, 0], [120, 100]]));
+        assert!(bad(vec![[nx + 1, 100]]));
+        assert!(bad(vec![[nx, 101]]));
+        assert!(!bad(vec![[0, 0], [nx, 100]]));
     }
 
     #[test]

@@ -98,6 +98,16 @@ impl SlotXors {
         portable(w, gates)
     }
 
+    /// The validated gates `range` as byte offsets, for kernels that run
+    /// them interleaved with other work (`halfgates`' stage kernels).
+    ///
+    /// # Panics
+    /// Before validation, or if `range` is out of bounds.
+    pub(crate) fn offsets(&self, range: Range<usize>) -> &[[u32; 4]] {
+        assert!(self.validated, "XOR gates run before validation");
+        &self.gates[range]
+    }
+
     /// [`SlotXors::run`] with safe indexing (the portable backend; tests).
     pub(crate) fn run_portable(&self, w: &mut [Block], range: Range<usize>) {
         assert!(self.validated, "XOR gates run before validation");
@@ -117,20 +127,26 @@ mod x86 {
     use std::arch::x86_64::*;
 
     /// SSE loads and stores (a `u128` XOR goes through pairs of 64-bit
-    /// registers).
+    /// registers). The label loads are aligned (`Block` is 16-byte aligned
+    /// and every offset a multiple of 16), so two of the three fold into the
+    /// `xorps` as memory operands: with the offset loads, the store and the
+    /// loop, that is 9 instructions per gate instead of 12, and the loop is
+    /// bound by the load ports (7 loads per gate), not by the front end.
     ///
     /// # Safety
     /// Every byte offset of `gates` addresses a whole block of `w`.
     #[inline]
     pub(super) unsafe fn run(w: &mut [Block], gates: &[[u32; 4]]) {
+        const _: () = assert!(std::mem::align_of::<Block>() == 16);
         let base = w.as_mut_ptr().cast::<u8>();
         let at = |o: u32| base.wrapping_add(o as usize).cast::<__m128i>();
         for &[a, b, c, o] in gates {
-            // SAFETY: forwarded from the caller; unaligned accesses, so any
-            // offset that addresses 16 bytes of `w` is fine.
+            // SAFETY: forwarded from the caller; `w`'s blocks are 16-byte
+            // aligned (asserted above) and offsets are multiples of 16, so
+            // the aligned accesses are too.
             unsafe {
-                let x = _mm_xor_si128(_mm_loadu_si128(at(a)), _mm_loadu_si128(at(b)));
-                _mm_storeu_si128(at(o), _mm_xor_si128(x, _mm_loadu_si128(at(c))));
+                let x = _mm_xor_si128(_mm_load_si128(at(a)), _mm_load_si128(at(b)));
+                _mm_store_si128(at(o), _mm_xor_si128(x, _mm_load_si128(at(c))));
             }
         }
     }
