@@ -17,6 +17,7 @@ mod par;
 pub mod params;
 pub mod program;
 pub mod receiver;
+mod sets;
 mod sliced;
 mod wire;
 
@@ -24,6 +25,7 @@ pub use committer::Committer;
 pub use material::{CommitterState, ReceiverState};
 pub use program::{CheckBatch, OpenBatch, XorProgram};
 pub use receiver::Receiver;
+pub use sets::ItemSets;
 pub mod bench;
 #[cfg(test)]
 mod tests;

@@ -8,6 +8,7 @@
 use crate::code::{xor_rows, Row};
 use crate::committer::Committer;
 use crate::params::{N, ROW_WORDS, S};
+use crate::sets::{pieces, Chunk, ItemSets, PIECE};
 use crate::sliced::combine_items_with;
 use crate::wire::{put_opening, send_count, singletons, write_opening, OPENING_BYTES, OPEN_PIECE};
 use brickyard_core::prg::Prg;
@@ -97,23 +98,39 @@ impl Committer {
         self.batch_open_xor(ch, singletons(ids))
     }
 
-    /// [`Committer::batch_open`] for XORs of sets of commitments. The
-    /// shares are gathered chunk by chunk into the combination's buffer
-    /// (no share-sized copy of the opened items).
+    /// [`Committer::batch_open`] for XORs of sets of commitments.
     pub fn batch_open_xor<S: AsRef<[usize]>>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
-        self.check_ids(sets)?;
-        send_count(ch, sets.len())?;
-        let mut ms: Vec<Block> = sets
-            .iter()
-            .map(|s| self.item_unchecked(s.as_ref()).0)
-            .collect();
-        ch.send_blocks(&ms)?;
+        self.batch_open_sets(ch, sets)
+    }
+
+    /// [`Committer::batch_open_xor`] for items described by [`ItemSets`]
+    /// (no list of sets is built). Messages go out chunk by chunk as they
+    /// are gathered; after the challenge the shares are gathered chunk by
+    /// chunk into the combination's buffer (no share-sized copy of the
+    /// opened items).
+    pub fn batch_open_sets<T: ItemSets + ?Sized>(&self, ch: &mut Channel, sets: &T) -> Result<()> {
+        let n = sets.count();
+        let mut chunk = Chunk::default();
+        // Every id is checked before anything is sent.
+        for r in pieces(n) {
+            chunk.load(sets, r);
+            if let Some(id) = chunk.unknown(self.state.msgs.len()) {
+                return Err(Error::config(format!("unknown commitment id {id}")));
+            }
+        }
+        send_count(ch, n)?;
+        let mut ms = vec![Block::ZERO; n.min(PIECE)];
+        for r in pieces(n) {
+            let ms = &mut ms[..r.len()];
+            chunk.load(sets, r);
+            chunk.gather_msgs(&self.state.msgs, ms);
+            ch.send_blocks(ms)?;
+        }
         ms.zeroize();
         let alpha = ch.recv_block()?;
-        let mut comb = combine_items_with(ROW_WORDS, N, sets.len(), alpha, |range, out| {
-            for (s, o) in sets[range].iter().zip(out.chunks_exact_mut(ROW_WORDS)) {
-                o.copy_from_slice(&self.item_unchecked(s.as_ref()).1);
-            }
+        let mut comb = combine_items_with(ROW_WORDS, N, n, alpha, |range, out| {
+            chunk.load(sets, range);
+            chunk.gather_rows(&self.state.t, out);
         });
         ch.send_blocks(&comb)?;
         comb.zeroize();

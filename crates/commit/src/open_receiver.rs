@@ -6,6 +6,7 @@ use crate::code::{code, xor_rows, Row};
 use crate::open_committer::{challenge_rows, check_bit_args};
 use crate::params::{N, ROW_WORDS, S};
 use crate::receiver::Receiver;
+use crate::sets::{pieces, Chunk, ItemSets};
 use crate::sliced::{combine_item_msgs, combine_items_with};
 use crate::wire::{get_opening, recv_count, singletons, OPENING_BYTES, OPEN_PIECE};
 use brickyard_core::{Block, Channel, Error, Result};
@@ -101,18 +102,42 @@ impl Receiver {
         ch: &mut Channel,
         sets: &[S],
     ) -> Result<Vec<Block>> {
-        self.check_ids(sets)?;
-        recv_count(ch, sets.len(), "batch opening")?;
-        let ms = ch.recv_block_vec(sets.len())?;
+        self.verify_batch_open_sets(ch, sets)
+    }
+
+    /// [`Receiver::verify_batch_open_xor`] for items described by
+    /// [`ItemSets`]. Our side of the check does not depend on the
+    /// committer's messages, and the challenge is ours (drawn now, sent
+    /// only after every message has arrived), so the combination of our
+    /// rows is computed chunk by chunk while the messages stream in.
+    pub fn verify_batch_open_sets<T: ItemSets + ?Sized>(
+        &mut self,
+        ch: &mut Channel,
+        sets: &T,
+    ) -> Result<Vec<Block>> {
+        let n = sets.count();
+        let mut chunk = Chunk::default();
+        for r in pieces(n) {
+            chunk.load(sets, r);
+            if let Some(id) = chunk.unknown(self.state.w.len()) {
+                return Err(Error::config(format!("unknown commitment id {id}")));
+            }
+        }
+        recv_count(ch, n, "batch opening")?;
         let alpha = self.prg.random_block();
-        ch.send_block(alpha)?;
-        ch.flush()?;
-        // Our side of the check while the committer computes its answer.
-        let w = combine_items_with(ROW_WORDS, N, sets.len(), alpha, |range, out| {
-            for (s, o) in sets[range].iter().zip(out.chunks_exact_mut(ROW_WORDS)) {
-                o.copy_from_slice(&self.item_unchecked(s.as_ref()));
+        let mut ms = vec![Block::ZERO; n];
+        let mut got = Ok(());
+        let rows = &self.state.w;
+        let w = combine_items_with(ROW_WORDS, N, n, alpha, |range, out| {
+            chunk.load(sets, range.clone());
+            chunk.gather_rows(rows, out);
+            if got.is_ok() {
+                got = ch.recv_blocks(&mut ms[range]);
             }
         });
+        got?;
+        ch.send_block(alpha)?;
+        ch.flush()?;
         let m = combine_item_msgs(&ms, alpha);
         let t = ch.recv_block_vec(N)?;
         self.check_combination(&w, &t, &m, "batch-decommit")?;

@@ -12,15 +12,41 @@
 
 use super::cut_and_choose::Survivors;
 use super::generate::{Ids, Plan};
-use super::hcom::{HcomReceiver, HcomSender};
+use super::hcom::{HcomReceiver, HcomSender, ItemSets};
 use super::material::{AuthB, BobMaterial, Flat, GateB, Layout};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use std::ops::Range;
 
+/// Bob's permutation applied: the shuffled survivors, cut into buckets in
+/// order (AND buckets first, then input buckets / input authenticators),
+/// with no per-bucket allocation.
 struct Assignment {
-    and: Vec<(Vec<usize>, Vec<usize>)>,
-    input: Vec<Vec<usize>>,
-    input_auth: Vec<Vec<usize>>,
+    gates: Vec<usize>,
+    auths: Vec<usize>,
+    q: usize,
+    n: usize,
+    b: usize,
+    a: usize,
+    bi: usize,
+    ai: usize,
+}
+
+impl Assignment {
+    fn and_gates(&self, i: usize) -> &[usize] {
+        &self.gates[i * self.b..(i + 1) * self.b]
+    }
+    fn and_auths(&self, i: usize) -> &[usize] {
+        &self.auths[i * self.a..(i + 1) * self.a]
+    }
+    fn input(&self, i: usize) -> &[usize] {
+        let at = self.q * self.b + i * self.bi;
+        &self.gates[at..at + self.bi]
+    }
+    fn input_auth(&self, i: usize) -> &[usize] {
+        let at = self.q * self.a + i * self.ai;
+        &self.auths[at..at + self.ai]
+    }
 }
 
 fn assign(seed: Block, plan: &Plan, mut s: Survivors) -> Assignment {
@@ -28,61 +54,92 @@ fn assign(seed: Block, plan: &Plan, mut s: Survivors) -> Assignment {
     prg.shuffle(&mut s.gates);
     prg.shuffle(&mut s.auths);
     let p = &plan.params;
-    let (q, n) = (p.q as usize, p.n as usize);
-    let (b, a, bi, ai) = (
-        p.beta as usize,
-        p.alpha as usize,
-        p.beta_in as usize,
-        p.alpha_in as usize,
-    );
-    let and = (0..q)
-        .map(|i| {
-            (
-                s.gates[i * b..(i + 1) * b].to_vec(),
-                s.auths[i * a..(i + 1) * a].to_vec(),
-            )
-        })
-        .collect();
-    let input = (0..n)
-        .map(|i| s.gates[q * b + i * bi..q * b + (i + 1) * bi].to_vec())
-        .collect();
-    let input_auth = (0..n)
-        .map(|i| s.auths[q * a + i * ai..q * a + (i + 1) * ai].to_vec())
-        .collect();
     Assignment {
-        and,
-        input,
-        input_auth,
+        gates: s.gates,
+        auths: s.auths,
+        q: p.q as usize,
+        n: p.n as usize,
+        b: p.beta as usize,
+        a: p.alpha as usize,
+        bi: p.beta_in as usize,
+        ai: p.alpha_in as usize,
     }
 }
 
-fn solder_sets(asg: &Assignment, ids: &Ids) -> Vec<Vec<usize>> {
-    let mut sets = Vec::new();
-    for (gates, auths) in &asg.and {
-        let h = gates[0];
-        for &g in &gates[1..] {
-            sets.push(vec![ids.l + g, ids.l + h]);
-            sets.push(vec![ids.r + g, ids.r + h]);
-            sets.push(vec![ids.o + g, ids.o + h]);
+/// The solderings of step 12 as the items of one batch opening, computed
+/// from the assignment on demand (millions of pairs for large q, which as
+/// a list of sets cost more to allocate and free than to open).
+struct Solderings<'a> {
+    asg: &'a Assignment,
+    ids: &'a Ids,
+    /// A cheating Alice's extra id in one item (adversary builds only).
+    extra: Option<(usize, usize)>,
+}
+
+impl Solderings<'_> {
+    /// Items per AND bucket, input bucket and input authenticator group.
+    fn widths(&self) -> (usize, usize, usize) {
+        let g = self.asg;
+        (
+            3 * (g.b - 1) + g.a,
+            1 + 2 * (g.bi - 1),
+            g.ai.saturating_sub(1),
+        )
+    }
+
+    /// Item `i`: `[component's key, key it is soldered to]`.
+    fn item(&self, i: usize) -> [usize; 2] {
+        let (g, ids) = (self.asg, self.ids);
+        let (wa, wi, _) = self.widths();
+        if i < g.q * wa {
+            let (gates, o) = (g.and_gates(i / wa), i % wa);
+            let h = gates[0];
+            if o < 3 * (g.b - 1) {
+                let x = gates[1 + o / 3];
+                return match o % 3 {
+                    0 => [ids.l + x, ids.l + h],
+                    1 => [ids.r + x, ids.r + h],
+                    _ => [ids.o + x, ids.o + h],
+                };
+            }
+            return [ids.k + g.and_auths(i / wa)[o - 3 * (g.b - 1)], ids.o + h];
         }
-        for &a in auths {
-            sets.push(vec![ids.k + a, ids.o + h]);
+        let i = i - g.q * wa;
+        if i < g.n * wi {
+            let (gates, o) = (g.input(i / wi), i % wi);
+            let h = gates[0];
+            if o == 0 {
+                return [ids.r + h, ids.l + h];
+            }
+            let x = gates[1 + (o - 1) / 2];
+            return match (o - 1) % 2 {
+                0 => [ids.l + x, ids.l + h],
+                _ => [ids.r + x, ids.l + h],
+            };
+        }
+        let i = i - g.n * wi;
+        let wx = self.widths().2;
+        let auths = g.input_auth(i / wx);
+        [ids.k + auths[1 + i % wx], ids.k + auths[0]]
+    }
+}
+
+impl ItemSets for Solderings<'_> {
+    fn count(&self) -> usize {
+        let (wa, wi, wx) = self.widths();
+        self.asg.q * wa + self.asg.n * (wi + wx)
+    }
+    fn write(&self, range: Range<usize>, ids: &mut Vec<usize>, ends: &mut Vec<usize>) {
+        for i in range {
+            ids.extend_from_slice(&self.item(i));
+            if let Some((at, id)) = self.extra {
+                if at == i {
+                    ids.push(id);
+                }
+            }
+            ends.push(ids.len());
         }
     }
-    for gates in &asg.input {
-        let h = gates[0];
-        sets.push(vec![ids.r + h, ids.l + h]);
-        for &g in &gates[1..] {
-            sets.push(vec![ids.l + g, ids.l + h]);
-            sets.push(vec![ids.r + g, ids.l + h]);
-        }
-    }
-    for auths in &asg.input_auth {
-        for &a in &auths[1..] {
-            sets.push(vec![ids.k + a, ids.k + auths[0]]);
-        }
-    }
-    sets
 }
 
 fn layout(asg: &Assignment, ids: &Ids, plan: &Plan) -> Layout {
@@ -90,13 +147,14 @@ fn layout(asg: &Assignment, ids: &Ids, plan: &Plan) -> Layout {
         delta_id: ids.delta,
         r_ids: (0..plan.params.n as usize).map(|i| ids.r0 + i).collect(),
         v_ids: (0..plan.m).map(|j| ids.v + j).collect(),
-        and_heads: asg
-            .and
-            .iter()
-            .map(|(g, _)| [ids.l + g[0], ids.r + g[0], ids.o + g[0]])
+        and_heads: (0..asg.q)
+            .map(|i| {
+                let h = asg.and_gates(i)[0];
+                [ids.l + h, ids.r + h, ids.o + h]
+            })
             .collect(),
-        in_heads: asg.input.iter().map(|g| ids.l + g[0]).collect(),
-        in_auth_heads: asg.input_auth.iter().map(|a| ids.k + a[0]).collect(),
+        in_heads: (0..asg.n).map(|i| ids.l + asg.input(i)[0]).collect(),
+        in_auth_heads: (0..asg.n).map(|i| ids.k + asg.input_auth(i)[0]).collect(),
         refresh_ids: (0..plan.refresh()).map(|j| ids.refresh + j).collect(),
         next: Default::default(),
     }
@@ -113,9 +171,18 @@ pub(crate) fn alice(
 ) -> Result<Layout> {
     let asg = assign(ch.recv_block()?, plan, s);
     #[allow(unused_mut)]
-    let mut sets = solder_sets(&asg, ids);
+    let mut sets = Solderings {
+        asg: &asg,
+        ids,
+        extra: None,
+    };
     #[cfg(feature = "adversary")]
-    cheat.corrupt_sets(super::cheat::Cheat::BadSoldering, &mut sets, ids.delta);
+    {
+        let n = sets.count();
+        sets.extra = cheat
+            .set_target(super::cheat::Cheat::BadSoldering, n)
+            .map(|i| (i, ids.delta));
+    }
     hcom.batch_open(ch, &sets)?;
     Ok(layout(&asg, ids, plan))
 }
@@ -136,7 +203,12 @@ pub(crate) fn bob(
     let seed = prg.random_block();
     ch.send_block(seed)?;
     let asg = assign(seed, plan, s);
-    let sold = hcom.verify_batch_open(ch, &solder_sets(&asg, ids))?;
+    let sets = Solderings {
+        asg: &asg,
+        ids,
+        extra: None,
+    };
+    let sold = hcom.verify_batch_open(ch, &sets)?;
     let mut at = sold.into_iter();
     let mut next = || {
         at.next()
@@ -158,22 +230,24 @@ pub(crate) fn bob(
     mat.and_auths = Flat::new(p.alpha as usize);
     mat.input = Flat::new(p.beta_in as usize);
     mat.input_auth = Flat::new(p.alpha_in as usize);
-    mat.and_gates.items.reserve(asg.and.len() * p.beta as usize);
-    mat.and_auths
-        .items
-        .reserve(asg.and.len() * p.alpha as usize);
-    for (gates, auths) in &asg.and {
+    mat.and_gates.items.reserve(asg.q * asg.b);
+    mat.and_auths.items.reserve(asg.q * asg.a);
+    for i in 0..asg.q {
+        let gates = asg.and_gates(i);
         mat.and_gates.items.push(gate(gates[0], [Block::ZERO; 3]));
         for &g in &gates[1..] {
             mat.and_gates
                 .items
                 .push(gate(g, [next()?, next()?, next()?]));
         }
-        for &a in auths {
+        for &a in asg.and_auths(i) {
             mat.and_auths.items.push(auth(a, next()?));
         }
     }
-    for gates in &asg.input {
+    mat.input.items.reserve(asg.n * asg.bi);
+    mat.input_auth.items.reserve(asg.n * asg.ai);
+    for i in 0..asg.n {
+        let gates = asg.input(i);
         mat.input
             .items
             .push(gate(gates[0], [Block::ZERO, next()?, Block::ZERO]));
@@ -183,7 +257,8 @@ pub(crate) fn bob(
                 .push(gate(g, [next()?, next()?, Block::ZERO]));
         }
     }
-    for auths in &asg.input_auth {
+    for i in 0..asg.n {
+        let auths = asg.input_auth(i);
         mat.input_auth.items.push(auth(auths[0], Block::ZERO));
         for &a in &auths[1..] {
             mat.input_auth.items.push(auth(a, next()?));

@@ -154,6 +154,13 @@ impl Cheats {
         }
     }
 
+    /// The item whose set Alice alters under `which` (for items produced
+    /// on demand rather than listed), if she follows it.
+    #[cfg(feature = "adversary")]
+    pub(crate) fn set_target(&self, which: Cheat, n: usize) -> Option<usize> {
+        (self.is(which) && n > 0).then(|| self.at(n))
+    }
+
     /// Alters one set Alice opens (she then opens a different XOR than Bob
     /// verifies against).
     #[cfg(feature = "adversary")]

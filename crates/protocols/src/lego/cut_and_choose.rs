@@ -10,10 +10,11 @@
 
 use super::component::{auth_accepts, eval_gate};
 use super::generate::{Ids, Plan};
-use super::hcom::{HcomReceiver, HcomSender};
+use super::hcom::{HcomReceiver, HcomSender, ItemSets};
 use super::params::S;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use std::ops::Range;
 
 /// How many checked authenticators Bob keeps to confirm a recovered Δ.
 pub const CONFIRMING_AUTHS: usize = 256;
@@ -55,33 +56,63 @@ fn survivors(sel: &Selection, plan: &Plan) -> Option<Survivors> {
     (gates.len() >= need_g && auths.len() >= need_a).then_some(Survivors { gates, auths })
 }
 
-fn with_delta(mut set: Vec<usize>, on: bool, delta: usize) -> Vec<usize> {
-    if on {
-        set.push(delta);
-    }
-    set
+/// The checked components' openings as items of one batch opening:
+/// `L⁰⊕aΔ, R⁰⊕bΔ, O⁰⊕abΔ` per checked gate, then `K⁰⊕cΔ` per checked
+/// authenticator, computed on demand (no list of sets).
+struct Openings<'a> {
+    gates: Vec<(usize, bool, bool)>,
+    auths: Vec<(usize, bool)>,
+    ids: &'a Ids,
 }
 
-fn open_sets(sel: &Selection, ids: &Ids) -> Vec<Vec<usize>> {
-    let mut sets = Vec::new();
-    for (j, c) in sel.gates.iter().enumerate() {
-        if let Some((a, b)) = *c {
-            sets.push(with_delta(vec![ids.l + j], a, ids.delta));
-            sets.push(with_delta(vec![ids.r + j], b, ids.delta));
-            sets.push(with_delta(vec![ids.o + j], a && b, ids.delta));
+impl<'a> Openings<'a> {
+    fn new(sel: &Selection, ids: &'a Ids) -> Self {
+        let gates = (sel.gates.iter().enumerate())
+            .filter_map(|(j, c)| c.map(|(a, b)| (j, a, b)))
+            .collect();
+        let auths = (sel.auths.iter().enumerate())
+            .filter_map(|(j, c)| c.map(|c| (j, c)))
+            .collect();
+        Openings { gates, auths, ids }
+    }
+}
+
+impl ItemSets for Openings<'_> {
+    fn count(&self) -> usize {
+        3 * self.gates.len() + self.auths.len()
+    }
+    fn write(&self, range: Range<usize>, out: &mut Vec<usize>, ends: &mut Vec<usize>) {
+        let ids = self.ids;
+        for i in range {
+            let (id, on) = if i < 3 * self.gates.len() {
+                let (j, a, b) = self.gates[i / 3];
+                match i % 3 {
+                    0 => (ids.l + j, a),
+                    1 => (ids.r + j, b),
+                    _ => (ids.o + j, a && b),
+                }
+            } else {
+                let (j, c) = self.auths[i - 3 * self.gates.len()];
+                (ids.k + j, c)
+            };
+            out.push(id);
+            if on {
+                out.push(ids.delta);
+            }
+            ends.push(out.len());
         }
     }
-    for (j, c) in sel.auths.iter().enumerate() {
-        if let Some(c) = *c {
-            sets.push(with_delta(vec![ids.k + j], c, ids.delta));
-        }
-    }
-    sets
 }
 
 fn rot_sets(ids: &Ids, n: usize, b: &[bool]) -> Vec<Vec<usize>> {
     (0..S as usize)
-        .map(|i| with_delta(vec![ids.r0 + n + i], b[i], ids.delta))
+        .map(|i| {
+            let mut set = vec![ids.r0 + n + i];
+            if b[i] {
+                set.push(ids.delta);
+            }
+            set
+        })
         .collect()
 }
 
@@ -96,7 +127,7 @@ pub(crate) fn alice(
     let surv = survivors(&sel, plan).ok_or(Error::Cheating {
         check: "cut-and-choose-selection",
     })?;
-    hcom.batch_open(ch, &open_sets(&sel, ids))?;
+    hcom.batch_open(ch, &Openings::new(&sel, ids))?;
     // Step 10: Bob shows r_i^{b_i}; only a value he provably holds is opened.
     let n = plan.params.n as usize;
     let shown = ch.recv_block_vec(S as usize)?;
@@ -142,7 +173,7 @@ pub(crate) fn bob(
         }
     };
     ch.send_block(seed)?;
-    let opened = hcom.verify_batch_open(ch, &open_sets(&sel, ids))?;
+    let opened = hcom.verify_batch_open(ch, &Openings::new(&sel, ids))?;
     let mut at = opened.iter();
     let mut next = || {
         at.next()

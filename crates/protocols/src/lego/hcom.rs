@@ -7,6 +7,7 @@
 //! of its values. LEGO writes every key it opens as such a set, e.g.
 //! `[L⁰, Δ]` for a 1-key or `[O⁰_g, L⁰_h]` for a soldering.
 
+pub use brickyard_commit::ItemSets;
 use brickyard_commit::{
     CheckBatch, Committer, CommitterState, OpenBatch, Receiver, ReceiverState, XorProgram,
 };
@@ -62,9 +63,11 @@ impl HcomSender {
     pub fn open(&self, ch: &mut Channel, sets: &[Vec<usize>]) -> Result<()> {
         self.0.open_xor(ch, sets)
     }
-    /// Batch opening (values, then one check combination for Bob's challenge).
-    pub fn batch_open<S: AsRef<[usize]>>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
-        self.0.batch_open_xor(ch, sets)
+    /// Batch opening (values, then one check combination for Bob's
+    /// challenge); the items are produced on demand, so millions of them
+    /// cost no list of sets.
+    pub fn batch_open<T: ItemSets + ?Sized>(&self, ch: &mut Channel, sets: &T) -> Result<()> {
+        self.0.batch_open_sets(ch, sets)
     }
     /// Batch opening of a program's items (shared XORs computed once).
     pub fn batch_open_program(&self, ch: &mut Channel, prog: &XorProgram) -> Result<()> {
@@ -113,12 +116,12 @@ impl HcomReceiver {
         self.0.verify_open_xor(ch, sets)
     }
     /// Receives and verifies a batch opening.
-    pub fn verify_batch_open<S: AsRef<[usize]>>(
+    pub fn verify_batch_open<T: ItemSets + ?Sized>(
         &mut self,
         ch: &mut Channel,
-        sets: &[S],
+        sets: &T,
     ) -> Result<Vec<Block>> {
-        self.0.verify_batch_open_xor(ch, sets)
+        self.0.verify_batch_open_sets(ch, sets)
     }
     /// Receives and verifies a batch opening of a program's items.
     pub fn verify_batch_open_program(

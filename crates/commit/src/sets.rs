@@ -1,0 +1,169 @@
+//! The items of a batch opening, produced on demand, and the gathers that
+//! XOR their commitments' rows.
+//!
+//! A caller with millions of opened items (LEGO's solderings: two ids per
+//! item, from a bucket assignment) would otherwise build one `Vec` per item
+//! only to have it read once per pass; profiling showed the allocations,
+//! their frees and the page faults of that list costing more than the
+//! opening itself. [`ItemSets`] lets it describe the items by arithmetic
+//! instead, one chunk at a time.
+//!
+//! The ids of opened items are scattered over the session's state (tens to
+//! hundreds of megabytes), so every row read is a cache miss; the gathers
+//! prefetch a few items ahead so the misses overlap instead of queueing.
+
+use crate::code::Row;
+use crate::params::ROW_WORDS;
+use brickyard_core::prefetch::prefetch;
+use brickyard_core::Block;
+use std::ops::Range;
+
+/// Items of one batch opening, each the XOR of a set of commitment ids.
+pub trait ItemSets {
+    /// Number of items.
+    fn count(&self) -> usize;
+    /// Writes the ids of items `range` (in order) to `ids`, and after each
+    /// item its end offset in `ids` to `ends`; both start empty.
+    fn write(&self, range: Range<usize>, ids: &mut Vec<usize>, ends: &mut Vec<usize>);
+}
+
+impl<S: AsRef<[usize]>> ItemSets for [S] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn write(&self, range: Range<usize>, ids: &mut Vec<usize>, ends: &mut Vec<usize>) {
+        for s in &self[range] {
+            ids.extend_from_slice(s.as_ref());
+            ends.push(ids.len());
+        }
+    }
+}
+
+impl<S: AsRef<[usize]>> ItemSets for Vec<S> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn write(&self, range: Range<usize>, ids: &mut Vec<usize>, ends: &mut Vec<usize>) {
+        self.as_slice().write(range, ids, ends)
+    }
+}
+
+/// Items per chunk of the passes below (the combination's chunk, so one
+/// id buffer serves both).
+pub(crate) const PIECE: usize = 128 * crate::params::CHUNK_BLOCKS;
+
+/// Items ahead whose rows are prefetched: enough misses in flight to cover
+/// the memory latency, few enough that the lines are still in L1/L2.
+const AHEAD: usize = 8;
+
+/// `0..n` in pieces of [`PIECE`] items.
+pub(crate) fn pieces(n: usize) -> impl Iterator<Item = Range<usize>> {
+    (0..n.div_ceil(PIECE)).map(move |c| c * PIECE..((c + 1) * PIECE).min(n))
+}
+
+/// One chunk's ids in compressed form (reused between chunks; ids are
+/// public, so nothing here needs zeroizing).
+#[derive(Default)]
+pub(crate) struct Chunk {
+    pub ids: Vec<usize>,
+    pub ends: Vec<usize>,
+}
+
+impl Chunk {
+    /// Loads the ids of items `range`.
+    pub(crate) fn load<T: ItemSets + ?Sized>(&mut self, sets: &T, range: Range<usize>) {
+        self.ids.clear();
+        self.ends.clear();
+        sets.write(range, &mut self.ids, &mut self.ends);
+    }
+
+    /// The first id of the chunk that is not below `n`, if any.
+    pub(crate) fn unknown(&self, n: usize) -> Option<usize> {
+        self.ids.iter().copied().find(|&id| id >= n)
+    }
+
+    /// Calls `f(i, ids of item i)` for each item of the chunk, after
+    /// prefetching `lines(id)` for the ids `AHEAD` items further on.
+    #[inline]
+    fn each(&self, mut ahead: impl FnMut(usize), mut f: impl FnMut(usize, &[usize])) {
+        let n = self.ends.len();
+        let start = |i: usize| if i == 0 { 0 } else { self.ends[i - 1] };
+        for &id in &self.ids[..start(AHEAD.min(n))] {
+            ahead(id);
+        }
+        for i in 0..n {
+            if i + AHEAD < n {
+                for &id in &self.ids[start(i + AHEAD)..self.ends[i + AHEAD]] {
+                    ahead(id);
+                }
+            }
+            f(i, &self.ids[start(i)..self.ends[i]]);
+        }
+    }
+
+    /// `out[i] = ⊕ msgs[id]` over item i's ids (ids already checked).
+    pub(crate) fn gather_msgs(&self, msgs: &[Block], out: &mut [Block]) {
+        let bytes: &[u8] = bytemuck::cast_slice(msgs);
+        self.each(
+            |id| prefetch(bytes, id * 16),
+            |i, ids| {
+                out[i] = ids.iter().fold(Block::ZERO, |m, &id| m ^ msgs[id]);
+            },
+        );
+    }
+
+    /// Item i's XOR of `rows[id]` into words `out[i·ROW_WORDS..]`.
+    pub(crate) fn gather_rows(&self, rows: &[Row], out: &mut [u64]) {
+        let bytes: &[u8] = bytemuck::cast_slice(rows);
+        const LAST: usize = 8 * ROW_WORDS - 1;
+        self.each(
+            |id| {
+                prefetch(bytes, id * 8 * ROW_WORDS);
+                prefetch(bytes, id * 8 * ROW_WORDS + LAST);
+            },
+            |i, ids| {
+                let mut t = [0u64; ROW_WORDS];
+                for &id in ids {
+                    for (a, b) in t.iter_mut().zip(&rows[id]) {
+                        *a ^= *b;
+                    }
+                }
+                out[i * ROW_WORDS..(i + 1) * ROW_WORDS].copy_from_slice(&t);
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gathers_match_the_plain_xor() {
+        let msgs: Vec<Block> = (0..50u128).map(|i| Block(i * 0x1_0000_0001 + 7)).collect();
+        let rows: Vec<Row> = (0..50u64).map(|i| [i, i * 3, i ^ 5, 0, i << 7]).collect();
+        let sets: Vec<Vec<usize>> = (0..30)
+            .map(|i| (0..(i % 4)).map(|k| (i * 7 + k * 13) % 50).collect())
+            .collect();
+        let mut c = Chunk::default();
+        c.load(&sets, 3..30);
+        assert_eq!(c.ends.len(), 27);
+        assert_eq!(c.unknown(50), None);
+        let mut m = vec![Block::ZERO; 27];
+        let mut t = vec![0u64; 27 * ROW_WORDS];
+        c.gather_msgs(&msgs, &mut m);
+        c.gather_rows(&rows, &mut t);
+        for (i, s) in sets[3..30].iter().enumerate() {
+            let want_m = s.iter().fold(Block::ZERO, |a, &id| a ^ msgs[id]);
+            let want_t = s.iter().fold([0u64; ROW_WORDS], |a, &id| {
+                crate::code::xor_rows(&a, &rows[id])
+            });
+            assert_eq!(m[i], want_m, "item {i}");
+            assert_eq!(&t[i * ROW_WORDS..(i + 1) * ROW_WORDS], &want_t[..]);
+        }
+        assert_eq!(
+            c.unknown(40),
+            sets[3..30].iter().flatten().copied().find(|&id| id >= 40)
+        );
+    }
+}
