@@ -10,7 +10,6 @@
 use crate::code::Row;
 use crate::params::ROW_WORDS;
 use brickyard_core::Block;
-use zeroize::Zeroize;
 
 /// `n` zero Blocks.
 pub(crate) fn zeroed_blocks(n: usize) -> Vec<Block> {
@@ -22,14 +21,25 @@ pub(crate) fn zeroed_rows(n: usize) -> Vec<Row> {
     bytemuck::allocation::cast_vec(vec![0u64; ROW_WORDS * n])
 }
 
-/// Appends `fresh` to `v`, moving it instead of copying when `v` is empty
-/// (the first batch of a session).
-pub(crate) fn append<T: Copy + Zeroize>(v: &mut Vec<T>, mut fresh: Vec<T>) {
+/// Grows `v` by `n` zero Blocks in place: a fresh `calloc` when `v` is
+/// empty (pages arrive zeroed), else one `reserve_exact` (a large
+/// allocation grows by `mremap`, without a copy) and a fill of the tail.
+pub(crate) fn grow_blocks(v: &mut Vec<Block>, n: usize) {
     if v.is_empty() {
-        *v = fresh;
+        *v = zeroed_blocks(n);
     } else {
-        v.extend_from_slice(&fresh);
-        fresh.zeroize();
+        v.reserve_exact(n);
+        v.resize(v.len() + n, Block::ZERO);
+    }
+}
+
+/// [`grow_blocks`] for rows.
+pub(crate) fn grow_rows(v: &mut Vec<Row>, n: usize) {
+    if v.is_empty() {
+        *v = zeroed_rows(n);
+    } else {
+        v.reserve_exact(n);
+        v.resize(v.len() + n, [0u64; ROW_WORDS]);
     }
 }
 
@@ -42,8 +52,13 @@ mod tests {
         assert_eq!(zeroed_blocks(3), vec![Block::ZERO; 3]);
         assert_eq!(zeroed_rows(2), vec![[0u64; ROW_WORDS]; 2]);
         let mut v = Vec::new();
-        append(&mut v, vec![1u64, 2]);
-        append(&mut v, vec![3u64]);
-        assert_eq!(v, [1, 2, 3]);
+        grow_blocks(&mut v, 2);
+        v[1] = Block(5);
+        grow_blocks(&mut v, 1);
+        assert_eq!(v, [Block::ZERO, Block(5), Block::ZERO]);
+        let mut r = zeroed_rows(1);
+        r[0][4] = 9;
+        grow_rows(&mut r, 2);
+        assert_eq!(r, vec![[0, 0, 0, 0, 9], [0; ROW_WORDS], [0; ROW_WORDS]]);
     }
 }

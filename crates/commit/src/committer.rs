@@ -38,6 +38,8 @@ pub struct Committer {
     aes0: Vec<Aes128>,
     aes1: Vec<Aes128>,
     pub(crate) threads: usize,
+    /// First blocks of started, unfinished batches, in order.
+    pending: std::collections::VecDeque<u64>,
     #[cfg(test)]
     pub(crate) cheat: Cheat,
 }
@@ -49,6 +51,24 @@ impl std::fmt::Debug for Committer {
             "Committer {{ {:?}, threads: {} }}",
             self.state, self.threads
         )
+    }
+}
+
+/// A commit batch whose corrections are sent and whose consistency check
+/// is still to run ([`Committer::commit_finish`]).
+#[derive(Debug)]
+#[must_use = "a commit batch must be finished"]
+pub struct PendingCommit {
+    first_id: usize,
+    first_block: u64,
+    count: usize,
+    chosen: bool,
+}
+
+impl PendingCommit {
+    /// Ids of the batch's commitments.
+    pub fn ids(&self) -> Range<usize> {
+        self.first_id..self.first_id + self.count
     }
 }
 
@@ -132,6 +152,7 @@ impl Committer {
             aes1: state.seeds1.iter().map(|&s| Aes128::new(s)).collect(),
             state,
             threads: 1,
+            pending: Default::default(),
             #[cfg(test)]
             cheat: Cheat::None,
         })
@@ -172,13 +193,29 @@ impl Committer {
     /// Commits to chosen messages; returns their ids. Costs N bits of
     /// correction per commitment.
     pub fn commit(&mut self, ch: &mut Channel, msgs: &[Block]) -> Result<Range<usize>> {
-        self.commit_batch(ch, msgs.len(), Some(msgs))
+        let p = self.commit_start(ch, msgs)?;
+        self.commit_finish(ch, p)
     }
 
     /// Commits to `count` random values (read them with [`Committer::values`]);
     /// costs N − K bits per commitment. This is the cheap mode LEGO uses:
     /// commit to random values, later open differences to what is needed.
     pub fn commit_random(&mut self, ch: &mut Channel, count: usize) -> Result<Range<usize>> {
+        let p = self.commit_random_start(ch, count)?;
+        self.commit_finish(ch, p)
+    }
+
+    /// First half of [`Committer::commit`]: sends the corrections; the
+    /// values are committed (and readable) from here on. The consistency
+    /// check follows in [`Committer::commit_finish`], so the caller can
+    /// send other messages (or start another batch) while the receiver
+    /// works through the corrections. Pending batches finish in order.
+    pub fn commit_start(&mut self, ch: &mut Channel, msgs: &[Block]) -> Result<PendingCommit> {
+        self.commit_batch(ch, msgs.len(), Some(msgs))
+    }
+
+    /// First half of [`Committer::commit_random`] (see [`Committer::commit_start`]).
+    pub fn commit_random_start(&mut self, ch: &mut Channel, count: usize) -> Result<PendingCommit> {
         self.commit_batch(ch, count, None)
     }
 
@@ -187,7 +224,7 @@ impl Committer {
         ch: &mut Channel,
         count: usize,
         msgs: Option<&[Block]>,
-    ) -> Result<Range<usize>> {
+    ) -> Result<PendingCommit> {
         let first_id = self.len();
         let real_blocks = count.div_ceil(128);
         let total_blocks = real_blocks + CHECK_COMBINATIONS;
@@ -206,9 +243,13 @@ impl Committer {
         let corr_rows = if msgs.is_some() { N } else { PARITY };
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
         let per_chunk = CHUNK_BLOCKS * 128;
-        // Zeroized if the batch fails half-way (a `?` below).
-        let mut new_msgs = Zeroizing::new(crate::alloc::zeroed_blocks(count));
-        let mut new_t = Zeroizing::new(crate::alloc::zeroed_rows(count));
+        // The batch is written straight into the session's vectors (no
+        // batch-sized copy, whose page faults cost as much as the work);
+        // they are taken out meanwhile, as `pass1_chunk` borrows `self`.
+        let mut new_msgs = Zeroizing::new(std::mem::take(&mut self.state.msgs));
+        let mut new_t = Zeroizing::new(std::mem::take(&mut self.state.t));
+        crate::alloc::grow_blocks(&mut new_msgs, count);
+        crate::alloc::grow_rows(&mut new_t, count);
         let mut scratch: Vec<Scratch> = (0..self.threads.min(nchunks))
             .map(|_| Scratch::new())
             .collect();
@@ -217,42 +258,89 @@ impl Committer {
         // (sent), and the transpose of T0 and M into the stored material.
         let wave = WAVE_CHUNKS_PER_THREAD * self.threads;
         let mut wire = vec![Block::ZERO; (wave * CHUNK_BLOCKS).min(total_blocks) * corr_rows];
-        for w0 in (0..nchunks).step_by(wave) {
-            let w1 = (w0 + wave).min(nchunks);
-            let ranges = par::partition(w1 - w0, self.threads);
-            let blocks = (w1 * CHUNK_BLOCKS).min(total_blocks) - w0 * CHUNK_BLOCKS;
-            let wire = &mut wire[..blocks * corr_rows];
-            let outs = par::split_by(wire, &ranges, |c| c * CHUNK_BLOCKS * corr_rows);
-            let item0 = w0 * per_chunk;
-            let ts = par::split_by(&mut new_t, &ranges, |c| item0 + c * per_chunk);
-            let ms = par::split_by(&mut new_msgs, &ranges, |c| item0 + c * per_chunk);
-            let items: Vec<_> = outs
-                .into_iter()
-                .zip(ts)
-                .zip(ms)
-                .zip(scratch.iter_mut())
-                .collect();
-            par::run(&ranges, items, |r, (((out, ts), ms), sc)| {
-                let first_item = batch.items_in(w0 + r.start).start;
-                for (i, c) in r.clone().enumerate() {
-                    let c = w0 + c;
-                    let nb = chunk_len(c, total_blocks);
-                    let o = i * CHUNK_BLOCKS * corr_rows;
-                    let out = &mut out[o..o + nb * corr_rows];
-                    let items = batch.items_in(c);
-                    let at = items.start - first_item..items.end - first_item;
-                    self.pass1_chunk(&batch, c, sc, out, &mut ts[at.clone()], &mut ms[at]);
-                }
-            });
-            #[cfg(test)]
-            self.cheat_corrections(w0, wire, corr_rows, total_blocks);
-            ch.send_blocks(wire)?;
-        }
+        let sent = (|| -> Result<()> {
+            for w0 in (0..nchunks).step_by(wave) {
+                let w1 = (w0 + wave).min(nchunks);
+                let ranges = par::partition(w1 - w0, self.threads);
+                let blocks = (w1 * CHUNK_BLOCKS).min(total_blocks) - w0 * CHUNK_BLOCKS;
+                let wire = &mut wire[..blocks * corr_rows];
+                let outs = par::split_by(wire, &ranges, |c| c * CHUNK_BLOCKS * corr_rows);
+                let item0 = first_id + w0 * per_chunk;
+                let ts = par::split_by(&mut new_t, &ranges, |c| item0 + c * per_chunk);
+                let ms = par::split_by(&mut new_msgs, &ranges, |c| item0 + c * per_chunk);
+                let items: Vec<_> = outs
+                    .into_iter()
+                    .zip(ts)
+                    .zip(ms)
+                    .zip(scratch.iter_mut())
+                    .collect();
+                par::run(&ranges, items, |r, (((out, ts), ms), sc)| {
+                    let first_item = batch.items_in(w0 + r.start).start;
+                    for (i, c) in r.clone().enumerate() {
+                        let c = w0 + c;
+                        let nb = chunk_len(c, total_blocks);
+                        let o = i * CHUNK_BLOCKS * corr_rows;
+                        let out = &mut out[o..o + nb * corr_rows];
+                        let items = batch.items_in(c);
+                        let at = items.start - first_item..items.end - first_item;
+                        self.pass1_chunk(&batch, c, sc, out, &mut ts[at.clone()], &mut ms[at]);
+                    }
+                });
+                #[cfg(test)]
+                self.cheat_corrections(w0, wire, corr_rows, total_blocks);
+                ch.send_blocks(wire)?;
+            }
+            ch.flush()
+        })();
         wire.zeroize();
-        ch.flush()?;
+        drop(scratch);
+        if let Err(e) = sent {
+            // Nothing of a half-sent batch stays (the session is unusable
+            // anyway: the receiver's counters no longer match).
+            new_msgs[first_id..].zeroize();
+            new_t[first_id..].iter_mut().for_each(Zeroize::zeroize);
+            new_msgs.truncate(first_id);
+            new_t.truncate(first_id);
+            self.state.msgs = std::mem::take(&mut *new_msgs);
+            self.state.t = std::mem::take(&mut *new_t);
+            return Err(e);
+        }
+        self.state.msgs = std::mem::take(&mut *new_msgs);
+        self.state.t = std::mem::take(&mut *new_t);
+        self.state.next_block += total_blocks as u64;
+        self.pending.push_back(batch.first_block);
+        Ok(PendingCommit {
+            first_id,
+            first_block: batch.first_block,
+            count,
+            chosen: msgs.is_some(),
+        })
+    }
 
-        // Pass 2: the challenges, then the combinations of T0 and M, with
-        // the rows regenerated from the PRG chunk by chunk.
+    /// Second half of a commit batch: receives the challenges and sends
+    /// the combinations of T0 and M, with the rows regenerated from the
+    /// PRG chunk by chunk. Batches must finish in the order they started.
+    pub fn commit_finish(&mut self, ch: &mut Channel, p: PendingCommit) -> Result<Range<usize>> {
+        if self.pending.front() != Some(&p.first_block) {
+            return Err(Error::config(
+                "commit batches must finish in the order they started",
+            ));
+        }
+        self.pending.pop_front();
+        let ids = p.first_id..p.first_id + p.count;
+        let real_blocks = p.count.div_ceil(128);
+        let total_blocks = real_blocks + CHECK_COMBINATIONS;
+        let batch = Batch {
+            first_block: p.first_block,
+            real_blocks,
+            total_blocks,
+            count: p.count,
+            msgs: p.chosen.then(|| &self.state.msgs[ids.clone()]),
+        };
+        let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
+        let mut scratch: Vec<Scratch> = (0..self.threads.min(nchunks))
+            .map(|_| Scratch::new())
+            .collect();
         let mut alphas = [Block::ZERO; CHECK_COMBINATIONS];
         ch.recv_blocks(&mut alphas)?;
         let coef = check_coefficients(&alphas, real_blocks);
@@ -280,12 +368,7 @@ impl Committer {
         ch.send_blocks(&resp)?;
         resp.zeroize();
         ch.flush()?;
-        drop(scratch);
-        debug_assert_eq!(self.state.msgs.len(), first_id);
-        crate::alloc::append(&mut self.state.msgs, std::mem::take(&mut *new_msgs));
-        crate::alloc::append(&mut self.state.t, std::mem::take(&mut *new_t));
-        self.state.next_block += total_blocks as u64;
-        Ok(first_id..first_id + count)
+        Ok(ids)
     }
 
     /// T0 rows `rows` of chunk `c` (first `nb` Blocks of each row).

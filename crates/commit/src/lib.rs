@@ -21,10 +21,10 @@ mod sets;
 mod sliced;
 mod wire;
 
-pub use committer::Committer;
+pub use committer::{Committer, PendingCommit};
 pub use material::{CommitterState, ReceiverState};
 pub use program::{CheckBatch, OpenBatch, XorProgram};
-pub use receiver::Receiver;
+pub use receiver::{PendingReceive, Receiver};
 pub use sets::ItemSets;
 pub mod bench;
 #[cfg(test)]

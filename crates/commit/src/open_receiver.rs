@@ -16,9 +16,7 @@ impl Receiver {
     fn item<S: AsRef<[usize]>>(&self, set: S) -> Result<Row> {
         let mut w = [0u64; ROW_WORDS];
         for &id in set.as_ref() {
-            let wi = self
-                .state
-                .w
+            let wi = self.state.w[..self.verified()]
                 .get(id)
                 .ok_or_else(|| Error::config(format!("unknown commitment id {id}")))?;
             w = xor_rows(&w, wi);
@@ -26,9 +24,10 @@ impl Receiver {
         Ok(w)
     }
 
-    /// Refuses any id that is not a commitment (before anything is read).
+    /// Refuses any id that is not a commitment of a checked batch (before
+    /// anything is read).
     fn check_ids<S: AsRef<[usize]>>(&self, sets: &[S]) -> Result<()> {
-        let n = self.state.w.len();
+        let n = self.verified();
         match sets.iter().flat_map(|s| s.as_ref()).find(|&&id| id >= n) {
             Some(id) => Err(Error::config(format!("unknown commitment id {id}"))),
             None => Ok(()),
@@ -119,7 +118,7 @@ impl Receiver {
         let mut chunk = Chunk::default();
         for r in pieces(n) {
             chunk.load(sets, r);
-            if let Some(id) = chunk.unknown(self.state.w.len()) {
+            if let Some(id) = chunk.unknown(self.verified()) {
                 return Err(Error::config(format!("unknown commitment id {id}")));
             }
         }

@@ -53,6 +53,26 @@ impl Drop for Scratch {
     }
 }
 
+/// A received commit batch whose consistency check is still to run
+/// ([`Receiver::receive_finish`]).
+#[must_use = "a commit batch must be finished before its commitments are used"]
+pub struct PendingReceive {
+    first_id: usize,
+    count: usize,
+    /// Our combinations of the batch's rows (secret: they involve Δ_R).
+    combos: Zeroizing<Vec<Block>>,
+}
+
+impl std::fmt::Debug for PendingReceive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "PendingReceive {{ first_id: {}, count: {} }}",
+            self.first_id, self.count
+        )
+    }
+}
+
 /// The receiving party. Holds secrets (watch bits); see [`ReceiverState`].
 pub struct Receiver {
     pub(crate) state: ReceiverState,
@@ -60,6 +80,8 @@ pub struct Receiver {
     pub(crate) threads: usize,
     /// Challenges come from here (seeded from the OS at setup / resume).
     pub(crate) prg: Prg,
+    /// Commitments `0..verified` passed their batch's check.
+    verified: usize,
 }
 
 impl std::fmt::Debug for Receiver {
@@ -97,6 +119,7 @@ impl Receiver {
         }
         Ok(Receiver {
             aes: state.seeds.iter().map(|&s| Aes128::new(s)).collect(),
+            verified: state.w.len(),
             state,
             threads: 1,
             prg: Prg::new(),
@@ -129,6 +152,16 @@ impl Receiver {
     /// `Cheating { check: "commit-consistency" }` the session must be
     /// abandoned: the failure may depend on the watch bits.
     pub fn receive_commitments(&mut self, ch: &mut Channel, count: usize) -> Result<Range<usize>> {
+        let p = self.receive_start(ch, count)?;
+        self.receive_finish(ch, p)
+    }
+
+    /// First half of [`Receiver::receive_commitments`]: takes in the
+    /// corrections and sends the challenges. The batch's commitments cannot
+    /// be opened until [`Receiver::receive_finish`] has checked the
+    /// committer's answer; meanwhile the caller may receive other messages
+    /// (or start the next batch). Pending batches finish in order.
+    pub fn receive_start(&mut self, ch: &mut Channel, count: usize) -> Result<PendingReceive> {
         if count > MAX_BATCH {
             return Err(Error::config(format!(
                 "batch of {count} exceeds {MAX_BATCH}"
@@ -157,54 +190,57 @@ impl Receiver {
             .map(|_| self.prg.random_block())
             .collect();
         let coef = check_coefficients(&alphas, real_blocks);
-        // Zeroized if the batch fails (a `?` below or the check).
-        let mut new_w = Zeroizing::new(crate::alloc::zeroed_rows(count));
+        // Written straight into the session's rows (no batch-sized copy);
+        // on any failure the batch's rows are zeroized and dropped.
+        let mut new_w = Zeroizing::new(std::mem::take(&mut self.state.w));
+        crate::alloc::grow_rows(&mut new_w, count);
         let mut scratch: Vec<Scratch> = (0..self.threads.min(nchunks))
             .map(|_| Scratch::new())
             .collect();
 
         let wave = WAVE_CHUNKS_PER_THREAD * self.threads;
         let mut wire = vec![Block::ZERO; (wave * CHUNK_BLOCKS).min(total_blocks) * corr_rows];
-        for w0 in (0..nchunks).step_by(wave) {
-            let w1 = (w0 + wave).min(nchunks);
-            let blocks = (w1 * CHUNK_BLOCKS).min(total_blocks) - w0 * CHUNK_BLOCKS;
-            let wire = &mut wire[..blocks * corr_rows];
-            ch.recv_blocks(wire)?;
-            let ranges = par::partition(w1 - w0, self.threads);
-            let ins = par::split_by(wire, &ranges, |c| c * CHUNK_BLOCKS * corr_rows);
-            let item0 = w0 * per_chunk;
-            let ws = par::split_by(&mut new_w, &ranges, |c| item0 + c * per_chunk);
-            let items: Vec<_> = ins.into_iter().zip(ws).zip(scratch.iter_mut()).collect();
-            par::run(&ranges, items, |r, ((corr, ws), sc)| {
-                let first_item = ((w0 + r.start) * per_chunk).min(count);
-                for (i, c) in r.enumerate() {
-                    let c = w0 + c;
-                    let nb = chunk_len(c, total_blocks);
-                    let o = i * CHUNK_BLOCKS * corr_rows;
-                    let corr = &corr[o..o + nb * corr_rows];
-                    let ctr = first_block + (c * CHUNK_BLOCKS) as u64;
-                    let w = &mut sc.w;
-                    for j in 0..N {
-                        let row = &mut w[j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb];
-                        prg_row(&self.aes[j], ctr, row);
-                        if j >= N - corr_rows && row_bit(&self.state.watch, j) {
-                            let cj = j - (N - corr_rows);
-                            xor_into(row, &corr[cj * nb..(cj + 1) * nb]);
+        let got = (|| -> Result<()> {
+            for w0 in (0..nchunks).step_by(wave) {
+                let w1 = (w0 + wave).min(nchunks);
+                let blocks = (w1 * CHUNK_BLOCKS).min(total_blocks) - w0 * CHUNK_BLOCKS;
+                let wire = &mut wire[..blocks * corr_rows];
+                ch.recv_blocks(wire)?;
+                let ranges = par::partition(w1 - w0, self.threads);
+                let ins = par::split_by(wire, &ranges, |c| c * CHUNK_BLOCKS * corr_rows);
+                let item0 = first_id + w0 * per_chunk;
+                let ws = par::split_by(&mut new_w, &ranges, |c| item0 + c * per_chunk);
+                let items: Vec<_> = ins.into_iter().zip(ws).zip(scratch.iter_mut()).collect();
+                par::run(&ranges, items, |r, ((corr, ws), sc)| {
+                    let first_item = ((w0 + r.start) * per_chunk).min(count);
+                    for (i, c) in r.enumerate() {
+                        let c = w0 + c;
+                        let nb = chunk_len(c, total_blocks);
+                        let o = i * CHUNK_BLOCKS * corr_rows;
+                        let corr = &corr[o..o + nb * corr_rows];
+                        let ctr = first_block + (c * CHUNK_BLOCKS) as u64;
+                        let w = &mut sc.w;
+                        for j in 0..N {
+                            let row = &mut w[j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb];
+                            prg_row(&self.aes[j], ctr, row);
+                            if j >= N - corr_rows && row_bit(&self.state.watch, j) {
+                                let cj = j - (N - corr_rows);
+                                xor_into(row, &corr[cj * nb..(cj + 1) * nb]);
+                            }
                         }
+                        let blocks = c * CHUNK_BLOCKS..c * CHUNK_BLOCKS + nb;
+                        for (a, acc) in sc.acc.chunks_exact_mut(N).enumerate() {
+                            gf_mul_acc_rows(&coef[a][blocks.clone()], w, CHUNK_BLOCKS, acc);
+                        }
+                        let items = (c * per_chunk).min(count)..((c + 1) * per_chunk).min(count);
+                        store_rows(w, &mut ws[items.start - first_item..items.end - first_item]);
                     }
-                    let blocks = c * CHUNK_BLOCKS..c * CHUNK_BLOCKS + nb;
-                    for (a, acc) in sc.acc.chunks_exact_mut(N).enumerate() {
-                        gf_mul_acc_rows(&coef[a][blocks.clone()], w, CHUNK_BLOCKS, acc);
-                    }
-                    let items = (c * per_chunk).min(count)..((c + 1) * per_chunk).min(count);
-                    store_rows(w, &mut ws[items.start - first_item..items.end - first_item]);
-                }
-            });
-        }
+                });
+            }
+            ch.send_blocks(&alphas)?;
+            ch.flush()
+        })();
         wire.zeroize();
-
-        ch.send_blocks(&alphas)?;
-        ch.flush()?;
         let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * N];
         for sc in &scratch {
             for (s, x) in sums.iter_mut().zip(&sc.acc) {
@@ -212,24 +248,66 @@ impl Receiver {
             }
         }
         drop(scratch);
-        let mut combos: Vec<Block> = sums.iter().map(|s| s.reduce()).collect();
+        let combos: Vec<Block> = sums.iter().map(|s| s.reduce()).collect();
         sums.zeroize();
+        self.state.w = std::mem::take(&mut *new_w);
+        if let Err(e) = got {
+            self.drop_from(first_id);
+            return Err(e);
+        }
+        self.state.next_block += total_blocks as u64;
+        Ok(PendingReceive {
+            first_id,
+            count,
+            combos: Zeroizing::new(combos),
+        })
+    }
+
+    /// Second half of a commit batch: receives the committer's answer to
+    /// the challenges and checks it. On `Cheating { check:
+    /// "commit-consistency" }` the session must be abandoned (the failure
+    /// may depend on the watch bits); the batch, and any started after it,
+    /// is dropped.
+    pub fn receive_finish(&mut self, ch: &mut Channel, p: PendingReceive) -> Result<Range<usize>> {
+        if p.first_id != self.verified || self.state.w.len() < p.first_id + p.count {
+            return Err(Error::config(
+                "commit batches must finish in the order they started",
+            ));
+        }
         let checked = ch
             .recv_block_vec(CHECK_COMBINATIONS * (N + K))
             .and_then(|resp| {
                 resp.chunks_exact(N + K).enumerate().try_for_each(|(a, r)| {
                     let (t, m) = r.split_at(N);
-                    self.check_combination(&combos[a * N..(a + 1) * N], t, m, "commit-consistency")
+                    self.check_combination(
+                        &p.combos[a * N..(a + 1) * N],
+                        t,
+                        m,
+                        "commit-consistency",
+                    )
                 })
             });
-        combos.zeroize();
-        // On failure the unchecked batch is dropped (zeroized); the session
-        // must not be used again.
-        checked?;
-        debug_assert_eq!(self.state.w.len(), first_id);
-        crate::alloc::append(&mut self.state.w, std::mem::take(&mut *new_w));
-        self.state.next_block += total_blocks as u64;
-        Ok(first_id..first_id + count)
+        if let Err(e) = checked {
+            self.drop_from(p.first_id);
+            return Err(e);
+        }
+        self.verified = p.first_id + p.count;
+        Ok(p.first_id..p.first_id + p.count)
+    }
+
+    /// Zeroizes and drops the rows of unverified batches from `first_id` on.
+    fn drop_from(&mut self, first_id: usize) {
+        if first_id < self.state.w.len() {
+            self.state.w[first_id..]
+                .iter_mut()
+                .for_each(Zeroize::zeroize);
+            self.state.w.truncate(first_id);
+        }
+    }
+
+    /// Ids below this belong to batches whose check passed (openable).
+    pub(crate) fn verified(&self) -> usize {
+        self.verified
     }
 
     /// Verifies `w̃ ⊕ t̃ = Δ_R ∗ C(m̃)` for one GF(2^128) combination:

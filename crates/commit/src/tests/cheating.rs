@@ -124,6 +124,37 @@ fn non_codeword_corrections_are_caught() {
 }
 
 #[test]
+fn a_bad_first_batch_is_caught_when_a_second_was_started() {
+    // Started batches finish in order; a failed check drops the batch and
+    // every batch started after it.
+    for trial in 0..10 {
+        let (mut c, mut r) = ideal_setup(3000 + trial);
+        let id = Prg::from_seed(Block(trial)).gen_range(500) as usize;
+        let mut flip = [0u64; 5];
+        flip[2] = 0xffff_f000;
+        c.cheat = Cheat::Corrections { id, flip };
+        let (_, res) = run(
+            &mut c,
+            &mut r,
+            |c, ch| {
+                let a = c.commit_random_start(ch, 500)?;
+                let b = c.commit_start(ch, &[Block(3); 40])?;
+                c.commit_finish(ch, a)?;
+                c.commit_finish(ch, b)
+            },
+            |r, ch| {
+                let a = r.receive_start(ch, 500)?;
+                let b = r.receive_start(ch, 40)?;
+                r.receive_finish(ch, a)?;
+                r.receive_finish(ch, b)
+            },
+        );
+        assert_cheating(res, "commit-consistency");
+        assert!(r.is_empty(), "failed and later batches must not be kept");
+    }
+}
+
+#[test]
 fn wrong_consistency_answers_are_caught() {
     for trial in 0..TRIALS {
         let (mut c, mut r) = ideal_setup(2000 + trial);

@@ -146,3 +146,50 @@ fn results_do_not_depend_on_thread_count() {
     }
     assert!(outs.windows(2).all(|w| w[0] == w[1]));
 }
+
+#[test]
+fn interleaved_batches_equal_sequential_ones_and_stay_closed_until_checked() {
+    // Two batches started before either is checked (LEGO sends its garbled
+    // tables in between): same ids and correlation as one after the other,
+    // and the receiver refuses to open a batch whose check has not run.
+    let (mut c, mut r) = ideal_setup(31);
+    let msgs = Prg::from_seed(Block(6)).random_blocks(300);
+    let (ids, (rids, refused)) = run(
+        &mut c,
+        &mut r,
+        |c, ch| {
+            let a = c.commit_random_start(ch, 1000).unwrap();
+            assert_eq!(a.ids(), 0..1000);
+            ch.send_block(Block(77)).unwrap();
+            let b = c.commit_start(ch, &msgs).unwrap();
+            let ids = (
+                c.commit_finish(ch, a).unwrap(),
+                c.commit_finish(ch, b).unwrap(),
+            );
+            c.batch_open(ch, &[5, 1100]).unwrap();
+            ids
+        },
+        |r, ch| {
+            let a = r.receive_start(ch, 1000).unwrap();
+            assert_eq!(ch.recv_block().unwrap(), Block(77));
+            let b = r.receive_start(ch, 300).unwrap();
+            let refused = r.verify_batch_open(ch, &[5]).is_err();
+            let ids = (
+                r.receive_finish(ch, a).unwrap(),
+                r.receive_finish(ch, b).unwrap(),
+            );
+            let v = r.verify_batch_open(ch, &[5, 1100]).unwrap();
+            assert_eq!(v[1], msgs[100]);
+            (ids, refused)
+        },
+    );
+    assert_eq!(ids, (0..1000, 1000..1300));
+    assert_eq!(rids, ids);
+    assert!(refused, "an unchecked batch must not be opened");
+    let watch = r.state.watch;
+    for id in 0..1300 {
+        let cw = code().encode(c.state.msgs[id]);
+        let masked: [u64; 5] = std::array::from_fn(|i| cw[i] & watch[i]);
+        assert_eq!(xor_rows(&c.state.t[id], &r.state.w[id]), masked, "id {id}");
+    }
+}

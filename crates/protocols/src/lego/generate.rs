@@ -9,6 +9,12 @@
 //! random batch:  L⁰ (Q) | R⁰ (Q) | authenticator keys (A) | v (m + s) | refresh (q)
 //! chosen batch:  O⁰ (Q) | Δ | r⁰ (n + s)
 //! ```
+//!
+//! Message order of steps 3–4: random batch's corrections, garbled tables
+//! and authenticators, chosen batch's corrections, then both batches'
+//! consistency checks (in order). The checks are those of two sequential
+//! batches; deferring them lets Bob work through one batch while Alice
+//! garbles and commits the next.
 
 use super::bucketing;
 use super::component::{garble_gates, make_auths};
@@ -105,7 +111,11 @@ pub fn alice(
     let delta = Zeroizing::new(rots.delta);
     let d = Delta::new(*delta);
     // Steps 3–4: random commitments fix L⁰, R⁰, authenticator keys, v.
-    let random = hcom.commit_random(ch, 2 * q + a + m + s + plan.refresh())?;
+    // Their consistency check runs after the garbled tables and the chosen
+    // commitments are out, so Bob checks while Alice garbles and commits
+    // (same messages and checks, fewer idle waits on two cores).
+    let pending = hcom.commit_random_start(ch, 2 * q + a + m + s + plan.refresh())?;
+    let random = pending.ids();
     let vals = hcom.values(random.clone())?;
     let (l0, rest) = vals.split_at(q);
     let (r0, rest) = rest.split_at(q);
@@ -123,7 +133,9 @@ pub fn alice(
     chosen.extend_from_slice(&rots.r0);
     #[cfg(feature = "adversary")]
     cheat.corrupt_commitments(&mut chosen, q, *delta);
-    let chosen_ids = hcom.commit(ch, &chosen)?;
+    let pending_chosen = hcom.commit_start(ch, &chosen)?;
+    hcom.finish(ch, pending)?;
+    let chosen_ids = hcom.finish(ch, pending_chosen)?;
     tables.clear();
     o0.iter_mut().for_each(|b| *b = Block::ZERO);
     auths.clear();
@@ -146,10 +158,12 @@ pub fn bob(
     let (n, m, q, a) = (plan.n(), plan.m, plan.gates, plan.auths);
     let s = S as usize;
     let (rot_b, rot_r) = delta_rot::receive(rot, ch, n + s)?;
-    let random = hcom.receive(ch, 2 * q + a + m + s + plan.refresh())?;
+    let pending = hcom.receive_start(ch, 2 * q + a + m + s + plan.refresh())?;
     let tables = ch.recv_block_vec(2 * q)?;
     let auth_tables = ch.recv_block_vec(2 * a)?;
-    let chosen = hcom.receive(ch, q + 1 + n + s)?;
+    let pending_chosen = hcom.receive_start(ch, q + 1 + n + s)?;
+    let random = hcom.finish(ch, pending)?;
+    let chosen = hcom.finish(ch, pending_chosen)?;
     if random.len() != 2 * q + a + m + s + plan.refresh() || chosen.len() != q + 1 + n + s {
         return Err(Error::malformed("lego: commitment batch of the wrong size"));
     }

@@ -9,7 +9,8 @@
 
 pub use brickyard_commit::ItemSets;
 use brickyard_commit::{
-    CheckBatch, Committer, CommitterState, OpenBatch, Receiver, ReceiverState, XorProgram,
+    CheckBatch, Committer, CommitterState, OpenBatch, PendingCommit, PendingReceive, Receiver,
+    ReceiverState, XorProgram,
 };
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
@@ -41,6 +42,20 @@ impl HcomSender {
     /// Commits to chosen values.
     pub fn commit(&mut self, ch: &mut Channel, values: &[Block]) -> Result<Range<usize>> {
         self.0.commit(ch, values)
+    }
+    /// [`HcomSender::commit_random`] up to the consistency check, which
+    /// [`HcomSender::finish`] runs: Generate sends its garbled tables and
+    /// starts the next batch while Bob still works through this one.
+    pub fn commit_random_start(&mut self, ch: &mut Channel, count: usize) -> Result<PendingCommit> {
+        self.0.commit_random_start(ch, count)
+    }
+    /// [`HcomSender::commit`] up to the consistency check.
+    pub fn commit_start(&mut self, ch: &mut Channel, values: &[Block]) -> Result<PendingCommit> {
+        self.0.commit_start(ch, values)
+    }
+    /// The consistency check of a started batch (batches finish in order).
+    pub fn finish(&mut self, ch: &mut Channel, p: PendingCommit) -> Result<Range<usize>> {
+        self.0.commit_finish(ch, p)
     }
     /// The committed values of a range of ids.
     pub fn values(&self, ids: Range<usize>) -> Result<&[Block]> {
@@ -110,6 +125,15 @@ impl HcomReceiver {
     /// Receives `count` commitments (random or chosen, as Alice sent them).
     pub fn receive(&mut self, ch: &mut Channel, count: usize) -> Result<Range<usize>> {
         self.0.receive_commitments(ch, count)
+    }
+    /// [`HcomReceiver::receive`] up to the consistency check; the batch
+    /// cannot be opened before [`HcomReceiver::finish`].
+    pub fn receive_start(&mut self, ch: &mut Channel, count: usize) -> Result<PendingReceive> {
+        self.0.receive_start(ch, count)
+    }
+    /// The consistency check of a started batch (batches finish in order).
+    pub fn finish(&mut self, ch: &mut Channel, p: PendingReceive) -> Result<Range<usize>> {
+        self.0.receive_finish(ch, p)
     }
     /// Receives and verifies full openings of each set's XOR.
     pub fn verify_open(&self, ch: &mut Channel, sets: &[Vec<usize>]) -> Result<Vec<Block>> {
