@@ -32,7 +32,7 @@ impl PeerArgs {
             connect_timeout: Duration::from_secs(self.connect_timeout),
             accept_timeout: Duration::from_secs(self.connect_timeout),
             profile: None,
-            spin: Duration::ZERO,
+            spin: crate::localnet::spin_from_env()?,
         };
         Ok(match (&self.listen, &self.connect) {
             (Some(addr), _) => {

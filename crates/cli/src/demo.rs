@@ -15,7 +15,7 @@ const FIPS_CIPHERTEXT: &str = "0x69c4e0d86a7b0430d8cdb78070b4c55a";
 /// Arguments of `brickyard demo`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "With no arguments: AES-128 on the FIPS-197 C.1 vector (Alice's key, Bob's plaintext).\n\
+    after_help = concat!("With no arguments: AES-128 on the FIPS-197 C.1 vector (Alice's key, Bob's plaintext).\n\
 Values: 0x… (hex integer, wire i = bit i), decimal, or b… (bit string, char k = wire k).\n\n\
 Examples:\n  \
 brickyard demo\n  \
@@ -23,7 +23,8 @@ brickyard demo --circuit builtin:add32 --alice 5 --bob 7 --format int --output b
 brickyard demo --circuit ../shared/circuits/bristol_fashion/sha256.txt --alice-groups 0,1 \\\n      \
 --alice 0x61626380000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000018 \\\n      \
 --alice 0x6a09e667bb67ae853c6ef372a54ff53a510e527f9b05688c1f83d9ab5be0cd19\n  \
-brickyard demo --executions 10 --json"
+brickyard demo --executions 10 --json\n\n",
+    crate::localnet::spin_help!())
 )]
 pub struct DemoArgs {
     #[command(flatten)]

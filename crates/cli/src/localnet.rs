@@ -1,24 +1,32 @@
 //! Two endpoints of a loopback TCP connection in one process, optionally
 //! shaped, for `demo` and `bench`.
 
-use brickyard_core::channel::{accept, connect, listen, NetOptions, NetProfile};
+use brickyard_core::channel::{accept, connect, listen, NetOptions, NetProfile, ReadSpin};
 use brickyard_core::Result;
 use brickyard_protocols::LocalNet;
 
-/// Environment variable: microseconds a read spins before sleeping
-/// ([`NetOptions::spin`]); unset or 0 = no spinning. Only pays on an idle
-/// machine with a core per party (see docs/protocols/yao.md).
+/// Environment variable: what a read that finds no bytes does
+/// ([`NetOptions::spin`]): unset or `auto` = poll (yielding) while polls
+/// pay, with an adaptive window; `0` = sleep at once; `N` = busy-poll up to
+/// N µs per wait (only pays on an idle machine with a core per party).
 pub const SPIN_ENV: &str = "BRICKYARD_SPIN_US";
 
-/// The read spin [`SPIN_ENV`] asks for (zero when unset).
-pub fn spin_from_env() -> Result<std::time::Duration> {
-    let spin_us = match std::env::var(SPIN_ENV) {
-        Ok(v) => v.trim().parse::<u64>().map_err(|_| {
-            brickyard_core::Error::config(format!("{SPIN_ENV}={v}: expected microseconds"))
-        })?,
-        Err(_) => 0,
+/// `--help` paragraph of the commands whose reads [`SPIN_ENV`] steers (a
+/// macro so that `concat!` can join it to their literal help texts).
+macro_rules! spin_help {
+    () => {
+        "Environment: BRICKYARD_SPIN_US = what a network read that finds no bytes does:\n  \
+auto (default): poll, yielding the core, while that pays (window adapts up to 200 µs;\n    \
+backs off after slow replies or when other threads hold the core)\n  \
+0: sleep at once (plain blocking reads)\n  \
+N: busy-poll up to N µs per wait (only for an idle machine with a core per party)"
     };
-    Ok(std::time::Duration::from_micros(spin_us))
+}
+pub(crate) use spin_help;
+
+/// The read policy [`SPIN_ENV`] asks for ([`ReadSpin::Auto`] when unset).
+pub fn spin_from_env() -> Result<ReadSpin> {
+    ReadSpin::from_env(SPIN_ENV)
 }
 
 /// Connects Alice and Bob over 127.0.0.1 with `profile` (`None` = the

@@ -13,7 +13,7 @@ use serde_json::json;
 /// Arguments of `brickyard run`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Start one process per party, in either order (connect retries until --connect-timeout).\n\n\
+    after_help = concat!("Start one process per party, in either order (connect retries until --connect-timeout).\n\n\
 Example, two terminals (or two machines):\n  \
 brickyard run --role alice --listen 0.0.0.0:7766 --circuit builtin:aes128 --input 0x000102030405060708090a0b0c0d0e0f\n  \
 brickyard run --role bob --connect HOST:7766 --circuit builtin:aes128 --input 0x00112233445566778899aabbccddeeff\n\n\
@@ -21,7 +21,8 @@ With --store DIR the run uses preprocessing made earlier by `brickyard preproces
 For lego the store holds function-independent Generate batches: this run first builds --executions\n\
 copies of --circuit from unused buckets (Build, the dependent phase), then evaluates them.\n\
 Both parties must give the same --protocol, --circuit, --alice-groups/--bob-groups, --output and --executions;\n\
-the run stops with an error before any cryptography if they differ."
+the run stops with an error before any cryptography if they differ.\n\n",
+    crate::localnet::spin_help!())
 )]
 pub struct RunCmdArgs {
     #[command(flatten)]

@@ -22,12 +22,13 @@ use crate::error::CliResult;
 #[derive(Args, Debug)]
 #[command(
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  \
+    after_help = concat!("Examples:\n  \
     brickyard bench --protocol yao --circuit builtin:aes128 --executions 10\n  \
     brickyard bench --protocol yao --circuit builtin:aes128 --net wan --json\n  \
     brickyard bench garble --circuit ../shared/circuits/bristol_fashion/aes_128.txt\n  \
     brickyard bench ot --kind correlated --count 10000000\n  \
-    brickyard bench parse ../shared/circuits/bristol_fashion/sha256.txt"
+    brickyard bench parse ../shared/circuits/bristol_fashion/sha256.txt\n\n",
+    crate::localnet::spin_help!())
 )]
 pub struct BenchArgs {
     #[command(subcommand)]
@@ -132,7 +133,10 @@ pub enum BenchCmd {
     /// skipped with a message, e.g. 1024 x AES-128 (about 33 GB).
     #[command(
         name = "lego-tables",
-        after_help = "Example:\n  brickyard bench lego-tables --max-circuits 32 --wan --json"
+        after_help = concat!(
+            "Example:\n  brickyard bench lego-tables --max-circuits 32 --wan --json\n\n",
+            crate::localnet::spin_help!()
+        )
     )]
     LegoTables {
         /// Skip rows with more circuits than this (1024 adds the 1024 x
@@ -150,7 +154,10 @@ pub enum BenchCmd {
     /// naive yao vs compgc, loopback and shaped (33 ms, 50 Mbit/s).
     #[command(
         name = "compgc-table",
-        after_help = "Example:\n  brickyard bench compgc-table --runs 3 --json"
+        after_help = concat!(
+            "Example:\n  brickyard bench compgc-table --runs 3 --json\n\n",
+            crate::localnet::spin_help!()
+        )
     )]
     CompgcTable {
         /// Timed runs per cell (median).
@@ -163,7 +170,10 @@ pub enum BenchCmd {
     /// TinyTable's Tables 1–3: table bytes, sequential latency and
     /// amortised time per AES (S-box and binary, every MAC), beside the
     /// paper's figures. Trusted-dealer tables.
-    #[command(after_help = "Example:\n  brickyard bench tinytable-tables --json")]
+    #[command(after_help = concat!(
+        "Example:\n  brickyard bench tinytable-tables --json\n\n",
+        crate::localnet::spin_help!()
+    ))]
     TinytableTables {
         /// Sequential executions per row (median latency).
         #[arg(long, default_value_t = 20)]

@@ -10,10 +10,12 @@
 
 mod memory;
 mod shaped;
+pub mod spin;
 mod tcp;
 
 pub use memory::{memory_pair, memory_transport_pair, MemoryTransport};
 pub use shaped::{shaped_memory_pair, NetProfile, ShapedTransport};
+pub use spin::ReadSpin;
 pub use tcp::{accept, accept_transport, connect, listen, NetOptions, TcpTransport};
 
 use crate::{Block, Error, Result};

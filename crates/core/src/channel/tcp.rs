@@ -6,6 +6,7 @@
 //! blocking operation has a deadline so a stalled peer yields
 //! [`Error::Timeout`] instead of a hung process.
 
+use super::spin::{ReadSpin, SpinState, Wait};
 use super::{Channel, NetProfile, ShapedTransport, Transport};
 use crate::{Error, Result};
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -15,9 +16,6 @@ use std::time::{Duration, Instant};
 /// Size of the read buffer: large enough that a run of small typed messages
 /// costs one system call, small enough to stay in L1/L2.
 const READ_BUFFER: usize = 1 << 16;
-
-/// Pause between two polls of a spinning read (see [`NetOptions::spin`]).
-const SPIN_BACKOFF: Duration = Duration::from_micros(1);
 
 /// How long to wait between connection attempts while the peer's listener is
 /// not up yet.
@@ -40,12 +38,12 @@ pub struct NetOptions {
     /// If set, the channel adds this latency and bandwidth cap on top of the
     /// real link (see [`ShapedTransport`]).
     pub profile: Option<NetProfile>,
-    /// A read that finds no bytes polls the socket for up to this long
-    /// before sleeping (zero: sleep at once, the default). On a machine with
-    /// a core per party this saves a sleep and a wake-up per message (tens
-    /// of µs on a virtual machine); on a loaded one the spinning takes CPU
-    /// from the peer, so it is opt-in.
-    pub spin: Duration,
+    /// What a read that finds no bytes does: poll the socket for a while
+    /// before sleeping, which saves a sleep and a wake-up per message (tens
+    /// of µs on a virtual machine) when the peer answers soon and a core is
+    /// free, or sleep at once. The default, [`ReadSpin::Auto`], polls
+    /// (yielding) only while polls pay; see [`super::spin`].
+    pub spin: ReadSpin,
 }
 
 impl Default for NetOptions {
@@ -55,7 +53,7 @@ impl Default for NetOptions {
             connect_timeout: Duration::from_secs(30),
             accept_timeout: Duration::from_secs(60),
             profile: None,
-            spin: Duration::ZERO,
+            spin: ReadSpin::Auto,
         }
     }
 }
@@ -80,7 +78,7 @@ pub struct TcpTransport {
     /// writes costs no mode switches at all.
     nonblocking: bool,
     /// See [`NetOptions::spin`].
-    spin: Duration,
+    spin: SpinState,
 }
 
 impl TcpTransport {
@@ -98,7 +96,7 @@ impl TcpTransport {
             reader: BufReader::with_capacity(READ_BUFFER, stream),
             writer,
             nonblocking: false,
-            spin: opts.spin,
+            spin: SpinState::new(opts.spin),
         })
     }
 
@@ -179,15 +177,19 @@ impl TcpTransport {
         }
     }
 
-    /// Reads into `buf` until at least `min` bytes arrived. With a spin
-    /// window, an empty socket is polled (non-blocking reads) for up to that
-    /// long before the thread sleeps: a peer that answers within it costs no
-    /// sleep and wake-up (expensive on a virtual machine) on either side.
+    /// Reads into `buf` until at least `min` bytes arrived. Unless the
+    /// policy is to block, each read tries the socket without blocking
+    /// first; when it is empty a wait begins, and the spin policy says how
+    /// long to poll before sleeping (see [`super::spin`]): a peer that
+    /// answers within that costs no sleep and wake-up (expensive on a
+    /// virtual machine) on either side. Each wait is reported to the policy
+    /// when its bytes come.
     fn fill(&mut self, buf: &mut [u8], min: usize) -> Result<usize> {
         let mut got = 0;
-        let mut spun: Option<Instant> = None;
+        let mut wait: Option<Wait> = None;
         while got < min {
-            if !self.spin.is_zero() && !self.nonblocking && spun.is_none() {
+            // A wait that went to sleep stays blocking until its bytes come.
+            if self.spin.polls() && !self.nonblocking && wait.is_none() {
                 self.writer.set_nonblocking(true)?;
                 self.nonblocking = true;
             }
@@ -198,17 +200,18 @@ impl TcpTransport {
                         "read",
                     ))
                 }
-                Ok(n) => got += n,
+                Ok(n) => {
+                    got += n;
+                    if let Some(w) = wait.take() {
+                        self.spin.record(w.finish(Instant::now()));
+                    }
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    let since = *spun.get_or_insert_with(Instant::now);
-                    if self.nonblocking && since.elapsed() < self.spin {
-                        // Each poll takes the socket lock the sender needs
-                        // to deliver: back off between polls.
-                        let t = Instant::now();
-                        while t.elapsed() < SPIN_BACKOFF {
-                            std::hint::spin_loop();
-                        }
+                    let now = Instant::now();
+                    let w = wait.get_or_insert_with(|| self.spin.begin(now));
+                    if self.nonblocking && w.poll_again(now) {
+                        w.pause();
                     } else {
                         self.would_block(e, "read")?;
                     }
@@ -467,8 +470,18 @@ mod tests {
 
     #[test]
     fn spinning_reads_deliver_time_out_and_see_disconnects() {
+        for spin in [
+            ReadSpin::Fixed(Duration::from_micros(200)),
+            ReadSpin::Auto,
+            ReadSpin::Block,
+        ] {
+            spinning_reads(spin);
+        }
+    }
+
+    fn spinning_reads(spin: ReadSpin) {
         let opts = NetOptions {
-            spin: Duration::from_micros(200),
+            spin,
             ..NetOptions::with_read_timeout(Duration::from_millis(300))
         };
         let (mut a, mut b) = pair_with(opts);

@@ -10,7 +10,7 @@ use super::online::{run_batch_refs, Ctx, OnlinePlan, Scratch};
 use super::program::Program;
 use super::{MacScheme, Variant};
 use crate::{OutputMode, Role};
-use brickyard_core::channel::{self, NetOptions};
+use brickyard_core::channel::{self, NetOptions, ReadSpin};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Channel, Error, Result};
 use std::time::Instant;
@@ -161,21 +161,21 @@ fn online(
 }
 
 /// How the two benchmark parties are connected: `brickyard_core::channel`
-/// TCP on loopback, as every real run, with reads that spin for up to
-/// `spin` before sleeping ([`NetOptions::spin`]; zero = plain blocking
-/// reads). TinyTable's online phase is 12 (S-box) or 62 (binary) flights,
+/// TCP on loopback, as every real run, with the read policy `spin`
+/// ([`NetOptions::spin`]: adaptive polling, fixed polling or plain
+/// blocking reads). TinyTable's online phase is 12 (S-box) or 62 (binary) flights,
 /// so on an idle machine the kernel's wake-up per flight is a visible part
 /// of the latency; spinning only pays with a core per party.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Link {
-    /// How long a read polls before it blocks.
-    pub spin: std::time::Duration,
+    /// What a read that finds no bytes does.
+    pub spin: ReadSpin,
 }
 
 impl Link {
     /// Plain blocking reads.
     pub const TCP: Link = Link {
-        spin: std::time::Duration::ZERO,
+        spin: ReadSpin::Block,
     };
 }
 
@@ -337,7 +337,7 @@ mod tests {
                 Variant::Binary
             };
             let link = Link {
-                spin: std::time::Duration::from_micros(env("TT_SPIN_US", "0").parse().unwrap()),
+                spin: ReadSpin::from_env("TT_SPIN_US").unwrap(),
             };
             let o = measure_online(
                 v,
