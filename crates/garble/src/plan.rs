@@ -25,11 +25,10 @@
 //!
 //! **Stages.** Each layer piece's ANDs are cut into groups of [`GROUP`];
 //! every XOR runs as late as possible, in the stage of the first group
-//! that needs it. The evaluator runs stage by stage, so the XORs feeding
-//! group g+1 execute under group g's AES work; the garbler runs a piece's
-//! XORs first and then all its ANDs as one batch (its AES pipeline prefers
-//! independent groups back to back). Slots are freed so that both orders
-//! are valid (see `layout`).
+//! that needs it. Both sides run a piece stage by stage, and the kernels
+//! run the XORs feeding group g+1 between the AES rounds of group g
+//! (`SlotProgram::garble_stages`). Slots are freed so that this is valid,
+//! and so is "all the piece's XORs, then all its ANDs" (see `layout`).
 
 use brickyard_circuit::{Circuit, Gate, WireId};
 use brickyard_core::aes::halfgates::{AndSlots, SlotProgram, SlotXors};
@@ -499,11 +498,11 @@ fn layout(
         ev += 1;
         stages.push([xors.len() as u32, ands.len() as u32]);
         // AND inputs (and outputs nothing reads) are freed only at the end
-        // of the layer piece, so a piece may also run as "all its XORs,
-        // then all its ANDs" (the garbler does, see `garbler.rs`): no XOR
-        // of the piece then takes the slot of an input or a dead output of
-        // one of its groups, and no group output lands on an input of the
-        // piece.
+        // of the layer piece, so no XOR of the piece takes the slot of an
+        // input or a dead output of one of its groups, and no group output
+        // lands on an input of the piece: the kernels may run a stage's
+        // XORs during the previous group's AES (`garble_stages`), or a
+        // piece as "all its XORs, then all its ANDs".
         if piece_of.get(g + 1) != Some(&piece) {
             for (v, e) in pending.drain(..) {
                 release(v, e, &mut last, &slot, &mut free);
