@@ -5,6 +5,7 @@
 //! the clock starts, every execution on fresh tables.
 
 use super::dealer::{deal_memory, DealPlan};
+use super::floor::read_floor;
 use super::material::{Layout, Material};
 use super::online::{run_batch_refs, Ctx, OnlinePlan, Scratch};
 use super::program::Program;
@@ -53,6 +54,16 @@ pub struct OnlineRate {
     /// this is the median over halves of the slower half). 0 if not
     /// measured.
     pub two_threads_us: f64,
+    /// The memory floor ([`super::floor`]): the fastest of `batches`
+    /// batches of `batch` fresh executions divided by the batch size, µs,
+    /// both parties at once (one thread each, the slower one counts),
+    /// doing nothing but the reads of fresh records the online phase
+    /// cannot avoid, in the best order for the layout: a lower bound of
+    /// `amortised_us` on this machine (the fastest batch, not the median:
+    /// a preempted batch says nothing about the bound). 0 if not measured.
+    /// No CPU time: the scheduler's accounting lags by up to a tick, longer
+    /// than a floor batch.
+    pub floor_us: f64,
     /// Bytes one party sends per execution (sequential runs).
     pub online_bytes_per_party: u64,
     /// Flights one party sends per execution.
@@ -160,6 +171,35 @@ fn online(
     Ok((max, ca.max(cb), bytes, flights))
 }
 
+/// Both parties' memory floor ([`read_floor`]) on `mats`, `per_call`
+/// executions per call, one thread per party as in [`online`], the two
+/// started together by a barrier: per call the slower side's wall time.
+fn read_floor_both(s: &Setup, mats: [Vec<Material>; 2], per_call: usize) -> Result<Vec<f64>> {
+    let start = std::sync::Barrier::new(2);
+    let go = |me: usize, mats: Vec<Material>| -> Vec<f64> {
+        let l = &s.layouts[me];
+        let tables = s.program.table_count();
+        let mut prg = Prg::new();
+        let mut times = Vec::new();
+        for chunk in mats.chunks(per_call) {
+            let refs: Vec<&Material> = chunk.iter().collect();
+            let seed = prg.random_u64();
+            start.wait();
+            let t = Instant::now();
+            std::hint::black_box(read_floor(&refs, l, tables, seed));
+            times.push(t.elapsed().as_secs_f64());
+        }
+        times
+    };
+    let [ma, mb] = mats;
+    let (ra, rb) = std::thread::scope(|sc| {
+        let bob = sc.spawn(|| go(1, mb));
+        (go(0, ma), bob.join())
+    });
+    let tb = rb.map_err(|_| Error::config("floor thread panicked"))?;
+    Ok(ra.iter().zip(&tb).map(|(a, b)| a.max(*b)).collect())
+}
+
 /// How the two benchmark parties are connected: `brickyard_core::channel`
 /// TCP on loopback, as every real run, with the read policy `spin`
 /// ([`NetOptions::spin`]: adaptive polling, fixed polling or plain
@@ -213,6 +253,8 @@ pub struct Runs {
     pub reuse: bool,
     /// Also run two threads per party (two half batches at once).
     pub threads: bool,
+    /// Also measure the memory floor (batches of `batch`, fresh records).
+    pub floor: bool,
     /// The connection.
     pub link: Link,
 }
@@ -227,6 +269,7 @@ pub fn measure_online(variant: Variant, mac: MacScheme, p: Runs) -> Result<Onlin
         batches,
         reuse,
         threads,
+        floor,
         link,
     } = p;
     let aes = brickyard_circuit::builtin("aes128").map_err(Error::config)?;
@@ -284,6 +327,12 @@ pub fn measure_online(variant: Variant, mac: MacScheme, p: Runs) -> Result<Onlin
         let per: Vec<f64> = t1.iter().zip(&t2).map(|(a, b)| a.max(*b)).collect();
         two_threads = median(&per) * 1e6 / (2 * half) as f64;
     }
+    let mut floor_us = 0.0;
+    if floor && batch > 0 && batches > 0 {
+        let mats = deal_memory(&mut prg, &plan, batch * batches)?;
+        let times = read_floor_both(&s, mats, batch)?;
+        floor_us = times.iter().copied().fold(f64::INFINITY, f64::min) * 1e6 / batch as f64;
+    }
     let (mut reused, mut reused_cpu) = (0.0, 0.0);
     if reuse && batch > 0 && batches > 0 {
         let mats = deal_memory(&mut prg, &plan, 1)?;
@@ -304,6 +353,7 @@ pub fn measure_online(variant: Variant, mac: MacScheme, p: Runs) -> Result<Onlin
         reused_us: reused,
         two_threads_us: two_threads,
         reused_cpu_us: reused_cpu,
+        floor_us,
         batches,
         online_bytes_per_party: bytes,
         flights_per_party: flights,
@@ -348,12 +398,13 @@ mod tests {
                     batches,
                     reuse: true,
                     threads: env("TT_THREADS", "0") == "1",
+                    floor: true,
                     link,
                 },
             )
             .unwrap();
             println!(
-                "{:<7} {:<10} lat {:>7.3} ms (cpu {:.3})  amort {:>8.2} us (cpu {:.2})  reused {:.2} us (cpu {:.2}) 2thr {:.2} us (batch {}) bytes {} flights {}",
+                "{:<7} {:<10} lat {:>7.3} ms (cpu {:.3})  amort {:>8.2} us (cpu {:.2})  reused {:.2} us (cpu {:.2}) floor {:.2} us 2thr {:.2} us (batch {}) bytes {} flights {}",
                 o.variant,
                 o.mac,
                 o.latency_ms,
@@ -362,6 +413,7 @@ mod tests {
                 o.amortised_cpu_us,
                 o.reused_us,
                 o.reused_cpu_us,
+                o.floor_us,
                 o.two_threads_us,
                 o.batch,
                 o.online_bytes_per_party,

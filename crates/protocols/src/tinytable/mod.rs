@@ -20,6 +20,7 @@ pub mod bench;
 #[cfg(feature = "adversary")]
 pub mod cheat;
 pub mod dealer;
+pub mod floor;
 pub mod mac;
 pub mod material;
 pub mod online;
