@@ -379,7 +379,20 @@ mod tests {
         let runs: usize = env("TT_RUNS", "20").parse().unwrap();
         let batch: usize = env("TT_BATCH", "64").parse().unwrap();
         let batches: usize = env("TT_BATCHES", "3").parse().unwrap();
+        // Huge pages the kernel gave (or failed to give) this process's
+        // faults, system-wide counters (`PageBuf::cut` regions).
+        let thp = || {
+            let vm = std::fs::read_to_string("/proc/vmstat").unwrap_or_default();
+            let get = |k: &str| -> u64 {
+                vm.lines()
+                    .find_map(|l| l.strip_prefix(k))
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(0)
+            };
+            (get("thp_fault_alloc "), get("thp_fault_fallback "))
+        };
         for r in rows.split(',') {
+            let thp0 = thp();
             let (v, m) = r.split_once(':').unwrap();
             let v = if v == "sbox" {
                 Variant::Sbox
@@ -418,6 +431,12 @@ mod tests {
                 o.batch,
                 o.online_bytes_per_party,
                 o.flights_per_party
+            );
+            let thp1 = thp();
+            println!(
+                "  huge pages faulted in: {} (fallbacks to small pages: {})",
+                thp1.0 - thp0.0,
+                thp1.1 - thp0.1
             );
         }
     }

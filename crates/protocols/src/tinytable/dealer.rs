@@ -17,8 +17,9 @@
 use super::mac::{clmul_small, write_le, MacScheme};
 use super::material::{set_bit, set_share, Layout, Material};
 use super::program::{eval_linear, Program};
+use brickyard_core::hugepage::PageBuf;
 use brickyard_core::prg::Prg;
-use brickyard_core::Result;
+use brickyard_core::{Error, Result};
 use zeroize::Zeroizing;
 
 /// Table gates dealt per sink call, so large material streams.
@@ -241,15 +242,34 @@ pub fn deal(
 
 /// Deals `count` executions into memory (tests and benchmarks).
 pub fn deal_memory(prg: &mut Prg, plan: &DealPlan<'_>, count: usize) -> Result<[Vec<Material>; 2]> {
+    // Each party's records of all `count` executions are cut from one
+    // huge-page region (`PageBuf::cut`): the online phase of a batch reads
+    // them at scattered places.
+    let len = plan.program.table_count();
+    let mut bufs =
+        [0, 1].map(|p| PageBuf::cut(len * plan.layouts[p].gate_bytes, count).into_iter());
     let mut out = [Vec::with_capacity(count), Vec::with_capacity(count)];
     for _ in 0..count {
-        let mut ga = Zeroizing::new(Vec::new());
-        let mut gb = Zeroizing::new(Vec::new());
+        let (Some(mut ga), Some(mut gb)) = (bufs[0].next(), bufs[1].next()) else {
+            return Err(Error::config("deal_memory: buffers"));
+        };
+        let (mut at_a, mut at_b) = (0, 0);
         let [ea, eb] = deal(prg, plan, &mut |a, b| {
-            ga.extend_from_slice(a);
-            gb.extend_from_slice(b);
+            let (da, db) = (
+                ga.get_mut(at_a..at_a + a.len()),
+                gb.get_mut(at_b..at_b + b.len()),
+            );
+            let (Some(da), Some(db)) = (da, db) else {
+                return Err(Error::config("dealer: more table bytes than the layout"));
+            };
+            da.copy_from_slice(a);
+            db.copy_from_slice(b);
+            (at_a, at_b) = (at_a + a.len(), at_b + b.len());
             Ok(())
         })?;
+        if at_a != ga.len() || at_b != gb.len() {
+            return Err(Error::config("dealer: fewer table bytes than the layout"));
+        }
         out[0].push(Material {
             exec: ea,
             gates: ga,

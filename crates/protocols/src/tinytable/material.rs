@@ -31,6 +31,7 @@
 
 use super::mac::{read_le, MacScheme};
 use super::program::Program;
+use brickyard_core::hugepage::PageBuf;
 use zeroize::Zeroizing;
 
 /// Byte offsets of the records for one program, scheme and role.
@@ -235,8 +236,11 @@ pub fn set_bit(bits: &mut [u8], i: usize, v: bool) {
 pub struct Material {
     /// The execution record (see [`Layout::exec_parts`]).
     pub exec: Zeroizing<Vec<u8>>,
-    /// All table records, in the program's table order.
-    pub gates: Zeroizing<Vec<u8>>,
+    /// All table records, in the program's table order. A [`PageBuf`]:
+    /// the records of a batch can be cut from one huge-page region
+    /// ([`PageBuf::cut`]), so the S-box online phase's scattered entry
+    /// reads do not each miss the TLB; zeroized on drop either way.
+    pub gates: PageBuf,
 }
 
 impl Material {

@@ -14,6 +14,7 @@ use super::preprocessing::{PrepPlan, Preprocessor};
 use super::program::Program;
 use super::{Options, Source};
 use crate::{Outputs, Party, PartyInputs, Role, RunConfig};
+use brickyard_core::hugepage::PageBuf;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Channel, Error, Result};
 use brickyard_store::{KindSpec, Store};
@@ -108,7 +109,7 @@ impl TinyTableParty {
                 if let Some(e) = exec {
                     q.push_back(Material {
                         exec: Zeroizing::new(e.to_vec()),
-                        gates: std::mem::take(current),
+                        gates: PageBuf::from(std::mem::take(&mut **current)),
                     });
                 }
             }
@@ -210,7 +211,7 @@ impl TinyTableParty {
             Pool::Store(s) => {
                 let rs = s.reserve_many(&[(&ek, 1), (&gk, tables)])?;
                 let exec = Zeroizing::new(s.read(&rs[0])?);
-                let gates = Zeroizing::new(s.read(&rs[1])?);
+                let gates = PageBuf::from(s.read(&rs[1])?);
                 // Handed out = consumed, as in yao's store use.
                 s.finish_many(rs)?;
                 Ok(Material { exec, gates })
