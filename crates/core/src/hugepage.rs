@@ -8,7 +8,9 @@
 //! `/sys/kernel/mm/transparent_hugepage/enabled` is `always` or
 //! `madvise`); elsewhere, or if the mapping fails, the buffers are plain
 //! heap vectors (the portable fallback: the same bytes, only the page size
-//! differs). Every buffer is zeroized when dropped.
+//! differs). `BRICKYARD_HUGEPAGES=0` in the environment selects the
+//! fallback everywhere (to measure what the huge pages change). Every
+//! buffer is zeroized when dropped.
 
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
@@ -110,11 +112,14 @@ pub struct PageBuf(Inner);
 impl PageBuf {
     /// `count` zero-filled buffers of `len` bytes each, cut from one region
     /// advised for huge pages (back to back, so the region is as small as
-    /// possible), or heap vectors if huge-page regions are unavailable.
+    /// possible), or heap vectors if huge-page regions are unavailable or
+    /// `BRICKYARD_HUGEPAGES=0`.
     pub fn cut(len: usize, count: usize) -> Vec<PageBuf> {
         #[cfg(target_os = "linux")]
-        if let Some(total) = len.checked_mul(count).filter(|&t| t > 0) {
-            if let Some(region) = Region::map(total).map(Arc::new) {
+        {
+            let off = std::env::var_os("BRICKYARD_HUGEPAGES").is_some_and(|v| v == "0");
+            let total = len.checked_mul(count).filter(|&t| t > 0 && !off);
+            if let Some(region) = total.and_then(Region::map).map(Arc::new) {
                 return (0..count)
                     .map(|i| {
                         PageBuf(Inner::Cut {
