@@ -21,11 +21,14 @@ pub(crate) fn zeroed_rows(n: usize) -> Vec<Row> {
     bytemuck::allocation::cast_vec(vec![0u64; ROW_WORDS * n])
 }
 
-/// Grows `v` by `n` zero Blocks in place: a fresh `calloc` when `v` is
-/// empty (pages arrive zeroed), else one `reserve_exact` (a large
-/// allocation grows by `mremap`, without a copy) and a fill of the tail.
+/// Grows `v` by `n` zero Blocks in place: within its capacity if it has
+/// room (see `Committer::reserve`), a fresh `calloc` when it is empty and
+/// has none (pages arrive zeroed), else one `reserve_exact` (which may
+/// copy: in a thread's malloc arena a large block cannot be remapped).
 pub(crate) fn grow_blocks(v: &mut Vec<Block>, n: usize) {
-    if v.is_empty() {
+    if v.capacity() - v.len() >= n {
+        v.resize(v.len() + n, Block::ZERO);
+    } else if v.is_empty() {
         *v = zeroed_blocks(n);
     } else {
         v.reserve_exact(n);
@@ -35,7 +38,9 @@ pub(crate) fn grow_blocks(v: &mut Vec<Block>, n: usize) {
 
 /// [`grow_blocks`] for rows.
 pub(crate) fn grow_rows(v: &mut Vec<Row>, n: usize) {
-    if v.is_empty() {
+    if v.capacity() - v.len() >= n {
+        v.resize(v.len() + n, [0u64; ROW_WORDS]);
+    } else if v.is_empty() {
         *v = zeroed_rows(n);
     } else {
         v.reserve_exact(n);

@@ -40,6 +40,11 @@ pub struct Committer {
     pub(crate) threads: usize,
     /// First blocks of started, unfinished batches, in order.
     pending: std::collections::VecDeque<u64>,
+    /// Working buffers kept between batches (wiped after each use): fresh
+    /// ones cost a page fault per 4 KB, which on this class of machine is
+    /// as much as the work done in them.
+    spare: Vec<Scratch>,
+    wire: Vec<Block>,
     #[cfg(test)]
     pub(crate) cheat: Cheat,
 }
@@ -112,6 +117,16 @@ impl Scratch {
     }
 }
 
+impl Scratch {
+    /// Zeroes every buffer in place (the allocation is kept for reuse).
+    fn wipe(&mut self) {
+        for v in [&mut self.t0, &mut self.m, &mut self.t1, &mut self.parity] {
+            v.iter_mut().for_each(|b| *b = Block::ZERO);
+        }
+        self.acc.iter_mut().for_each(|a| *a = GfWide::default());
+    }
+}
+
 impl Drop for Scratch {
     fn drop(&mut self) {
         self.t0.zeroize();
@@ -153,6 +168,8 @@ impl Committer {
             state,
             threads: 1,
             pending: Default::default(),
+            spare: Vec::new(),
+            wire: Vec::new(),
             #[cfg(test)]
             cheat: Cheat::None,
         })
@@ -188,6 +205,14 @@ impl Committer {
     /// The committed values of a range of ids.
     pub fn values(&self, ids: Range<usize>) -> Option<&[Block]> {
         self.state.msgs.get(ids)
+    }
+
+    /// Makes room for `count` more commitments, so that the next batches
+    /// (up to that many in total) are written in place instead of growing
+    /// the session's vectors by a copy.
+    pub fn reserve(&mut self, count: usize) {
+        self.state.msgs.reserve_exact(count);
+        self.state.t.reserve_exact(count);
     }
 
     /// Commits to chosen messages; returns their ids. Costs N bits of
@@ -250,14 +275,16 @@ impl Committer {
         let mut new_t = Zeroizing::new(std::mem::take(&mut self.state.t));
         crate::alloc::grow_blocks(&mut new_msgs, count);
         crate::alloc::grow_rows(&mut new_t, count);
-        let mut scratch: Vec<Scratch> = (0..self.threads.min(nchunks))
-            .map(|_| Scratch::new())
-            .collect();
+        let mut scratch = self.take_scratch(self.threads.min(nchunks));
 
         // Pass 1, wave by wave: PRG rows, messages, parity and corrections
         // (sent), and the transpose of T0 and M into the stored material.
         let wave = WAVE_CHUNKS_PER_THREAD * self.threads;
-        let mut wire = vec![Block::ZERO; (wave * CHUNK_BLOCKS).min(total_blocks) * corr_rows];
+        let mut wire = std::mem::take(&mut self.wire);
+        wire.resize(
+            (wave * CHUNK_BLOCKS).min(total_blocks) * corr_rows,
+            Block::ZERO,
+        );
         let sent = (|| -> Result<()> {
             for w0 in (0..nchunks).step_by(wave) {
                 let w1 = (w0 + wave).min(nchunks);
@@ -293,7 +320,8 @@ impl Committer {
             ch.flush()
         })();
         wire.zeroize();
-        drop(scratch);
+        self.wire = wire;
+        self.put_scratch(scratch);
         if let Err(e) = sent {
             // Nothing of a half-sent batch stays (the session is unusable
             // anyway: the receiver's counters no longer match).
@@ -330,6 +358,8 @@ impl Committer {
         let ids = p.first_id..p.first_id + p.count;
         let real_blocks = p.count.div_ceil(128);
         let total_blocks = real_blocks + CHECK_COMBINATIONS;
+        let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
+        let mut scratch = self.take_scratch(self.threads.min(nchunks));
         let batch = Batch {
             first_block: p.first_block,
             real_blocks,
@@ -337,15 +367,12 @@ impl Committer {
             count: p.count,
             msgs: p.chosen.then(|| &self.state.msgs[ids.clone()]),
         };
-        let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
-        let mut scratch: Vec<Scratch> = (0..self.threads.min(nchunks))
-            .map(|_| Scratch::new())
-            .collect();
         let mut alphas = [Block::ZERO; CHECK_COMBINATIONS];
         ch.recv_blocks(&mut alphas)?;
         let coef = check_coefficients(&alphas, real_blocks);
         let ranges = par::partition(nchunks, self.threads);
-        let partials = par::run(&ranges, scratch.iter_mut().collect(), |r, sc| {
+        let mine = scratch.iter_mut().take(ranges.len()).collect();
+        let partials = par::run(&ranges, mine, |r, sc| {
             for c in r {
                 self.pass2_chunk(&batch, c, &coef, sc);
             }
@@ -361,6 +388,7 @@ impl Committer {
             }
             p.zeroize();
         }
+        self.put_scratch(scratch);
         let mut resp: Vec<Block> = sums.iter().map(|s| s.reduce()).collect();
         sums.zeroize();
         #[cfg(test)]
@@ -369,6 +397,17 @@ impl Committer {
         resp.zeroize();
         ch.flush()?;
         Ok(ids)
+    }
+
+    fn take_scratch(&mut self, k: usize) -> Vec<Scratch> {
+        let mut v = std::mem::take(&mut self.spare);
+        v.resize_with(k.max(v.len()), Scratch::new);
+        v
+    }
+
+    fn put_scratch(&mut self, mut v: Vec<Scratch>) {
+        v.iter_mut().for_each(Scratch::wipe);
+        self.spare = v;
     }
 
     /// T0 rows `rows` of chunk `c` (first `nb` Blocks of each row).

@@ -46,6 +46,14 @@ impl Scratch {
     }
 }
 
+impl Scratch {
+    /// Zeroes the buffers in place (the allocation is kept for reuse).
+    fn wipe(&mut self) {
+        self.w.iter_mut().for_each(|b| *b = Block::ZERO);
+        self.acc.iter_mut().for_each(|a| *a = GfWide::default());
+    }
+}
+
 impl Drop for Scratch {
     fn drop(&mut self) {
         self.w.zeroize();
@@ -82,6 +90,10 @@ pub struct Receiver {
     pub(crate) prg: Prg,
     /// Commitments `0..verified` passed their batch's check.
     verified: usize,
+    /// Working buffers kept between batches (wiped after each use): fresh
+    /// ones cost a page fault per 4 KB.
+    spare: Vec<Scratch>,
+    wire: Vec<Block>,
 }
 
 impl std::fmt::Debug for Receiver {
@@ -120,6 +132,8 @@ impl Receiver {
         Ok(Receiver {
             aes: state.seeds.iter().map(|&s| Aes128::new(s)).collect(),
             verified: state.w.len(),
+            spare: Vec::new(),
+            wire: Vec::new(),
             state,
             threads: 1,
             prg: Prg::new(),
@@ -154,6 +168,11 @@ impl Receiver {
     pub fn receive_commitments(&mut self, ch: &mut Channel, count: usize) -> Result<Range<usize>> {
         let p = self.receive_start(ch, count)?;
         self.receive_finish(ch, p)
+    }
+
+    /// Makes room for `count` more commitments (see [`crate::Committer::reserve`]).
+    pub fn reserve(&mut self, count: usize) {
+        self.state.w.reserve_exact(count.min(MAX_BATCH));
     }
 
     /// First half of [`Receiver::receive_commitments`]: takes in the
@@ -194,12 +213,14 @@ impl Receiver {
         // on any failure the batch's rows are zeroized and dropped.
         let mut new_w = Zeroizing::new(std::mem::take(&mut self.state.w));
         crate::alloc::grow_rows(&mut new_w, count);
-        let mut scratch: Vec<Scratch> = (0..self.threads.min(nchunks))
-            .map(|_| Scratch::new())
-            .collect();
+        let mut scratch = self.take_scratch(self.threads.min(nchunks));
 
         let wave = WAVE_CHUNKS_PER_THREAD * self.threads;
-        let mut wire = vec![Block::ZERO; (wave * CHUNK_BLOCKS).min(total_blocks) * corr_rows];
+        let mut wire = std::mem::take(&mut self.wire);
+        wire.resize(
+            (wave * CHUNK_BLOCKS).min(total_blocks) * corr_rows,
+            Block::ZERO,
+        );
         let got = (|| -> Result<()> {
             for w0 in (0..nchunks).step_by(wave) {
                 let w1 = (w0 + wave).min(nchunks);
@@ -241,13 +262,15 @@ impl Receiver {
             ch.flush()
         })();
         wire.zeroize();
+        self.wire = wire;
         let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * N];
         for sc in &scratch {
             for (s, x) in sums.iter_mut().zip(&sc.acc) {
                 *s ^= *x;
             }
         }
-        drop(scratch);
+        scratch.iter_mut().for_each(Scratch::wipe);
+        self.spare = scratch;
         let combos: Vec<Block> = sums.iter().map(|s| s.reduce()).collect();
         sums.zeroize();
         self.state.w = std::mem::take(&mut *new_w);
@@ -293,6 +316,12 @@ impl Receiver {
         }
         self.verified = p.first_id + p.count;
         Ok(p.first_id..p.first_id + p.count)
+    }
+
+    fn take_scratch(&mut self, k: usize) -> Vec<Scratch> {
+        let mut v = std::mem::take(&mut self.spare);
+        v.resize_with(k.max(v.len()), Scratch::new);
+        v
     }
 
     /// Zeroizes and drops the rows of unverified batches from `first_id` on.

@@ -32,6 +32,21 @@ pub fn garble_gates(
     let n = l0.len();
     let mut out = vec![Block::ZERO; n];
     let mut tables = vec![Block::ZERO; 2 * n];
+    garble_gates_into(l0, r0, delta, first, &mut out, &mut tables)?;
+    Ok((out, tables))
+}
+
+/// [`garble_gates`] into the caller's buffers (Generate writes the output
+/// 0-keys straight into the values it commits to: no gate-sized copy).
+pub fn garble_gates_into(
+    l0: &[Block],
+    r0: &[Block],
+    delta: &Delta,
+    first: u64,
+    out: &mut [Block],
+    tables: &mut [Block],
+) -> Result<()> {
+    let n = l0.len();
     let mut scratch = AndScratch::new();
     const CHUNK: usize = 1024;
     for c in 0..n.div_ceil(CHUNK) {
@@ -47,7 +62,7 @@ pub fn garble_gates(
             &mut scratch,
         )?;
     }
-    Ok((out, tables))
+    Ok(())
 }
 
 /// Evaluates gate `id` on keys `l`, `r`.
@@ -75,8 +90,22 @@ impl SolderedGate for GateB {
 
 /// Builds authenticators for 0-keys `k0` with ids `first..`: `2` hashes each.
 pub fn make_auths(k0: &[Block], delta: Block, first: u64) -> Vec<Block> {
-    let mut x = Vec::with_capacity(2 * k0.len());
-    let mut tw = Vec::with_capacity(2 * k0.len());
+    let mut x = vec![Block::ZERO; 2 * k0.len()];
+    let mut tw = vec![Block::ZERO; 2 * k0.len()];
+    make_auths_into(k0, delta, first, &mut x, &mut tw);
+    x
+}
+
+/// [`make_auths`] into `out` (2 blocks per key), with `tweaks` (as long)
+/// as scratch: Generate builds them a chunk at a time into reused buffers
+/// and sends each chunk, instead of two authenticator-sized vectors.
+pub fn make_auths_into(
+    k0: &[Block],
+    delta: Block,
+    first: u64,
+    out: &mut [Block],
+    tweaks: &mut [Block],
+) {
     for (j, &k) in k0.iter().enumerate() {
         // Slot c holds the key whose lsb is c.
         let (a, b) = if k.lsb() {
@@ -84,14 +113,13 @@ pub fn make_auths(k0: &[Block], delta: Block, first: u64) -> Vec<Block> {
         } else {
             (k, k ^ delta)
         };
-        x.push(a);
-        x.push(b);
+        out[2 * j] = a;
+        out[2 * j + 1] = b;
         let t = auth_tweak(first + j as u64);
-        tw.push(t);
-        tw.push(t);
+        tweaks[2 * j] = t;
+        tweaks[2 * j + 1] = t;
     }
-    tccr_batch(&mut x, &tw);
-    x
+    tccr_batch(&mut out[..2 * k0.len()], &tweaks[..2 * k0.len()]);
 }
 
 /// Whether authenticator `id` with table `t` accepts `key`.

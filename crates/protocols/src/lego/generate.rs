@@ -17,7 +17,7 @@
 //! garbles and commits the next.
 
 use super::bucketing;
-use super::component::{garble_gates, make_auths};
+use super::component::{garble_gates_into, make_auths_into};
 use super::cut_and_choose;
 use super::delta_rot;
 use super::hcom::{HcomReceiver, HcomSender};
@@ -114,31 +114,38 @@ pub fn alice(
     // Their consistency check runs after the garbled tables and the chosen
     // commitments are out, so Bob checks while Alice garbles and commits
     // (same messages and checks, fewer idle waits on two cores).
+    hcom.reserve(2 * q + a + m + s + plan.refresh() + q + 1 + n + s);
     let pending = hcom.commit_random_start(ch, 2 * q + a + m + s + plan.refresh())?;
     let random = pending.ids();
     let vals = hcom.values(random.clone())?;
     let (l0, rest) = vals.split_at(q);
     let (r0, rest) = rest.split_at(q);
     let (k0, _) = rest.split_at(a);
-    let (mut o0, mut tables) = garble_gates(l0, r0, &d, 0)?;
-    let mut auths = make_auths(k0, *delta, 0);
+    // Chosen values O⁰ | Δ | r⁰: the gates' output 0-keys are garbled
+    // straight into them.
+    let mut chosen = Zeroizing::new(vec![Block::ZERO; q + 1 + n + s]);
+    let mut tables = vec![Block::ZERO; 2 * q];
+    garble_gates_into(l0, r0, &d, 0, &mut chosen[..q], &mut tables)?;
     #[cfg(feature = "adversary")]
-    cheat.corrupt_components(&mut o0, &mut tables, &mut auths, *delta);
+    cheat.corrupt_components(&mut chosen[..q], &mut tables, &mut [], *delta);
     ch.send_blocks(&tables)?;
-    ch.send_blocks(&auths)?;
-    // Chosen commitments: O⁰, Δ, r⁰.
-    let mut chosen = Zeroizing::new(Vec::with_capacity(q + 1 + n + s));
-    chosen.extend_from_slice(&o0);
-    chosen.push(*delta);
-    chosen.extend_from_slice(&rots.r0);
+    tables.clear();
+    // Authenticators a chunk at a time into reused buffers.
+    const AUTH_CHUNK: usize = 2048;
+    let mut buf = Zeroizing::new(vec![Block::ZERO; 2 * AUTH_CHUNK.min(a)]);
+    let mut tw = vec![Block::ZERO; 2 * AUTH_CHUNK.min(a)];
+    for (c, keys) in k0.chunks(AUTH_CHUNK).enumerate() {
+        let out = &mut buf[..2 * keys.len()];
+        make_auths_into(keys, *delta, (c * AUTH_CHUNK) as u64, out, &mut tw);
+        ch.send_blocks(out)?;
+    }
+    chosen[q] = *delta;
+    chosen[q + 1..].copy_from_slice(&rots.r0);
     #[cfg(feature = "adversary")]
     cheat.corrupt_commitments(&mut chosen, q, *delta);
     let pending_chosen = hcom.commit_start(ch, &chosen)?;
     hcom.finish(ch, pending)?;
     let chosen_ids = hcom.finish(ch, pending_chosen)?;
-    tables.clear();
-    o0.iter_mut().for_each(|b| *b = Block::ZERO);
-    auths.clear();
     let ids = Ids::new(plan, random.start, chosen_ids.start);
     verleak::alice(hcom, ch, &ids, n, m, cheat)?;
     let survivors = cut_and_choose::alice(hcom, ch, plan, &ids)?;
@@ -158,6 +165,7 @@ pub fn bob(
     let (n, m, q, a) = (plan.n(), plan.m, plan.gates, plan.auths);
     let s = S as usize;
     let (rot_b, rot_r) = delta_rot::receive(rot, ch, n + s)?;
+    hcom.reserve(2 * q + a + m + s + plan.refresh() + q + 1 + n + s);
     let pending = hcom.receive_start(ch, 2 * q + a + m + s + plan.refresh())?;
     let tables = ch.recv_block_vec(2 * q)?;
     let auth_tables = ch.recv_block_vec(2 * a)?;

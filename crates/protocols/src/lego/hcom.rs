@@ -43,6 +43,11 @@ impl HcomSender {
     pub fn commit(&mut self, ch: &mut Channel, values: &[Block]) -> Result<Range<usize>> {
         self.0.commit(ch, values)
     }
+    /// Room for `count` more commitments (Generate knows both batches'
+    /// sizes; growing the session between them would copy it).
+    pub fn reserve(&mut self, count: usize) {
+        self.0.reserve(count)
+    }
     /// [`HcomSender::commit_random`] up to the consistency check, which
     /// [`HcomSender::finish`] runs: Generate sends its garbled tables and
     /// starts the next batch while Bob still works through this one.
@@ -125,6 +130,10 @@ impl HcomReceiver {
     /// Receives `count` commitments (random or chosen, as Alice sent them).
     pub fn receive(&mut self, ch: &mut Channel, count: usize) -> Result<Range<usize>> {
         self.0.receive_commitments(ch, count)
+    }
+    /// Room for `count` more commitments.
+    pub fn reserve(&mut self, count: usize) {
+        self.0.reserve(count)
     }
     /// [`HcomReceiver::receive`] up to the consistency check; the batch
     /// cannot be opened before [`HcomReceiver::finish`].
