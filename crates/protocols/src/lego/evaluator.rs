@@ -544,12 +544,17 @@ pub struct Evaluator {
 
 impl Evaluator {
     /// An evaluator for `c`, its buffers allocated now (not in the online
-    /// phase); it uses a second thread if the machine has two cores.
+    /// phase). It evaluates on the caller's thread only: a helper thread
+    /// is started per execution (scoped to the copy it reads), and on this
+    /// 2-core machine its start and join cost more than its share of the
+    /// gates saves — the gates' records stream from memory or L3, which
+    /// both cores share (measured A/B on 1 × AES-128 and 1 × SHA-256,
+    /// docs/protocols/lego.md). [`Evaluator::with_threads`] turns it on.
     pub fn new(c: &Circuit) -> Self {
         let plan = EvalPlan::new(c);
         let refresh_slot = vec![u32::MAX; plan.lin.len()];
         let keys = RwLock::new(vec![Block::ZERO; plan.num_wires]);
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
+        let threads = 1;
         Evaluator {
             plan,
             keys,
@@ -577,8 +582,36 @@ impl Evaluator {
         &self.plan
     }
 
-    /// Runs `f` with a [`Session`] for evaluating `built`. With two cores a
-    /// helper thread starts first, so that it is running (spinning) by the
+    /// Sizes every evaluation buffer for copies of `mat`'s bucket widths,
+    /// so the online phase allocates nothing (called at the end of Build).
+    pub fn prepare(&mut self, mat: &BobMaterial) {
+        self.size(mat.and_gates.width.max(1), mat.input_auth.width);
+    }
+
+    fn size(&mut self, beta: usize, auth_width: usize) {
+        let plan = &self.plan;
+        let per_unit = (SHARE_GATES / beta).max(1);
+        let per_chunk = (CHUNK_GATES / beta).max(1);
+        let widest = (0..plan.layers.len())
+            .map(|l| plan.layer_ands(l).len())
+            .max()
+            .unwrap_or(0);
+        let auths = plan.in_wires.len() * auth_width;
+        for sc in [&mut self.main, &mut self.helper] {
+            sc.heads.reserve(per_chunk);
+            grow(&mut sc.g, per_chunk * beta);
+            sc.outs.reserve(widest.min(per_chunk.max(per_unit)));
+        }
+        self.main.outs.reserve(widest);
+        self.main.x.reserve(auths);
+        self.main.h.reserve(auths);
+        grow(&mut self.layer_outs, widest);
+        grow(&mut lock(&self.helper_out).outs, widest);
+        self.mine.reserve(widest.div_ceil(per_unit));
+    }
+
+    /// Runs `f` with a [`Session`] for evaluating `built`. With two threads
+    /// ([`Evaluator::with_threads`]) a helper thread starts first, so that it is running (spinning) by the
     /// time `f`, after the online flight, reaches [`Session::evaluate`].
     pub fn session<R>(
         &mut self,
@@ -586,6 +619,9 @@ impl Evaluator {
         mat: &BobMaterial,
         f: impl FnOnce(&mut Session<'_, '_>) -> Result<R>,
     ) -> Result<R> {
+        // Sized by `prepare` in the dependent phase already; then this
+        // allocates nothing.
+        self.size(mat.and_gates.width.max(1), mat.input_auth.width);
         let plan = &self.plan;
         let at = built.built.at.and;
         let (beta, alpha) = (mat.and_gates.width, mat.and_auths.width);
@@ -610,24 +646,6 @@ impl Evaluator {
             checked: &mat.checked_auths,
         };
         let per_unit = (SHARE_GATES / beta).max(1);
-        // Size every buffer now: Bob's first flight is already out, so
-        // this overlaps Alice's answer instead of the evaluation.
-        let per_chunk = (CHUNK_GATES / beta).max(1);
-        let widest = (0..plan.layers.len())
-            .map(|l| plan.layer_ands(l).len())
-            .max()
-            .unwrap_or(0);
-        let auths = plan.in_wires.len() * mat.input_auth.width;
-        for sc in [&mut self.main, &mut self.helper] {
-            sc.heads.reserve(per_chunk);
-            grow(&mut sc.g, per_chunk * beta);
-            sc.outs.reserve(widest.min(per_chunk.max(per_unit)));
-        }
-        self.main.outs.reserve(widest);
-        self.main.x.reserve(auths);
-        self.main.h.reserve(auths);
-        grow(&mut self.layer_outs, widest);
-        grow(&mut lock(&self.helper_out).outs, widest);
         let parallel = self.threads > 1
             && (0..plan.layers.len()).any(|l| plan.layer_ands(l).len() * beta >= self.parallel_min);
         let share = Share::default();

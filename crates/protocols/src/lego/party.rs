@@ -339,9 +339,15 @@ impl LegoBob {
         self.ev.get_or_insert_with(|| Evaluator::new(c))
     }
 
-    /// Brings the next copy's material into the cache (`evaluator::warm`).
-    fn warm_next(&self) {
+    /// Readies Eval of the next copy: the evaluator's buffers sized, and
+    /// the copy's material read once so that Eval finds it in the cache
+    /// (`evaluator::warm`).
+    fn warm_next(&mut self) {
         if let Some(r) = self.ready.front() {
+            let c = &self.cfg.circuit;
+            self.ev
+                .get_or_insert_with(|| Evaluator::new(c))
+                .prepare(&r.mat);
             evaluator::warm(&r.built, &r.mat);
         }
     }
