@@ -114,6 +114,18 @@ impl Receiver {
         ch: &mut Channel,
         sets: &T,
     ) -> Result<Vec<Block>> {
+        self.verify_batch_open_sets_then(ch, sets, || ())
+    }
+
+    /// [`Receiver::verify_batch_open_sets`] that runs `meanwhile` (local
+    /// work that needs no opened value) after the challenge is sent, while
+    /// the committer computes its answer.
+    pub fn verify_batch_open_sets_then<T: ItemSets + ?Sized>(
+        &mut self,
+        ch: &mut Channel,
+        sets: &T,
+        meanwhile: impl FnOnce(),
+    ) -> Result<Vec<Block>> {
         let n = sets.count();
         let mut chunk = Chunk::default();
         for r in pieces(n) {
@@ -138,6 +150,7 @@ impl Receiver {
         ch.send_block(alpha)?;
         ch.flush()?;
         let m = combine_item_msgs(&ms, alpha);
+        meanwhile();
         let t = ch.recv_block_vec(N)?;
         self.check_combination(&w, &t, &m, "batch-decommit")?;
         Ok(ms)

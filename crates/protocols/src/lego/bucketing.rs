@@ -208,61 +208,82 @@ pub(crate) fn bob(
         ids,
         extra: None,
     };
-    let sold = hcom.verify_batch_open(ch, &sets)?;
-    let mut at = sold.into_iter();
+    // Bob's buckets are laid out (tables gathered by the permutation) while
+    // Alice computes her answer; the solderings go in once verified.
+    let mut mat = BobMaterial::default();
+    let sold =
+        hcom.verify_batch_open_then(ch, &sets, || mat = lay_out(&asg, tables, auth_tables))?;
+    solder(&mut mat, &asg, &sold)?;
+    Ok((layout(&asg, ids, plan), mat))
+}
+
+/// Bob's buckets in assignment order with their tables and ids; the
+/// solderings (zero for now) are written by [`solder`].
+fn lay_out(asg: &Assignment, tables: &[Block], auth_tables: &[Block]) -> BobMaterial {
+    let gate = |j: usize| GateB {
+        table: [tables[2 * j], tables[2 * j + 1]],
+        id: j as u64,
+        s: [Block::ZERO; 3],
+    };
+    let auth = |j: usize| AuthB {
+        table: [auth_tables[2 * j], auth_tables[2 * j + 1]],
+        id: j as u64,
+        s: Block::ZERO,
+    };
+    let mut mat = BobMaterial::default();
+    mat.and_gates = Flat::new(asg.b);
+    mat.and_auths = Flat::new(asg.a);
+    mat.input = Flat::new(asg.bi);
+    mat.input_auth = Flat::new(asg.ai);
+    mat.and_gates.items = asg.gates[..asg.q * asg.b]
+        .iter()
+        .map(|&j| gate(j))
+        .collect();
+    mat.and_auths.items = asg.auths[..asg.q * asg.a]
+        .iter()
+        .map(|&j| auth(j))
+        .collect();
+    mat.input.items = (0..asg.n)
+        .flat_map(|i| asg.input(i))
+        .map(|&j| gate(j))
+        .collect();
+    mat.input_auth.items = (0..asg.n)
+        .flat_map(|i| asg.input_auth(i))
+        .map(|&j| auth(j))
+        .collect();
+    mat
+}
+
+/// Writes the verified solderings, in the order of [`Solderings`], into
+/// the buckets laid out by [`lay_out`].
+fn solder(mat: &mut BobMaterial, asg: &Assignment, sold: &[Block]) -> Result<()> {
+    let mut at = sold.iter().copied();
     let mut next = || {
         at.next()
             .ok_or_else(|| Error::malformed("lego: short soldering opening"))
     };
-    let gate = |j: usize, s: [Block; 3]| GateB {
-        table: [tables[2 * j], tables[2 * j + 1]],
-        id: j as u64,
-        s,
-    };
-    let auth = |j: usize, s: Block| AuthB {
-        table: [auth_tables[2 * j], auth_tables[2 * j + 1]],
-        id: j as u64,
-        s,
-    };
-    let p = &plan.params;
-    let mut mat = BobMaterial::default();
-    mat.and_gates = Flat::new(p.beta as usize);
-    mat.and_auths = Flat::new(p.alpha as usize);
-    mat.input = Flat::new(p.beta_in as usize);
-    mat.input_auth = Flat::new(p.alpha_in as usize);
-    mat.and_gates.items.reserve(asg.q * asg.b);
-    mat.and_auths.items.reserve(asg.q * asg.a);
     for i in 0..asg.q {
-        let gates = asg.and_gates(i);
-        mat.and_gates.items.push(gate(gates[0], [Block::ZERO; 3]));
-        for &g in &gates[1..] {
-            mat.and_gates
-                .items
-                .push(gate(g, [next()?, next()?, next()?]));
+        let (b, a) = (asg.b, asg.a);
+        for g in &mut mat.and_gates.items[i * b + 1..(i + 1) * b] {
+            g.s = [next()?, next()?, next()?];
         }
-        for &a in asg.and_auths(i) {
-            mat.and_auths.items.push(auth(a, next()?));
+        for x in &mut mat.and_auths.items[i * a..(i + 1) * a] {
+            x.s = next()?;
         }
     }
-    mat.input.items.reserve(asg.n * asg.bi);
-    mat.input_auth.items.reserve(asg.n * asg.ai);
+    let bi = asg.bi;
     for i in 0..asg.n {
-        let gates = asg.input(i);
-        mat.input
-            .items
-            .push(gate(gates[0], [Block::ZERO, next()?, Block::ZERO]));
-        for &g in &gates[1..] {
-            mat.input
-                .items
-                .push(gate(g, [next()?, next()?, Block::ZERO]));
+        let bucket = &mut mat.input.items[i * bi..(i + 1) * bi];
+        bucket[0].s[1] = next()?;
+        for g in &mut bucket[1..] {
+            g.s = [next()?, next()?, Block::ZERO];
         }
     }
+    let ai = asg.ai;
     for i in 0..asg.n {
-        let auths = asg.input_auth(i);
-        mat.input_auth.items.push(auth(auths[0], Block::ZERO));
-        for &a in &auths[1..] {
-            mat.input_auth.items.push(auth(a, next()?));
+        for x in &mut mat.input_auth.items[i * ai + 1..(i + 1) * ai] {
+            x.s = next()?;
         }
     }
-    Ok((layout(&asg, ids, plan), mat))
+    Ok(())
 }

@@ -156,6 +156,16 @@ impl HcomReceiver {
     ) -> Result<Vec<Block>> {
         self.0.verify_batch_open_sets(ch, sets)
     }
+    /// [`HcomReceiver::verify_batch_open`], running `meanwhile` (work that
+    /// needs no opened value) while Alice computes her answer.
+    pub fn verify_batch_open_then<T: ItemSets + ?Sized>(
+        &mut self,
+        ch: &mut Channel,
+        sets: &T,
+        meanwhile: impl FnOnce(),
+    ) -> Result<Vec<Block>> {
+        self.0.verify_batch_open_sets_then(ch, sets, meanwhile)
+    }
     /// Receives and verifies a batch opening of a program's items.
     pub fn verify_batch_open_program(
         &mut self,
