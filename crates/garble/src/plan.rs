@@ -28,7 +28,11 @@
 //! that needs it. Both sides run a piece stage by stage, and the kernels
 //! run the XORs feeding group g+1 between the AES rounds of group g
 //! (`SlotProgram::garble_stages`). Slots are freed so that this is valid,
-//! and so is "all the piece's XORs, then all its ANDs" (see `layout`).
+//! and so is "all the piece's XORs, then all its ANDs" (see `layout`) in
+//! π-cached layouts. Without the π cache a piece may end in an AND-less
+//! stage of the next piece's XORs (see `hoist`), run during its last
+//! group; those may read the piece's earlier groups' outputs, so such a
+//! piece runs stage by stage only.
 
 use brickyard_circuit::{Circuit, Gate, WireId};
 use brickyard_core::aes::halfgates::{AndSlots, SlotProgram, SlotXors};
@@ -350,6 +354,19 @@ fn layout(
     // it reads (their deadline is no later and they come first in plan order).
     let mut order: Vec<u32> = (0..roots.len() as u32).collect();
     order.sort_by_key(|&r| deadline[r as usize]);
+    if !pi_cache {
+        let mut and_group = vec![u32::MAX; nv];
+        for (gi, &(a, e)) in groups.iter().enumerate() {
+            for g in &o.ands[a as usize..e as usize] {
+                and_group[val(g[2])] = gi as u32;
+            }
+        }
+        let h = hoist(
+            &groups, &piece_of, &deadline, &roots, &order, &and_group, &root_of,
+        );
+        (groups, piece_of, deadline) = h;
+    }
+    let ng = groups.len() as u32;
     let mut level = vec![u32::MAX; nv];
     let mut stage_roots: Vec<Vec<u32>> = vec![Vec::new(); ng as usize + 1];
     for &r in &order {
@@ -502,7 +519,7 @@ fn layout(
         // input or a dead output of one of its groups, and no group output
         // lands on an input of the piece: the kernels may run a stage's
         // XORs during the previous group's AES (`garble_stages`), or a
-        // piece as "all its XORs, then all its ANDs".
+        // π-cached piece as "all its XORs, then all its ANDs".
         if piece_of.get(g + 1) != Some(&piece) {
             for (v, e) in pending.drain(..) {
                 release(v, e, &mut last, &slot, &mut free);
@@ -559,6 +576,72 @@ fn layout(
         },
         wire_flips: if reuse { Vec::new() } else { flip },
     })
+}
+
+/// Moves the roots due before the first group of a layer piece that do
+/// not read the previous group's outputs into a new AND-less stage at the
+/// end of the previous piece, so that they run during its last group's AES
+/// (`garble_stages` feeds a stage's XORs to the previous group) instead of
+/// unfed at the start of their own piece, where nothing hides them (all of
+/// SHA-256's 1–2-stage pieces). The moved roots belong to the earlier
+/// piece for slot release, which keeps `layout`'s guarantees: they take
+/// their output slots after the last group took its own, and that group's
+/// inputs are not freed before the piece ends. Returns the new groups,
+/// pieces of groups (with the final sentinel) and root deadlines.
+#[allow(clippy::type_complexity)]
+fn hoist(
+    groups: &[(u32, u32)],
+    piece_of: &[usize],
+    deadline: &[u32],
+    roots: &[(Vec<u32>, u32)],
+    order: &[u32],
+    and_group: &[u32],
+    root_of: &[u32],
+) -> (Vec<(u32, u32)>, Vec<usize>, Vec<u32>) {
+    let ng = groups.len();
+    let starts = |d: usize| d > 0 && d < ng && piece_of[d] != piece_of[d - 1];
+    let mut hoisted = vec![false; roots.len()];
+    let mut any = vec![false; ng];
+    // In deadline order (stable, so plan order within a deadline): a root
+    // is decided after every root it reads.
+    for &r in order {
+        let r = r as usize;
+        let d = deadline[r] as usize;
+        if !starts(d) {
+            continue;
+        }
+        let ok = roots[r].0.iter().all(|&x| {
+            let x = x as usize;
+            and_group[x] != (d - 1) as u32
+                && match root_of[x] {
+                    u32::MAX => true,
+                    q => deadline[q as usize] < d as u32 || hoisted[q as usize],
+                }
+        });
+        hoisted[r] = ok;
+        any[d] |= ok;
+    }
+    let mut new_groups = Vec::with_capacity(ng + any.iter().filter(|&&a| a).count());
+    let mut new_piece = Vec::with_capacity(new_groups.capacity() + 1);
+    let mut new_idx = vec![0u32; ng + 1];
+    for gi in 0..ng {
+        if any[gi] {
+            let e = groups[gi - 1].1;
+            new_groups.push((e, e));
+            new_piece.push(piece_of[gi - 1]);
+        }
+        new_idx[gi] = new_groups.len() as u32;
+        new_groups.push(groups[gi]);
+        new_piece.push(piece_of[gi]);
+    }
+    new_idx[ng] = new_groups.len() as u32;
+    new_piece.push(piece_of[ng]);
+    let new_deadline = deadline
+        .iter()
+        .zip(&hoisted)
+        .map(|(&d, &h)| new_idx[d as usize] - h as u32)
+        .collect();
+    (new_groups, new_piece, new_deadline)
 }
 
 /// Decides which batches read their inner π values from the π cache and
@@ -859,19 +942,68 @@ mod tests {
         };
         let p = GarblePlan::new(&c).unwrap();
         let l = &p.compact;
-        // The XOR is only due before the second AND, so it runs there (as
-        // late as possible), after the first AND took a fresh slot (3).
-        // It is the last reader of a and b, frees their slots and writes
-        // into b's; its third input is the zero slot (2, after the inputs).
+        // The XOR is due before the second AND's piece but reads nothing
+        // of the first AND, so it is hoisted into an AND-less stage at the
+        // end of the first piece (it runs during that AND's AES), after
+        // the first AND took a fresh slot (3). a and b are that piece's
+        // AND inputs, so their slots stay taken until the piece ends and
+        // the XOR writes a fresh slot (4); its third input is the zero
+        // slot (2, after the inputs).
         let g = l.prog.ands();
         assert_eq!((g[0].a, g[0].b, g[0].out), (0, 1, 3));
         assert_eq!(l.prog.xors().len(), 1);
-        assert_eq!(l.prog.xors().gate(0), [0, 1, 2, 1]);
-        assert_eq!(l.prog.stages(), &[[0, 1], [1, 2], [1, 2]]);
-        // The last AND reads x and y and takes a's freed slot, not x's.
-        assert_eq!((g[1].a, g[1].b, g[1].out), (3, 1, 0));
-        assert_eq!(l.output_slots, vec![0, 3]);
-        assert_eq!(l.num_slots, 4);
+        assert_eq!(l.prog.xors().gate(0), [0, 1, 2, 4]);
+        assert_eq!(l.prog.stages(), &[[0, 1], [1, 1], [1, 2], [1, 2]]);
+        assert_eq!(l.steps.len(), 3);
+        assert_eq!(l.steps[0].stages, (0, 2));
+        // The last AND reads x and y and takes a freed input slot, not x's.
+        assert_eq!((g[1].a, g[1].b, g[1].out), (3, 4, 1));
+        assert_eq!(l.output_slots, vec![1, 3]);
+        assert_eq!(l.num_slots, 5);
+    }
+
+    /// The hoisted, AND-less stages (see `hoist`) run on the real circuits,
+    /// with the default stage kernels (VAES here when the CPU has it) and
+    /// the portable ones: same tables, same labels, both sides.
+    #[test]
+    fn hoisted_stages_match_the_portable_backend() {
+        use brickyard_core::{prg::Prg, Block};
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/circuits/bristol_fashion");
+        for name in ["aes_128.txt", "sha256.txt"] {
+            let c = brickyard_circuit::load(dir.join(name)).unwrap();
+            let p = GarblePlan::new(&c).unwrap();
+            for l in [&p.compact, &p.dense] {
+                let prog = &l.prog;
+                let andless = (0..prog.stages().len() - 1)
+                    .filter(|&s| prog.stages_ands(s..s + 1).is_empty())
+                    .count();
+                assert!(andless > 10, "{name}: only {andless} hoisted stages");
+                let mut prg = Prg::from_seed(Block(7));
+                let delta = prg.random_block().with_lsb(true);
+                let mut w = vec![Block::ZERO; l.num_slots];
+                for x in &mut w[..p.input_wires.len()] {
+                    *x = prg.random_block();
+                }
+                let (mut w2, mut e, mut e2) = (w.clone(), w.clone(), w.clone());
+                let n = 2 * prog.ands().len();
+                let (mut t, mut t2) = (vec![Block::ZERO; n], vec![Block::ZERO; n]);
+                for st in &l.steps {
+                    let r = st.stages.0 as usize..st.stages.1 as usize;
+                    let a = 2 * st.ands.0 as usize..2 * st.ands.1 as usize;
+                    prog.garble_stages(&mut w, r.clone(), delta, 3, &mut t[a.clone()]);
+                    prog.garble_stages_portable(&mut w2, r.clone(), delta, 3, &mut t2[a.clone()]);
+                    prog.eval_stages(&mut e, r.clone(), &t[a.clone()], 3);
+                    prog.eval_stages_portable(&mut e2, r, &t[a], 3);
+                }
+                assert!(t == t2 && w == w2, "{name}: garbler differs");
+                assert!(e == e2, "{name}: evaluator differs");
+                for &o in &l.output_slots {
+                    let o = o as usize;
+                    assert!(e[o] == w[o] || e[o] == w[o] ^ delta, "{name}: bad label");
+                }
+            }
+        }
     }
 
     #[test]
