@@ -405,30 +405,6 @@ impl Ctx<'_> {
     }
 }
 
-/// Reads everything Eval will read of a built copy — its AND buckets'
-/// gates and authenticators, input buckets and authenticators, Build's
-/// solderings — once, so that the online phase finds them in the cache
-/// instead of memory (one AES-128 copy is 4.3 MB of gate records: 0.39 ms
-/// from DRAM on one core here, 0.15 ms from L3, `stream_min`). Done by
-/// the dependent phase for the copy that Eval uses next; it reads only
-/// material Build already fixed, so it changes nothing in the protocol.
-/// Returns a value that depends on every byte read, so the reads happen.
-pub fn warm(built: &BuiltBob, mat: &BobMaterial) -> Block {
-    let mut acc = [Block::ZERO; 4];
-    for g in mat.and_gates.items.iter().chain(&mat.input.items) {
-        acc[0] ^= g.table[0] ^ g.s[0];
-        acc[1] ^= g.table[1] ^ g.s[1];
-        acc[2] ^= g.s[2] ^ Block(g.id as u128);
-    }
-    for a in mat.and_auths.items.iter().chain(&mat.input_auth.items) {
-        acc[3] ^= a.table[0] ^ a.table[1] ^ a.s ^ Block(a.id as u128);
-    }
-    for s in &built.solder {
-        acc[0] ^= s[0] ^ s[1];
-    }
-    std::hint::black_box(acc[0] ^ acc[1] ^ acc[2] ^ acc[3])
-}
-
 /// A layer is shared with the helper thread only if it has this many
 /// garbled gates (smaller ones cost more to hand over than they save).
 pub const PARALLEL_MIN_GATES: usize = 256;
