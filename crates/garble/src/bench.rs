@@ -49,26 +49,24 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// zero-filled allocation per garbling (what [`crate::garble`] does) costs
 /// ~0.8 ns/AND on AES-128 and is not garbling work.
 pub fn bench_garble(circuit: &Circuit, iterations: usize) -> Result<GarbleBench> {
-    let plan = GarblePlan::new(circuit)?;
+    bench_plan(&GarblePlan::new(circuit)?, iterations)
+}
+
+/// [`bench_garble`] on an already compiled plan (e.g. a π-cached one, to
+/// compare plan variants on the same circuit).
+pub fn bench_plan(plan: &GarblePlan, iterations: usize) -> Result<GarbleBench> {
     let ands = plan.and_count().max(1) as f64;
     let mut garbler = Garbler::new();
     let delta: Delta = garbler.delta().clone();
     let (mut tg, mut te) = (Vec::new(), Vec::new());
     let mut gc = GarbledCircuit::default();
     for i in 0..=iterations {
-        let zero = garbler.input_zero_labels(&plan);
+        let zero = garbler.input_zero_labels(plan);
         gc.tweak_offset = i as u64;
         let t0 = Instant::now();
-        let out = garble_into(
-            &plan,
-            &delta,
-            &zero,
-            i as u64,
-            Keep::Outputs,
-            &mut gc.tables,
-        )?;
+        let out = garble_into(plan, &delta, &zero, i as u64, Keep::Outputs, &mut gc.tables)?;
         let t1 = Instant::now();
-        let res = evaluate(&plan, &gc, &zero, Keep::Outputs)?;
+        let res = evaluate(plan, &gc, &zero, Keep::Outputs)?;
         let t2 = Instant::now();
         // Keep the work observable, and refuse to report numbers for a
         // garbling that does not evaluate to valid output labels.

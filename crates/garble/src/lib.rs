@@ -22,7 +22,7 @@ pub mod plan;
 pub mod tweak;
 mod walk;
 
-pub use bench::{bench_garble, GarbleBench};
+pub use bench::{bench_garble, bench_plan, GarbleBench};
 pub use decode::{decode, decode_checked, Decoding};
 pub use delta::Delta;
 pub use evaluator::{evaluate, evaluate_streaming, EvalOutput};
