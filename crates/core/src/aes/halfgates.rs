@@ -22,6 +22,11 @@
 //!
 //! with `t = offset·2⁶⁴ + 2j`, `t' = t ⊕ 1` for global AND index `j`.
 //!
+//! **Folds.** A program may name a second slot per AND input
+//! ([`SlotProgram::with_folds`]); the input is then `w[a] ⊕ w[fold]`,
+//! XORed in the register while gathering, so an XOR value read only by
+//! AND gates needs no XOR gate, store or reload.
+//!
 //! **Polarity.** INV gates cost nothing: the plan lets `¬a` share `a`'s
 //! slot and records, per slot read by an AND, whether the garbler's slot
 //! holds the wire's 0-label or its 1-label (`f = 1`). The evaluator's labels
@@ -79,6 +84,16 @@ pub struct SlotProgram {
     /// `π(A₀ ⊕ Δ)`, `π(B₀)`, `π(B₀ ⊕ Δ)` with the polarity folded in, so
     /// the kernel spends no scalar work on them.
     garbler_pis: Vec<[u32; 4]>,
+    /// Per AND gate, a second slot XORed into each input while gathering
+    /// (see [`SlotProgram::with_folds`]), as a byte offset (`16 · slot`:
+    /// x86 addressing scales by at most 8, so this saves a shift per
+    /// lane, as for the XOR gates); empty without folds.
+    folds: Vec<[u32; 2]>,
+    /// Per stage, whether any of its AND gates folds a slot (the other
+    /// stages run the kernels without the second gather).
+    fold_stages: Vec<bool>,
+    /// The byte offset of the slot that folds name when they fold nothing.
+    fold_zero: u32,
 }
 
 /// The evaluator's densest feed: a gate after every second AES round.
@@ -125,6 +140,9 @@ impl SlotProgram {
                 and_pis.len(),
                 self.ands.len()
             )));
+        }
+        if !self.folds.is_empty() && !jobs.is_empty() {
+            return Err(Error::config("a π cache with folded AND inputs"));
         }
         let p = |s: u32| (s as usize) < pi_bound;
         if let Some(j) = jobs
@@ -185,7 +203,82 @@ impl SlotProgram {
             )));
         }
         self.stages = ends;
+        self.mark_fold_stages();
         Ok(self)
+    }
+
+    /// Folds slots into the AND gates' inputs: gate `j` hashes `w[a] ⊕
+    /// w[folds[j][0]]` and `w[b] ⊕ w[folds[j][1]]` instead of `w[a]` and
+    /// `w[b]`. A plan uses this for an XOR value `x ⊕ y` read only by AND
+    /// gates: the AND gathers `x` and `y` and XORs them in registers, so
+    /// the XOR gate, its store and the reload disappear. `zero` is a slot
+    /// the caller keeps zero (the XOR kernel's padding slot); a gate whose
+    /// input folds nothing names it, and stages whose gates all fold
+    /// nothing run the kernels without the second gather. The garbler's
+    /// polarity applies to the folded value, as to `w[a]`. Every slot is
+    /// checked here; folds and a π cache exclude each other (the π kernels
+    /// read no folds), so either order of the two is [`Error::Config`].
+    pub fn with_folds(mut self, folds: Vec<[u32; 2]>, zero: u32) -> Result<Self> {
+        if !self.pi_jobs.is_empty() {
+            return Err(Error::config("folded AND inputs with a π cache"));
+        }
+        if folds.len() != self.ands.len() {
+            return Err(Error::config(format!(
+                "{} fold pairs for {} AND gates",
+                folds.len(),
+                self.ands.len()
+            )));
+        }
+        let ok = |s: u32| (s as usize) < self.bound;
+        if !ok(zero) {
+            return Err(Error::config(format!(
+                "zero slot {zero} outside 0..{}",
+                self.bound
+            )));
+        }
+        if let Some(f) = folds.iter().find(|f| !(ok(f[0]) && ok(f[1]))) {
+            return Err(Error::config(format!(
+                "AND fold slots {f:?} outside 0..{}",
+                self.bound
+            )));
+        }
+        // `new` checked `bound ≤ u32::MAX / 16`, so the offsets fit.
+        self.folds = folds.iter().map(|f| f.map(|s| 16 * s)).collect();
+        self.fold_zero = 16 * zero;
+        self.mark_fold_stages();
+        Ok(self)
+    }
+
+    fn mark_fold_stages(&mut self) {
+        let z = self.fold_zero;
+        self.fold_stages = if self.folds.is_empty() {
+            Vec::new()
+        } else {
+            (0..self.stages.len())
+                .map(|s| {
+                    self.folds[self.stages_ands(s..s + 1)]
+                        .iter()
+                        .any(|f| f[0] != z || f[1] != z)
+                })
+                .collect()
+        };
+    }
+
+    /// The folded slots of AND gates `range` as byte offsets (`16 · slot`,
+    /// see [`SlotProgram::with_folds`]); empty if the program folds nothing.
+    pub fn folds(&self, range: Range<usize>) -> &[[u32; 2]] {
+        if self.folds.is_empty() {
+            &[]
+        } else {
+            &self.folds[range]
+        }
+    }
+
+    /// Whether any AND gate of stages `range` folds a slot.
+    fn stages_fold(&self, range: Range<usize>) -> bool {
+        self.fold_stages
+            .get(range)
+            .is_some_and(|f| f.iter().any(|&f| f))
     }
 
     /// The stage ends.
@@ -296,6 +389,7 @@ impl SlotProgram {
             garble_portable(
                 w,
                 &self.ands[r.clone()],
+                self.folds(r.clone()),
                 delta,
                 tweak_offset,
                 r.start as u64,
@@ -361,7 +455,8 @@ impl SlotProgram {
             }
             let r = self.stages_ands(s..s + 1);
             let t = &tables[2 * (r.start - ands.start)..2 * (r.end - ands.start)];
-            eval_portable(w, &self.ands[r.clone()], t, tweak_offset, r.start as u64);
+            let f = self.folds(r.clone());
+            eval_portable(w, &self.ands[r.clone()], f, t, tweak_offset, r.start as u64);
         }
     }
 
@@ -381,6 +476,7 @@ impl SlotProgram {
     }
 
     fn check_p(&self, p: &[Block], per: usize) {
+        assert!(self.folds.is_empty(), "the π-cached kernels read no folds");
         assert!(
             p.len() >= per * self.pi_bound,
             "π vector of {} blocks for {} π slots",
@@ -596,16 +692,18 @@ impl SlotProgram {
         tables: &mut [Block],
     ) {
         self.check_w(w);
+        let folds = self.folds(range.clone());
         let gates = &self.ands[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
         #[cfg(target_arch = "x86_64")]
         if let Some(rk) = fixed_key().vaes512_keys() {
             // SAFETY: `vaes512_keys` is `Some` only when VAES, AVX-512F and
-            // AES-NI were detected; indices are checked as in `run_xors`.
-            unsafe { x86::garble(rk, w, gates, delta, tweak_offset, first_and, tables) };
+            // AES-NI were detected; indices (folds too) are checked as in
+            // `run_xors`, and `folds` is empty or as long as `gates`.
+            unsafe { x86::garble(rk, w, gates, folds, delta, tweak_offset, first_and, tables) };
             return;
         }
-        garble_portable(w, gates, delta, tweak_offset, first_and, tables)
+        garble_portable(w, gates, folds, delta, tweak_offset, first_and, tables)
     }
 
     /// Evaluates AND gates `range` from `tables` (`2 · range.len()` blocks),
@@ -622,15 +720,16 @@ impl SlotProgram {
         first_and: u64,
     ) {
         self.check_w(w);
+        let folds = self.folds(range.clone());
         let gates = &self.ands[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
         #[cfg(target_arch = "x86_64")]
         if let Some(rk) = fixed_key().vaes512_keys() {
             // SAFETY: as in `garble_ands`.
-            unsafe { x86::eval(rk, w, gates, tables, tweak_offset, first_and) };
+            unsafe { x86::eval(rk, w, gates, folds, tables, tweak_offset, first_and) };
             return;
         }
-        eval_portable(w, gates, tables, tweak_offset, first_and)
+        eval_portable(w, gates, folds, tables, tweak_offset, first_and)
     }
 
     /// [`SlotProgram::garble_ands`] on the portable backend (tests, and
@@ -645,9 +744,10 @@ impl SlotProgram {
         tables: &mut [Block],
     ) {
         self.check_w(w);
+        let folds = self.folds(range.clone());
         let gates = &self.ands[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
-        garble_portable(w, gates, delta, tweak_offset, first_and, tables)
+        garble_portable(w, gates, folds, delta, tweak_offset, first_and, tables)
     }
 
     /// [`SlotProgram::eval_ands`] on the portable backend.
@@ -660,9 +760,10 @@ impl SlotProgram {
         first_and: u64,
     ) {
         self.check_w(w);
+        let folds = self.folds(range.clone());
         let gates = &self.ands[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
-        eval_portable(w, gates, tables, tweak_offset, first_and)
+        eval_portable(w, gates, folds, tables, tweak_offset, first_and)
     }
 }
 
@@ -678,9 +779,23 @@ pub fn and_tweak(tweak_offset: u64, and_index: u64) -> Block {
 /// evaluator calls once per 8-gate stage.
 const PORTABLE_CHUNK: usize = 16;
 
+/// Input `half` (0: `a`, 1: `b`) of gate `i`: its slot, XORed with its
+/// folded slot (a byte offset) if the program folds (`folds` is then as
+/// long as the gates).
+#[inline]
+fn input(w: &[Block], gates: &[AndSlots], folds: &[[u32; 2]], i: usize, half: usize) -> Block {
+    let g = &gates[i];
+    let x = w[if half == 0 { g.a } else { g.b } as usize];
+    match folds.get(i) {
+        Some(f) => x ^ w[f[half] as usize / 16],
+        None => x,
+    }
+}
+
 fn garble_portable(
     w: &mut [Block],
     gates: &[AndSlots],
+    folds: &[[u32; 2]],
     delta: Block,
     tweak_offset: u64,
     first_and: u64,
@@ -697,9 +812,10 @@ fn garble_portable(
     {
         let n = gs.len();
         let first = first_and + (c * PORTABLE_CHUNK) as u64;
+        let at = c * PORTABLE_CHUNK;
         for (i, g) in gs.iter().enumerate() {
-            let a = w[g.a as usize] ^ delta.and_bit(g.flip & 1 == 1);
-            let b = w[g.b as usize] ^ delta.and_bit(g.flip & 2 == 2);
+            let a = input(w, gates, folds, at + i, 0) ^ delta.and_bit(g.flip & 1 == 1);
+            let b = input(w, gates, folds, at + i, 1) ^ delta.and_bit(g.flip & 2 == 2);
             ab[i] = (a, b);
             u[4 * i..4 * i + 4].copy_from_slice(&[a, a ^ delta, b, b ^ delta]);
         }
@@ -729,6 +845,7 @@ fn garble_portable(
 fn eval_portable(
     w: &mut [Block],
     gates: &[AndSlots],
+    folds: &[[u32; 2]],
     tables: &[Block],
     tweak_offset: u64,
     first_and: u64,
@@ -744,9 +861,10 @@ fn eval_portable(
     {
         let n = gs.len();
         let first = first_and + (c * PORTABLE_CHUNK) as u64;
-        for (i, g) in gs.iter().enumerate() {
-            u[2 * i] = w[g.a as usize];
-            u[2 * i + 1] = w[g.b as usize];
+        let at = c * PORTABLE_CHUNK;
+        for i in 0..n {
+            u[2 * i] = input(w, gates, folds, at + i, 0);
+            u[2 * i + 1] = input(w, gates, folds, at + i, 1);
         }
         let (u, v) = (&mut u[..2 * n], &mut v[..2 * n]);
         let mut held = [Block::ZERO; 2 * PORTABLE_CHUNK];
@@ -940,6 +1058,71 @@ mod x86 {
         _mm512_inserti32x4::<3>(v, l(idx[3]))
     }
 
+    /// Input `half` (0: `a`, 1: `b`) of a group's four gates: their slots'
+    /// labels, XORed with their folded slots' (`F`, see
+    /// [`super::SlotProgram::with_folds`]) in the register.
+    ///
+    /// # Safety
+    /// Every slot of `l` is `< w.len()` and, if `F`, every byte offset of
+    /// `f` addresses a block of `w`.
+    #[inline(always)]
+    unsafe fn gather_in<const F: bool>(
+        w: &[Block],
+        l: &[AndSlots; 4],
+        f: &[[u32; 2]; 4],
+        half: usize,
+    ) -> __m512i {
+        let idx = l.map(|s| if half == 0 { s.a } else { s.b });
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            let x = gather(w, idx);
+            if F {
+                _mm512_xor_si512(x, gather_off(w, f.map(|p| p[half])))
+            } else {
+                x
+            }
+        }
+    }
+
+    /// The fold records of a group in four lanes (padding as [`lanes`]),
+    /// or zeros (unread) without folds.
+    #[inline(always)]
+    fn fold_lanes<const F: bool>(fs: &[[u32; 2]]) -> [[u32; 2]; 4] {
+        if F {
+            lanes(fs)
+        } else {
+            [[0; 2]; 4]
+        }
+    }
+
+    /// Splits a stage's fold records like its gates (`[..4]`, `[4..]`), or
+    /// hands out empty slices without folds.
+    #[inline(always)]
+    fn fold_halves<const F: bool>(fs: &[[u32; 2]]) -> [&[[u32; 2]]; 2] {
+        if F {
+            [&fs[..4], &fs[4..]]
+        } else {
+            [&[], &[]]
+        }
+    }
+
+    /// [`gather`] with byte offsets (`16 · slot`).
+    ///
+    /// # Safety
+    /// Every `off[k] / 16 < w.len()` and `off[k]` is a multiple of 16.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn gather_off(w: &[Block], off: [u32; 4]) -> __m512i {
+        let base = w.as_ptr().cast::<u8>();
+        // SAFETY: the caller guarantees each offset addresses a whole
+        // block of `w`.
+        let l = |o: u32| unsafe { _mm_loadu_si128(base.add(o as usize).cast::<__m128i>()) };
+        let v = _mm512_castsi128_si512(l(off[0]));
+        let v = _mm512_inserti32x4::<1>(v, l(off[1]));
+        let v = _mm512_inserti32x4::<2>(v, l(off[2]));
+        _mm512_inserti32x4::<3>(v, l(off[3]))
+    }
+
     /// Writes the first `n` lanes of `v` to `w[idx[k]]`.
     ///
     /// # Safety
@@ -974,7 +1157,7 @@ mod x86 {
     /// The gates of a group (1..=4) in four lanes: padding lanes repeat
     /// the last gate, so they read valid slots (their results are dropped).
     #[inline(always)]
-    fn lanes(gs: &[AndSlots]) -> [AndSlots; 4] {
+    fn lanes<T: Copy>(gs: &[T]) -> [T; 4] {
         let n = gs.len();
         debug_assert!((1..=4).contains(&n));
         // SAFETY: `i.min(n - 1) < n` for the non-empty groups callers pass.
@@ -1186,12 +1369,19 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn garble_groups<const G: usize, const S: usize, const C: bool, const E: usize>(
+    unsafe fn garble_groups<
+        const G: usize,
+        const S: usize,
+        const C: bool,
+        const F: bool,
+        const E: usize,
+    >(
         k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
         groups: [&[AndSlots]; G],
         pgroups: [&[[u32; 4]]; G],
+        fgroups: [&[[u32; 2]]; G],
         delta: __m512i,
         tweak_offset: u64,
         first: u64,
@@ -1200,13 +1390,14 @@ mod x86 {
     ) {
         debug_assert_eq!(S, 4 * G);
         let l: [[AndSlots; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
+        let fl: [[[u32; 2]; 4]; G] = std::array::from_fn(|g| fold_lanes::<F>(fgroups[g]));
         let mut a0 = [_mm512_setzero_si512(); G];
         let mut b0 = [_mm512_setzero_si512(); G];
         let mut x = [_mm512_setzero_si512(); S];
         for (g, gl) in l.iter().enumerate() {
-            // SAFETY: indices checked by the caller.
-            let a = unsafe { gather(w, gl.map(|s| s.a)) };
-            let b = unsafe { gather(w, gl.map(|s| s.b)) };
+            // SAFETY: indices (folds too) checked by the caller.
+            let a = unsafe { gather_in::<F>(w, gl, &fl[g], 0) };
+            let b = unsafe { gather_in::<F>(w, gl, &fl[g], 1) };
             let (fa, fb) = flip_masks(gl);
             a0[g] = _mm512_mask_xor_epi64(a, fa, a, delta);
             b0[g] = _mm512_mask_xor_epi64(b, fb, b, delta);
@@ -1310,10 +1501,11 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
-    pub(super) unsafe fn garble_fed<const E: usize>(
+    pub(super) unsafe fn garble_fed<const F: bool, const E: usize>(
         k: &[__m512i; 11],
         w: &mut [Block],
         gates: &[AndSlots],
+        folds: &[[u32; 2]],
         d: __m512i,
         tweak_offset: u64,
         first_and: u64,
@@ -1324,31 +1516,33 @@ mod x86 {
         unsafe {
             match gates.len() {
                 0 => {}
-                1..=4 => garble_groups::<1, 4, false, E>(
+                1..=4 => garble_groups::<1, 4, false, F, E>(
                     k,
                     w,
                     &[],
                     [gates],
                     [&[]],
+                    [folds],
                     d,
                     tweak_offset,
                     first_and,
                     tables,
                     f,
                 ),
-                5..=8 => garble_groups::<2, 8, false, E>(
+                5..=8 => garble_groups::<2, 8, false, F, E>(
                     k,
                     w,
                     &[],
                     [&gates[..4], &gates[4..]],
                     [&[], &[]],
+                    fold_halves::<F>(folds),
                     d,
                     tweak_offset,
                     first_and,
                     tables,
                     f,
                 ),
-                _ => garble_with(k, w, gates, d, tweak_offset, first_and, tables),
+                _ => garble_with(k, w, gates, folds, d, tweak_offset, first_and, tables),
             }
         }
     }
@@ -1359,10 +1553,12 @@ mod x86 {
     /// As [`garble`] and [`Feed::one`] (on `w`).
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
-    pub(super) unsafe fn eval_fed<const E: usize>(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn eval_fed<const F: bool, const E: usize>(
         k: &[__m512i; 11],
         w: &mut [Block],
         gates: &[AndSlots],
+        folds: &[[u32; 2]],
         tables: &[Block],
         tweak_offset: u64,
         first_and: u64,
@@ -1372,29 +1568,31 @@ mod x86 {
         unsafe {
             match gates.len() {
                 0 => {}
-                1..=4 => eval_groups::<1, 2, false, E>(
+                1..=4 => eval_groups::<1, 2, false, F, E>(
                     k,
                     w,
                     &[],
                     [gates],
                     [&[]],
+                    [folds],
                     tables,
                     tweak_offset,
                     first_and,
                     f,
                 ),
-                5..=8 => eval_groups::<2, 4, false, E>(
+                5..=8 => eval_groups::<2, 4, false, F, E>(
                     k,
                     w,
                     &[],
                     [&gates[..4], &gates[4..]],
                     [&[], &[]],
+                    fold_halves::<F>(folds),
                     tables,
                     tweak_offset,
                     first_and,
                     f,
                 ),
-                _ => eval_with(k, w, gates, tables, tweak_offset, first_and),
+                _ => eval_with(k, w, gates, folds, tables, tweak_offset, first_and),
             }
         }
     }
@@ -1412,6 +1610,34 @@ mod x86 {
     /// tables.
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     pub(super) unsafe fn garble_stages(
+        prog: &SlotProgram,
+        rk: &RoundKeys,
+        w: &mut [Block],
+        range: std::ops::Range<usize>,
+        delta: Block,
+        tweak_offset: u64,
+        tables: &mut [Block],
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            if prog.stages_fold(range.clone()) {
+                garble_stages_with::<true>(prog, rk, w, range, delta, tweak_offset, tables)
+            } else {
+                garble_stages_with::<false>(prog, rk, w, range, delta, tweak_offset, tables)
+            }
+        }
+    }
+
+    /// [`garble_stages`] with (`F`) or without the folded gathers
+    /// ([`super::SlotProgram::with_folds`]), chosen per call (a layer
+    /// piece) rather than per stage: one stage loop per call keeps the hot
+    /// code as small as without folds (a choice per stage doubled the
+    /// inlined kernels and measured ~0.5 ns/AND slower on SHA-256).
+    ///
+    /// # Safety
+    /// As [`garble_stages`].
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    unsafe fn garble_stages_with<const F: bool>(
         prog: &SlotProgram,
         rk: &RoundKeys,
         w: &mut [Block],
@@ -1438,12 +1664,14 @@ mod x86 {
                 let t = &mut tables[2 * (a - ands.start)..2 * (e - ands.start)];
                 let mut f = Feed::new(prog.xors.offsets(next.clone()));
                 let g = &prog.ands[a..e];
+                let fs = if F { prog.folds(a..e) } else { &[] };
                 let j = a as u64;
+                let (o, t) = (tweak_offset, t);
                 match spacing(next.len()) {
-                    1 => garble_fed::<1>(&k, w, g, d, tweak_offset, j, t, &mut f),
-                    2 => garble_fed::<2>(&k, w, g, d, tweak_offset, j, t, &mut f),
-                    5 => garble_fed::<5>(&k, w, g, d, tweak_offset, j, t, &mut f),
-                    _ => garble_with(&k, w, g, d, tweak_offset, j, t),
+                    1 => garble_fed::<F, 1>(&k, w, g, fs, d, o, j, t, &mut f),
+                    2 => garble_fed::<F, 2>(&k, w, g, fs, d, o, j, t, &mut f),
+                    5 => garble_fed::<F, 5>(&k, w, g, fs, d, o, j, t, &mut f),
+                    _ => garble_with(&k, w, g, fs, d, o, j, t),
                 }
                 prog.xors.run(w, next.end - f.left()..next.end);
                 start = *st;
@@ -1458,6 +1686,29 @@ mod x86 {
     /// As [`garble_stages`].
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     pub(super) unsafe fn eval_stages(
+        prog: &SlotProgram,
+        rk: &RoundKeys,
+        w: &mut [Block],
+        range: std::ops::Range<usize>,
+        tables: &[Block],
+        tweak_offset: u64,
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            if prog.stages_fold(range.clone()) {
+                eval_stages_with::<true>(prog, rk, w, range, tables, tweak_offset)
+            } else {
+                eval_stages_with::<false>(prog, rk, w, range, tables, tweak_offset)
+            }
+        }
+    }
+
+    /// [`eval_stages`] with or without folds (see [`garble_stages_with`]).
+    ///
+    /// # Safety
+    /// As [`garble_stages`].
+    #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    unsafe fn eval_stages_with<const F: bool>(
         prog: &SlotProgram,
         rk: &RoundKeys,
         w: &mut [Block],
@@ -1480,16 +1731,18 @@ mod x86 {
                 let t = &tables[2 * (a - ands.start)..2 * (e - ands.start)];
                 let mut f = Feed::new(prog.xors.offsets(next.clone()));
                 let g = &prog.ands[a..e];
+                let fs = if F { prog.folds(a..e) } else { &[] };
                 let j = a as u64;
+                let o = tweak_offset;
                 let spacing = match spacing(next.len()) {
                     0 => 0,
                     e => e.max(EVAL_MIN_SPACING),
                 };
                 match spacing {
-                    1 => eval_fed::<1>(&k, w, g, t, tweak_offset, j, &mut f),
-                    2 => eval_fed::<2>(&k, w, g, t, tweak_offset, j, &mut f),
-                    5 => eval_fed::<5>(&k, w, g, t, tweak_offset, j, &mut f),
-                    _ => eval_with(&k, w, g, t, tweak_offset, j),
+                    1 => eval_fed::<F, 1>(&k, w, g, fs, t, o, j, &mut f),
+                    2 => eval_fed::<F, 2>(&k, w, g, fs, t, o, j, &mut f),
+                    5 => eval_fed::<F, 5>(&k, w, g, fs, t, o, j, &mut f),
+                    _ => eval_with(&k, w, g, fs, t, o, j),
                 }
                 prog.xors.run(w, next.end - f.left()..next.end);
                 start = *st;
@@ -1503,10 +1756,12 @@ mod x86 {
     /// VAES, AVX-512F and AES-NI are available; every slot index of `gates`
     /// is `< w.len()`; `tables.len() == 2 · gates.len()`.
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn garble(
         rk: &RoundKeys,
         w: &mut [Block],
         gates: &[AndSlots],
+        folds: &[[u32; 2]],
         delta: Block,
         tweak_offset: u64,
         first_and: u64,
@@ -1518,6 +1773,7 @@ mod x86 {
                 &keys(rk),
                 w,
                 gates,
+                folds,
                 broadcast(delta),
                 tweak_offset,
                 first_and,
@@ -1546,7 +1802,20 @@ mod x86 {
     ) {
         let (k, d) = (keys(rk), broadcast(delta));
         // SAFETY: forwarded from the caller.
-        unsafe { garble_any::<true>(&k, w, p, gates, pis, d, tweak_offset, first_and, tables) }
+        unsafe {
+            garble_any::<true, false>(
+                &k,
+                w,
+                p,
+                gates,
+                pis,
+                &[],
+                d,
+                tweak_offset,
+                first_and,
+                tables,
+            )
+        }
     }
 
     /// [`garble`] with the round keys and Δ already in registers (the
@@ -1556,36 +1825,48 @@ mod x86 {
     /// As [`garble`].
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
+    #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn garble_with(
         k: &[__m512i; 11],
         w: &mut [Block],
         gates: &[AndSlots],
+        folds: &[[u32; 2]],
         d: __m512i,
         tweak_offset: u64,
         first_and: u64,
         tables: &mut [Block],
     ) {
+        let (o, j, t) = (tweak_offset, first_and, tables);
         // SAFETY: forwarded; without the cache `p` and the π slots are unused.
-        unsafe { garble_any::<false>(k, w, &[], gates, &[], d, tweak_offset, first_and, tables) }
+        unsafe {
+            if folds.is_empty() {
+                garble_any::<false, false>(k, w, &[], gates, &[], folds, d, o, j, t)
+            } else {
+                garble_any::<false, true>(k, w, &[], gates, &[], folds, d, o, j, t)
+            }
+        }
     }
 
     /// # Safety
-    /// As [`garble_cached`] (π arguments unused unless `C`).
+    /// As [`garble_cached`] (π arguments unused unless `C`); if `F`,
+    /// `folds` is as long as `gates` and its byte offsets address blocks of `w`.
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn garble_any<const C: bool>(
+    unsafe fn garble_any<const C: bool, const F: bool>(
         k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
         gates: &[AndSlots],
         pis: &[[u32; 4]],
+        folds: &[[u32; 2]],
         d: __m512i,
         tweak_offset: u64,
         first_and: u64,
         tables: &mut [Block],
     ) {
         let pis_at = |r: std::ops::Range<usize>| if C { &pis[r] } else { &[][..] };
+        let folds_at = |r: std::ops::Range<usize>| if F { &folds[r] } else { &[][..] };
         let mut j = first_and;
         let mut t = 0;
         let n8 = gates.len() / 8 * 8;
@@ -1593,12 +1874,13 @@ mod x86 {
             let c = &gates[i..i + 8];
             // SAFETY: forwarded from the caller.
             unsafe {
-                garble_groups::<2, 8, C, 0>(
+                garble_groups::<2, 8, C, F, 0>(
                     k,
                     w,
                     p,
                     [&c[..4], &c[4..]],
                     [pis_at(i..i + 4), pis_at(i + 4..i + 8)],
+                    [folds_at(i..i + 4), folds_at(i + 4..i + 8)],
                     d,
                     tweak_offset,
                     j,
@@ -1617,24 +1899,26 @@ mod x86 {
         unsafe {
             match m {
                 0 => {}
-                1..=4 => garble_groups::<1, 4, C, 0>(
+                1..=4 => garble_groups::<1, 4, C, F, 0>(
                     k,
                     w,
                     p,
                     [r],
                     [pis_at(n8..n8 + m)],
+                    [folds_at(n8..n8 + m)],
                     d,
                     tweak_offset,
                     j,
                     t,
                     &mut Feed::empty(),
                 ),
-                _ => garble_groups::<2, 8, C, 0>(
+                _ => garble_groups::<2, 8, C, F, 0>(
                     k,
                     w,
                     p,
                     [&r[..4], &r[4..]],
                     [pis_at(n8..n8 + 4), pis_at(n8 + 4..n8 + m)],
+                    [folds_at(n8..n8 + 4), folds_at(n8 + 4..n8 + m)],
                     d,
                     tweak_offset,
                     j,
@@ -1652,12 +1936,19 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn eval_groups<const G: usize, const S: usize, const C: bool, const E: usize>(
+    unsafe fn eval_groups<
+        const G: usize,
+        const S: usize,
+        const C: bool,
+        const F: bool,
+        const E: usize,
+    >(
         k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
         groups: [&[AndSlots]; G],
         pgroups: [&[[u32; 2]]; G],
+        fgroups: [&[[u32; 2]]; G],
         tables: &[Block],
         tweak_offset: u64,
         first: u64,
@@ -1665,14 +1956,15 @@ mod x86 {
     ) {
         debug_assert_eq!(S, 2 * G);
         let l: [[AndSlots; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
+        let fl: [[[u32; 2]; 4]; G] = std::array::from_fn(|g| fold_lanes::<F>(fgroups[g]));
         let mut x = [_mm512_setzero_si512(); S];
         let mut tg = [_mm512_setzero_si512(); G];
         let mut te = [_mm512_setzero_si512(); G];
         let mut t_at = 0;
         for (g, gs) in groups.iter().enumerate() {
-            // SAFETY: indices checked by the caller.
-            x[2 * g] = unsafe { gather(w, l[g].map(|s| s.a)) };
-            x[2 * g + 1] = unsafe { gather(w, l[g].map(|s| s.b)) };
+            // SAFETY: indices (folds too) checked by the caller.
+            x[2 * g] = unsafe { gather_in::<F>(w, &l[g], &fl[g], 0) };
+            x[2 * g + 1] = unsafe { gather_in::<F>(w, &l[g], &fl[g], 1) };
             let n = gs.len();
             let t = &tables[t_at..t_at + 2 * n];
             t_at += 2 * n;
@@ -1739,12 +2031,13 @@ mod x86 {
         rk: &RoundKeys,
         w: &mut [Block],
         gates: &[AndSlots],
+        folds: &[[u32; 2]],
         tables: &[Block],
         tweak_offset: u64,
         first_and: u64,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { eval_with(&keys(rk), w, gates, tables, tweak_offset, first_and) }
+        unsafe { eval_with(&keys(rk), w, gates, folds, tables, tweak_offset, first_and) }
     }
 
     /// [`eval`] with the round keys already in registers.
@@ -1757,12 +2050,20 @@ mod x86 {
         k: &[__m512i; 11],
         w: &mut [Block],
         gates: &[AndSlots],
+        folds: &[[u32; 2]],
         tables: &[Block],
         tweak_offset: u64,
         first_and: u64,
     ) {
+        let (o, j) = (tweak_offset, first_and);
         // SAFETY: forwarded; without the cache `p` and the π slots are unused.
-        unsafe { eval_any::<false>(k, w, &[], gates, &[], tables, tweak_offset, first_and) }
+        unsafe {
+            if folds.is_empty() {
+                eval_any::<false, false>(k, w, &[], gates, &[], folds, tables, o, j)
+            } else {
+                eval_any::<false, true>(k, w, &[], gates, &[], folds, tables, o, j)
+            }
+        }
     }
 
     /// See [`super::SlotProgram::eval_ands_cached`].
@@ -1783,25 +2084,31 @@ mod x86 {
         first_and: u64,
     ) {
         // SAFETY: forwarded from the caller.
-        unsafe { eval_any::<true>(&keys(rk), w, p, gates, pis, tables, tweak_offset, first_and) }
+        unsafe {
+            let k = keys(rk);
+            eval_any::<true, false>(&k, w, p, gates, pis, &[], tables, tweak_offset, first_and)
+        }
     }
 
     /// # Safety
-    /// As [`eval_cached`] (π arguments unused unless `C`).
+    /// As [`eval_cached`] (π arguments unused unless `C`) and
+    /// [`garble_any`] (folds).
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn eval_any<const C: bool>(
+    unsafe fn eval_any<const C: bool, const F: bool>(
         k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
         gates: &[AndSlots],
         pis: &[[u32; 2]],
+        folds: &[[u32; 2]],
         tables: &[Block],
         tweak_offset: u64,
         first_and: u64,
     ) {
         let pis_at = |a: usize, b: usize| if C { &pis[a..b] } else { &[][..] };
+        let folds_at = |a: usize, b: usize| if F { &folds[a..b] } else { &[][..] };
         let mut j = first_and;
         let mut t = 0;
         let n16 = gates.len() / 16 * 16;
@@ -1809,7 +2116,7 @@ mod x86 {
             let c = &gates[i..i + 16];
             // SAFETY: forwarded from the caller.
             unsafe {
-                eval_groups::<4, 8, C, 0>(
+                eval_groups::<4, 8, C, F, 0>(
                     k,
                     w,
                     p,
@@ -1819,6 +2126,12 @@ mod x86 {
                         pis_at(i + 4, i + 8),
                         pis_at(i + 8, i + 12),
                         pis_at(i + 12, i + 16),
+                    ],
+                    [
+                        folds_at(i, i + 4),
+                        folds_at(i + 4, i + 8),
+                        folds_at(i + 8, i + 12),
+                        folds_at(i + 12, i + 16),
                     ],
                     &tables[t..t + 32],
                     tweak_offset,
@@ -1834,49 +2147,54 @@ mod x86 {
         let m = r.len();
         let q = |i: usize| &r[(4 * i).min(m)..(4 * i + 4).min(m)];
         let qp = |i: usize| pis_at(n16 + (4 * i).min(m), n16 + (4 * i + 4).min(m));
+        let qf = |i: usize| folds_at(n16 + (4 * i).min(m), n16 + (4 * i + 4).min(m));
         // SAFETY: forwarded from the caller.
         unsafe {
             match m.div_ceil(4) {
                 0 => {}
-                1 => eval_groups::<1, 2, C, 0>(
+                1 => eval_groups::<1, 2, C, F, 0>(
                     k,
                     w,
                     p,
                     [r],
                     [qp(0)],
+                    [qf(0)],
                     t,
                     tweak_offset,
                     j,
                     &mut Feed::empty(),
                 ),
-                2 => eval_groups::<2, 4, C, 0>(
+                2 => eval_groups::<2, 4, C, F, 0>(
                     k,
                     w,
                     p,
                     [q(0), q(1)],
                     [qp(0), qp(1)],
+                    [qf(0), qf(1)],
                     t,
                     tweak_offset,
                     j,
                     &mut Feed::empty(),
                 ),
-                3 => eval_groups::<3, 6, C, 0>(
+                3 => eval_groups::<3, 6, C, F, 0>(
                     k,
                     w,
                     p,
                     [q(0), q(1), q(2)],
                     [qp(0), qp(1), qp(2)],
+                    [qf(0), qf(1), qf(2)],
                     t,
                     tweak_offset,
                     j,
                     &mut Feed::empty(),
                 ),
-                _ => eval_groups::<4, 8, C, 0>(
+                _ => eval_groups::<4, 8, C, F, 0>(
                     k,
                     w,
                     p,
                     [q(0), q(1), q(2), q(3)],
                     [qp(0), qp(1), qp(2), qp(3)],
+                    [qf(0), qf(1), qf(2), qf(3)],
                     t,
                     tweak_offset,
                     j,
@@ -2030,6 +2348,123 @@ mod tests {
         }
     }
 
+    /// Folds for `prog`'s gates over slots `0..half` (about two thirds of
+    /// the inputs fold, the rest name `zero`); every fifth gate reads one
+    /// folded value on both inputs (`a = b`, same fold), as an AND of a
+    /// root with itself.
+    fn random_folds(p: &mut Prg, prog: &SlotProgram, half: u32, zero: u32) -> SlotProgram {
+        let mut ands = prog.ands().to_vec();
+        let folds = ands
+            .iter_mut()
+            .enumerate()
+            .map(|(i, g)| {
+                let r = p.random_block().0;
+                let pick = |k: u32| match (r >> (8 * k)) % 3 {
+                    0 => zero,
+                    _ => ((r >> (32 + 16 * k)) as u32) % half,
+                };
+                let f = [pick(0), pick(1)];
+                if i % 5 == 0 {
+                    g.b = g.a;
+                    [f[0], f[0]]
+                } else {
+                    f
+                }
+            })
+            .collect();
+        SlotProgram::new(prog.bound(), prog.xors().clone(), ands)
+            .unwrap()
+            .with_folds(folds, zero)
+            .unwrap()
+    }
+
+    /// The unfolded program equivalent to folded `prog` on `w`: every AND
+    /// input gets a slot of its own after `w`'s, holding `w[a] ⊕ w[fold]`.
+    fn materialized(prog: &SlotProgram, w: &[Block]) -> (SlotProgram, Vec<Block>) {
+        let n = prog.ands().len();
+        let mut wm = w.to_vec();
+        let folds = prog.folds(0..n);
+        let ands = prog
+            .ands()
+            .iter()
+            .zip(folds)
+            .enumerate()
+            .map(|(i, (g, f))| {
+                wm.push(w[g.a as usize] ^ w[f[0] as usize / 16]);
+                wm.push(w[g.b as usize] ^ w[f[1] as usize / 16]);
+                let m = (w.len() + 2 * i) as u32;
+                AndSlots {
+                    a: m,
+                    b: m + 1,
+                    ..*g
+                }
+            })
+            .collect();
+        let prog = SlotProgram::new(wm.len(), SlotXors::default(), ands).unwrap();
+        (prog, wm)
+    }
+
+    #[test]
+    fn folded_inputs_match_the_equations_and_the_unfolded_kernels() {
+        let mut p = Prg::from_seed(Block(24));
+        for n in [1usize, 3, 4, 5, 8, 9, 13, 16, 17, 31, 40, 100] {
+            let slots = 2 * n + 2 * 64;
+            let half = (slots / 2) as u32;
+            // Outputs are `half..half + n`; the last slot stays zero.
+            let zero = slots as u32 - 1;
+            let plain = random_program(&mut p, slots, n);
+            let prog = random_folds(&mut p, &plain, half, zero);
+            let d = p.random_block().with_lsb(true);
+            let mut w0 = p.random_blocks(slots);
+            w0[zero as usize] = Block::ZERO;
+            let (off, first) = (5u64, 300 + n as u64);
+            let (plain, wm0) = materialized(&prog, &w0);
+            let mut wm = wm0.clone();
+            let mut tm = vec![Block::ZERO; 2 * n];
+            plain.garble_ands(&mut wm, 0..n, d, off, first, &mut tm);
+            for portable in [false, true] {
+                let mut w = w0.clone();
+                let mut t = vec![Block::ZERO; 2 * n];
+                if portable {
+                    prog.garble_ands_portable(&mut w, 0..n, d, off, first, &mut t);
+                } else {
+                    prog.garble_ands(&mut w, 0..n, d, off, first, &mut t);
+                }
+                assert_eq!(t, tm, "tables, n = {n}, portable {portable}");
+                assert_eq!(w[..], wm[..slots], "labels, n = {n}, portable {portable}");
+                let mut e = w0.clone();
+                let mut em = wm0.clone();
+                plain.eval_ands(&mut em, 0..n, &tm, off, first);
+                if portable {
+                    prog.eval_ands_portable(&mut e, 0..n, &tm, off, first);
+                } else {
+                    prog.eval_ands(&mut e, 0..n, &tm, off, first);
+                }
+                assert_eq!(e[..], em[..slots], "eval, n = {n}, portable {portable}");
+            }
+            // And the equations, with the folded value as the input.
+            for (i, (g, f)) in prog.ands().iter().zip(prog.folds(0..n)).enumerate() {
+                let x = |s: u32, f: u32, bit: u32| {
+                    w0[s as usize] ^ w0[f as usize / 16] ^ d.and_bit(g.flip & bit != 0)
+                };
+                let (a0, b0) = (x(g.a, f[0], 1), x(g.b, f[1], 2));
+                let (c0, tt) = reference(a0, b0, d, and_tweak(off, first + i as u64));
+                assert_eq!(tt, [tm[2 * i], tm[2 * i + 1]], "gate {i}");
+                assert_eq!(wm[g.out as usize], c0, "gate {i}");
+            }
+        }
+        // Folds are checked like the gates, and exclude a π cache.
+        let prog = SlotProgram::new(4, SlotXors::default(), vec![AndSlots::default()]).unwrap();
+        assert!(prog.clone().with_folds(vec![], 3).is_err());
+        assert!(prog.clone().with_folds(vec![[0, 4]], 3).is_err());
+        assert!(prog.clone().with_folds(vec![[0, 1]], 4).is_err());
+        assert!(prog.clone().with_folds(vec![[0, 1]], 3).is_ok());
+        let cached = prog.clone().with_pi_cache(1, vec![[0, 0]], vec![[0, 0]]);
+        assert!(cached.unwrap().with_folds(vec![[0, 1]], 3).is_err());
+        let folded = prog.with_folds(vec![[0, 1]], 3).unwrap();
+        assert!(folded.with_pi_cache(1, vec![[0, 0]], vec![[0, 0]]).is_err());
+    }
+
     #[test]
     fn pi_cache_gives_the_same_tables_and_labels() {
         let mut p = Prg::from_seed(Block(22));
@@ -2130,10 +2565,44 @@ mod tests {
             .unwrap()
             .with_stages(ends.clone())
             .unwrap();
+        // The same with folded AND inputs (over the input half; the last
+        // slot, above the outputs, stays zero), except in every third
+        // stage, so that calls with and without folds both occur.
+        let zero = slots as u32 - 1;
+        let folded = random_folds(&mut p, &prog, half, zero);
+        let mut folds = folded.folds(0..100).to_vec();
+        for (s, e) in ends.iter().enumerate().filter(|(s, _)| s % 3 == 0) {
+            let a = if s == 0 { 0 } else { ends[s - 1][1] as usize };
+            for f in &mut folds[a..e[1] as usize] {
+                *f = [16 * zero; 2];
+            }
+        }
+        let folded = SlotProgram::new(slots, prog.xors().clone(), folded.ands().to_vec())
+            .unwrap()
+            .with_stages(ends.clone())
+            .unwrap()
+            .with_folds(folds.iter().map(|f| f.map(|o| o / 16)).collect(), zero)
+            .unwrap();
+        assert!(
+            folded.stages_fold(0..ends.len()),
+            "{:?}",
+            folded.fold_stages
+        );
+        assert!(!folded.stages_fold(0..1), "{:?}", folded.fold_stages);
+        for prog in [prog, folded] {
+            stages_agree(&mut p, &prog, slots, &ends, nx);
+        }
+    }
+
+    /// [`SlotProgram::garble_stages`] and `eval_stages` on VAES (if the
+    /// CPU has it) and portable kernels, and stage by stage, agree on
+    /// `prog`, whose output slots no XOR gate touches.
+    fn stages_agree(p: &mut Prg, prog: &SlotProgram, slots: usize, ends: &[[u32; 2]], nx: u32) {
         let d = p.random_block().with_lsb(true);
-        let w0 = p.random_blocks(slots);
+        let mut w0 = p.random_blocks(slots);
+        w0[slots - 1] = Block::ZERO;
         let n = ends.len();
-        for (lo, hi) in [(0, n), (0, n / 2), (n / 3, n), (2, 2)] {
+        for (lo, hi) in [(0, n), (0, n / 2), (n / 3, n), (2, 2), (0, 1)] {
             let ands = prog.stages_ands(lo..hi);
             let t_len = 2 * ands.len();
             let (mut wf, mut wp) = (w0.clone(), w0.clone());
