@@ -4,7 +4,8 @@
 //! to a region nothing reads), so no gate ever waits for another. Timed:
 //! the XOR kernel alone, the AND kernels alone (over all ANDs in one call,
 //! and stage by stage), and both through `garble_stages` / `eval_stages`
-//! (XORs fed between the AES rounds). This is the best any plan or schedule can do with these
+//! (XORs fed between the AES rounds), also with every AND input folded
+//! (`SlotProgram::with_folds`: a second gather per input). This is the best any plan or schedule can do with these
 //! kernels and that many XOR gates; `garble_min` on a real circuit adds
 //! its dependencies.
 //!
@@ -87,10 +88,27 @@ fn main() {
         let g_both = min_ns(runs, || full.garble_stages(&mut w, 0..n, delta, 1, &mut t));
         let e_ands = min_ns(runs, || ands_only.eval_stages(&mut w, 0..n, &t, 1));
         let e_both = min_ns(runs, || full.eval_stages(&mut w, 0..n, &t, 1));
+        // Every AND input folded (a second gather per input, as in
+        // SHA-256's folded pieces), same XOR gates: the gathers' cost.
+        let folds = (0..STAGES * GROUP)
+            .map(|_| {
+                let r = p.random_block().0;
+                [r as u32 % REGION, (r >> 32) as u32 % REGION]
+            })
+            .collect();
+        let folded = full
+            .clone()
+            .with_folds(folds, REGION)
+            .expect("valid synthetic folds");
+        let g_fold = min_ns(runs, || {
+            folded.garble_stages(&mut w, 0..n, delta, 1, &mut t)
+        });
+        let e_fold = min_ns(runs, || folded.eval_stages(&mut w, 0..n, &t, 1));
         println!(
             "{x} XOR gates/AND, ns/AND: XORs alone {xor_only:.2} | garble: ANDs in one call \
-             {g_one:.2}, in 8-AND stages {g_ands:.2}, stages with XORs {g_both:.2} | eval: \
-             one call {e_one:.2}, stages {e_ands:.2}, with XORs {e_both:.2}"
+             {g_one:.2}, in 8-AND stages {g_ands:.2}, stages with XORs {g_both:.2}, \
+             + folded inputs {g_fold:.2} | eval: one call {e_one:.2}, stages {e_ands:.2}, \
+             with XORs {e_both:.2}, + folded inputs {e_fold:.2}"
         );
     }
 }

@@ -1075,11 +1075,10 @@ mod x86 {
         let idx = l.map(|s| if half == 0 { s.a } else { s.b });
         // SAFETY: forwarded from the caller.
         unsafe {
-            let x = gather(w, idx);
             if F {
-                _mm512_xor_si512(x, gather_off(w, f.map(|p| p[half])))
+                gather_folded(w, idx, f.map(|p| p[half]))
             } else {
-                x
+                gather(w, idx)
             }
         }
     }
@@ -1106,21 +1105,30 @@ mod x86 {
         }
     }
 
-    /// [`gather`] with byte offsets (`16 · slot`).
+    /// Four labels `w[idx[k]] ⊕ w[off[k] / 16]` into the lanes of one
+    /// register: each lane's XOR is one 16-byte `vpxor` with a memory
+    /// operand before its insert, so a fold costs a load and an XOR per
+    /// lane and no second round of lane inserts (on the shuffle port).
     ///
     /// # Safety
-    /// Every `off[k] / 16 < w.len()` and `off[k]` is a multiple of 16.
+    /// Every `idx[k] < w.len()`, and `off[k]` is a multiple of 16 with
+    /// `off[k] / 16 < w.len()`.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    unsafe fn gather_off(w: &[Block], off: [u32; 4]) -> __m512i {
-        let base = w.as_ptr().cast::<u8>();
-        // SAFETY: the caller guarantees each offset addresses a whole
-        // block of `w`.
-        let l = |o: u32| unsafe { _mm_loadu_si128(base.add(o as usize).cast::<__m128i>()) };
-        let v = _mm512_castsi128_si512(l(off[0]));
-        let v = _mm512_inserti32x4::<1>(v, l(off[1]));
-        let v = _mm512_inserti32x4::<2>(v, l(off[2]));
-        _mm512_inserti32x4::<3>(v, l(off[3]))
+    unsafe fn gather_folded(w: &[Block], idx: [u32; 4], off: [u32; 4]) -> __m512i {
+        let base = w.as_ptr().cast::<__m128i>();
+        let bytes = w.as_ptr().cast::<u8>();
+        // SAFETY: the caller guarantees both addresses are blocks of `w`.
+        let l = |k: usize| unsafe {
+            _mm_xor_si128(
+                _mm_loadu_si128(base.add(idx[k] as usize)),
+                _mm_loadu_si128(bytes.add(off[k] as usize).cast::<__m128i>()),
+            )
+        };
+        let v = _mm512_castsi128_si512(l(0));
+        let v = _mm512_inserti32x4::<1>(v, l(1));
+        let v = _mm512_inserti32x4::<2>(v, l(2));
+        _mm512_inserti32x4::<3>(v, l(3))
     }
 
     /// Writes the first `n` lanes of `v` to `w[idx[k]]`.
