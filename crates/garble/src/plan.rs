@@ -920,6 +920,13 @@ impl GarblePlan {
         }
     }
 
+    /// The compact layout's slot program, for benchmarks that time its
+    /// parts alone (`examples/garble_parts.rs`).
+    #[doc(hidden)]
+    pub fn compact_program(&self) -> &brickyard_core::aes::halfgates::SlotProgram {
+        &self.compact.prog
+    }
+
     /// Number of wires of the circuit.
     pub fn num_wires(&self) -> usize {
         self.num_wires

@@ -2667,6 +2667,10 @@ mod tests {
             flip: 0,
         };
         assert!(SlotProgram::new(4, SlotXors::default(), vec![bad]).is_err());
+        // Another program's gates are checked against the new bound.
+        let big = SlotProgram::new(64, SlotXors::new(vec![[0, 1, 2, 63]]), vec![]).unwrap();
+        assert!(SlotProgram::new(4, big.xors().clone(), vec![]).is_err());
+        assert!(SlotProgram::new(64, big.xors().clone(), vec![]).is_ok());
     }
 
     #[test]

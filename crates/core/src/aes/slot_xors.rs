@@ -25,7 +25,8 @@ use std::ops::Range;
 #[derive(Clone, Debug, Default)]
 pub struct SlotXors {
     gates: Vec<[u32; 4]>,
-    validated: bool,
+    /// The bound the offsets were checked against (`None`: slot numbers).
+    validated: Option<usize>,
 }
 
 impl SlotXors {
@@ -34,7 +35,7 @@ impl SlotXors {
     pub fn new(gates: Vec<[u32; 4]>) -> Self {
         SlotXors {
             gates,
-            validated: false,
+            validated: None,
         }
     }
 
@@ -53,14 +54,24 @@ impl SlotXors {
     /// # Panics
     /// If `i` is out of range.
     pub fn gate(&self, i: usize) -> [u32; 4] {
-        let scale = if self.validated { 16 } else { 1 };
+        let scale = if self.validated.is_some() { 16 } else { 1 };
         self.gates[i].map(|s| s / scale)
     }
 
     /// Checks every slot `< bound` and turns slots into byte offsets.
+    /// Gates validated against another bound are checked anew: a program
+    /// built from another program's gates (`SlotProgram::xors` cloned)
+    /// must not run offsets checked only against a longer vector.
     pub(crate) fn validate(&mut self, bound: usize) -> Result<()> {
-        if self.validated {
-            return Ok(());
+        match self.validated {
+            Some(b) if b == bound => return Ok(()),
+            Some(_) => {
+                for g in &mut self.gates {
+                    *g = g.map(|s| s / 16);
+                }
+                self.validated = None;
+            }
+            None => {}
         }
         if bound > (u32::MAX as usize) / 16 {
             return Err(Error::config(format!(
@@ -79,14 +90,14 @@ impl SlotXors {
         for g in &mut self.gates {
             *g = g.map(|s| s * 16);
         }
-        self.validated = true;
+        self.validated = Some(bound);
         Ok(())
     }
 
     /// Runs gates `range` in order on `w`. The caller has checked
     /// `w.len() >=` the bound passed to [`SlotXors::validate`].
     pub(crate) fn run(&self, w: &mut [Block], range: Range<usize>) {
-        assert!(self.validated, "XOR gates run before validation");
+        assert!(self.validated.is_some(), "XOR gates run before validation");
         let gates = &self.gates[range];
         #[cfg(target_arch = "x86_64")]
         {
@@ -104,13 +115,13 @@ impl SlotXors {
     /// # Panics
     /// Before validation, or if `range` is out of bounds.
     pub(crate) fn offsets(&self, range: Range<usize>) -> &[[u32; 4]] {
-        assert!(self.validated, "XOR gates run before validation");
+        assert!(self.validated.is_some(), "XOR gates run before validation");
         &self.gates[range]
     }
 
     /// [`SlotXors::run`] with safe indexing (the portable backend; tests).
     pub(crate) fn run_portable(&self, w: &mut [Block], range: Range<usize>) {
-        assert!(self.validated, "XOR gates run before validation");
+        assert!(self.validated.is_some(), "XOR gates run before validation");
         portable(w, &self.gates[range])
     }
 }
@@ -191,6 +202,16 @@ mod tests {
         assert!(matches!(x.clone().validate(3), Err(Error::Config(_))));
         assert!(x.clone().validate(4).is_ok());
         assert!(x.clone().validate(usize::MAX / 2).is_err());
+        // Gates validated against one bound are checked anew against
+        // another (a shorter vector must not get unchecked offsets).
+        let mut y = x.clone();
+        y.validate(64).unwrap();
+        assert!(matches!(y.clone().validate(3), Err(Error::Config(_))));
+        y.validate(4).unwrap();
+        assert_eq!(y.gate(0), [0, 1, 2, 3]);
+        let mut w = vec![Block(1), Block(2), Block(4), Block::ZERO];
+        y.run(&mut w, 0..1);
+        assert_eq!(w[3], Block(7));
     }
 
     #[test]
