@@ -1217,10 +1217,15 @@ mod x86 {
         }
     }
 
-    /// The idle XOR gate `w[0] ← w[0] ⊕ w[0] ⊕ w[0]`, which leaves `w`
-    /// unchanged: what a [`Feed`] runs once its gates are used up, so the
-    /// AES loop has no branch on how many gates are left.
-    static IDLE: [u32; 4] = [0; 4];
+    /// Gates a group's kernel takes from its feed at spacing `e`
+    /// ([`aes_rounds_fed`] runs `10 / e` per AES pass; the garbler's and
+    /// the evaluator's groups both make two passes).
+    pub(super) const fn fed_gates(e: usize) -> usize {
+        match e {
+            0 => 0,
+            e => 2 * (10 / e),
+        }
+    }
 
     /// XOR gates handed to an AES loop a few per round (see
     /// [`aes_rounds_fed`]): the gates of the next stage, which the plan
@@ -1254,43 +1259,39 @@ mod x86 {
             (self.end as usize).saturating_sub(self.next as usize) / 16
         }
 
-        /// Runs the next gate on the label vector at `w`, or the idle gate
-        /// once none is left. Inline assembly so that the compiler keeps it
-        /// where it is put between the AES rounds (it otherwise reorders
-        /// the loads, stores and rounds into blocks, which fills the
-        /// scheduler with waiting AES and stalls the XORs behind it).
+        /// Runs the next gate on the label vector at `w`. Inline assembly
+        /// so that the compiler keeps it where it is put between the AES
+        /// rounds (it otherwise reorders the loads, stores and rounds into
+        /// blocks, which fills the scheduler with waiting AES and stalls
+        /// the XORs behind it). No check for the end: the stage loops feed
+        /// a group only a feed holding the [`fed_gates`] it takes.
         ///
         /// # Safety
-        /// `w` points to a non-empty label vector (the idle gate uses block
-        /// 0) of which every byte offset of the feed's gates addresses a
-        /// whole block, and the gates' slice is alive. Inlined only into
+        /// A gate is left (`next < end`); `w` points to a label vector of
+        /// which every byte offset of the feed's gates addresses a whole
+        /// block, and the gates' slice is alive. Inlined only into
         /// functions with AVX enabled (the VEX forms, which do not mix
         /// legacy SSE into AVX-512 code).
         #[inline(always)]
         unsafe fn one(&mut self, w: *mut Block) {
-            // SAFETY: the record read is a gate of the slice (`next < end`)
-            // or IDLE; its offsets address blocks of `w` (by the caller, or
-            // 0); labels are 16-byte aligned (`Block` is, and offsets are
-            // multiples of 16), as `vmovdqa` and the folded loads need.
+            debug_assert!(self.next < self.end, "feed ran past its gates");
+            // SAFETY: `next` is a gate of the slice (by the caller); its
+            // offsets address blocks of `w` (by the caller); labels are
+            // 16-byte aligned (`Block` is, and offsets are multiples of 16),
+            // as `vmovdqa` and the folded loads need.
             unsafe {
                 asm!(
-                    "cmp {next}, {end}",
-                    "mov {p}, {next}",
-                    "cmovae {p}, {idle}",
-                    "mov {a:e}, dword ptr [{p}]",
-                    "mov {b:e}, dword ptr [{p} + 4]",
-                    "mov {c:e}, dword ptr [{p} + 8]",
+                    "mov {a:e}, dword ptr [{next}]",
+                    "mov {b:e}, dword ptr [{next} + 4]",
+                    "mov {c:e}, dword ptr [{next} + 8]",
                     "vmovdqa {x}, xmmword ptr [{w} + {a}]",
                     "vpxor {x}, {x}, xmmword ptr [{w} + {b}]",
-                    "mov {a:e}, dword ptr [{p} + 12]",
+                    "mov {a:e}, dword ptr [{next} + 12]",
                     "vpxor {x}, {x}, xmmword ptr [{w} + {c}]",
                     "vmovdqa xmmword ptr [{w} + {a}], {x}",
                     "add {next}, 16",
                     next = inout(reg) self.next,
-                    end = in(reg) self.end,
-                    idle = in(reg) IDLE.as_ptr(),
                     w = in(reg) w,
-                    p = out(reg) _,
                     a = out(reg) _,
                     b = out(reg) _,
                     c = out(reg) _,
@@ -1488,8 +1489,8 @@ mod x86 {
 
     /// The feed spacing for a stage of `n` XOR gates: a gate after every
     /// round (20 per group: the garbler's two passes), every second round
-    /// (10) or every fifth (4), the most that `n` fills, so no idle gate
-    /// runs (idle gates cost as much as real ones); 0: no feed.
+    /// (10) or every fifth (4), the most that `n` fills (an idle gate would
+    /// cost as much as a real one); 0: no feed.
     #[inline]
     pub(super) fn spacing(n: usize) -> usize {
         match n {
@@ -1500,12 +1501,24 @@ mod x86 {
         }
     }
 
+    /// `e` if a feed of `n` gates holds the [`fed_gates`]`(e)` a group
+    /// takes at that spacing (what [`Feed::one`]'s safety rests on), else 0.
+    #[inline]
+    fn checked(e: usize, n: usize) -> usize {
+        if fed_gates(e) <= n {
+            e
+        } else {
+            0
+        }
+    }
+
     /// Garbles one stage's AND group with a gate of `f` run after every
     /// `E`-th AES round ([`aes_rounds_fed`]); a group of more than 8 gates
     /// runs without feed.
     ///
     /// # Safety
-    /// As [`garble`] and [`Feed::one`] (on `w`).
+    /// As [`garble`]; `f` holds at least [`fed_gates`]`(E)` gates whose
+    /// offsets address `w` (see [`Feed::one`]).
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
@@ -1558,7 +1571,8 @@ mod x86 {
     /// The evaluator's [`garble_fed`].
     ///
     /// # Safety
-    /// As [`garble`] and [`Feed::one`] (on `w`).
+    /// As [`garble`]; `f` holds at least [`fed_gates`]`(E)` gates whose
+    /// offsets address `w` (see [`Feed::one`]).
     #[inline]
     #[target_feature(enable = "avx512f,vaes,aes,sse2")]
     #[allow(clippy::too_many_arguments)]
@@ -1675,7 +1689,7 @@ mod x86 {
                 let fs = if F { prog.folds(a..e) } else { &[] };
                 let j = a as u64;
                 let (o, t) = (tweak_offset, t);
-                match spacing(next.len()) {
+                match checked(spacing(next.len()), next.len()) {
                     1 => garble_fed::<F, 1>(&k, w, g, fs, d, o, j, t, &mut f),
                     2 => garble_fed::<F, 2>(&k, w, g, fs, d, o, j, t, &mut f),
                     5 => garble_fed::<F, 5>(&k, w, g, fs, d, o, j, t, &mut f),
@@ -1744,7 +1758,7 @@ mod x86 {
                 let o = tweak_offset;
                 let spacing = match spacing(next.len()) {
                     0 => 0,
-                    e => e.max(EVAL_MIN_SPACING),
+                    e => checked(e.max(EVAL_MIN_SPACING), next.len()),
                 };
                 match spacing {
                     1 => eval_fed::<F, 1>(&k, w, g, fs, t, o, j, &mut f),
