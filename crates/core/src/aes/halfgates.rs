@@ -56,6 +56,43 @@ pub struct AndSlots {
     pub flip: u32,
 }
 
+/// [`AndSlots`] with the slots as byte offsets (`16 · slot`) into the
+/// label vector: the kernels' own copy of the AND gates, made once in
+/// [`SlotProgram::new`] after the bounds check, so that addressing a label
+/// costs no shift per lane (x86 addressing scales by at most 8; the shifts
+/// were ~35 of the garbler's scalar instructions per 8 ANDs, on the ports
+/// VAES shares). Same 16-byte layout, so the polarity masks still come
+/// from one vector load per 4 gates. `AndSlots` keeps slot indices: LEGO
+/// and the plan's users read them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct AndBytes {
+    a: u32,
+    b: u32,
+    out: u32,
+    flip: u32,
+}
+
+impl AndBytes {
+    fn of(g: &AndSlots) -> AndBytes {
+        AndBytes {
+            a: 16 * g.a,
+            b: 16 * g.b,
+            out: 16 * g.out,
+            flip: g.flip,
+        }
+    }
+
+    /// Slot of input `half` (0: `a`, 1: `b`).
+    fn slot(&self, half: usize) -> usize {
+        (if half == 0 { self.a } else { self.b }) as usize / 16
+    }
+
+    fn out_slot(&self) -> usize {
+        self.out as usize / 16
+    }
+}
+
 /// XOR gates and AND gates over the slots of one label vector, every slot
 /// index checked `< bound` at construction.
 ///
@@ -70,6 +107,8 @@ pub struct SlotProgram {
     bound: usize,
     xors: SlotXors,
     ands: Vec<AndSlots>,
+    /// `ands` as byte offsets, what every kernel reads.
+    and_bytes: Vec<AndBytes>,
     /// Cumulative ends `[XOR gates, AND gates]` of each stage (see
     /// [`SlotProgram::with_stages`]).
     stages: Vec<[u32; 2]>,
@@ -117,10 +156,13 @@ impl SlotProgram {
                 "AND gate {g:?} names a slot outside 0..{bound}"
             )));
         }
+        // `validate` checked `bound ≤ u32::MAX / 16`, so the offsets fit.
+        let and_bytes = ands.iter().map(AndBytes::of).collect();
         Ok(SlotProgram {
             bound,
             xors,
             ands,
+            and_bytes,
             ..Default::default()
         })
     }
@@ -388,7 +430,7 @@ impl SlotProgram {
             let t = &mut tables[2 * (r.start - ands.start)..2 * (r.end - ands.start)];
             garble_portable(
                 w,
-                &self.ands[r.clone()],
+                &self.and_bytes[r.clone()],
                 self.folds(r.clone()),
                 delta,
                 tweak_offset,
@@ -456,7 +498,14 @@ impl SlotProgram {
             let r = self.stages_ands(s..s + 1);
             let t = &tables[2 * (r.start - ands.start)..2 * (r.end - ands.start)];
             let f = self.folds(r.clone());
-            eval_portable(w, &self.ands[r.clone()], f, t, tweak_offset, r.start as u64);
+            eval_portable(
+                w,
+                &self.and_bytes[r.clone()],
+                f,
+                t,
+                tweak_offset,
+                r.start as u64,
+            );
         }
     }
 
@@ -555,7 +604,7 @@ impl SlotProgram {
         self.check_w(w);
         self.check_p(p, 2);
         let pis = &self.garbler_pis[range.clone()];
-        let gates = &self.ands[range];
+        let gates = &self.and_bytes[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
         #[cfg(target_arch = "x86_64")]
         if let Some(rk) = fixed_key().vaes512_keys() {
@@ -585,7 +634,7 @@ impl SlotProgram {
         self.check_w(w);
         self.check_p(p, 1);
         let pis = &self.and_pis[range.clone()];
-        let gates = &self.ands[range];
+        let gates = &self.and_bytes[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
         #[cfg(target_arch = "x86_64")]
         if let Some(rk) = fixed_key().vaes512_keys() {
@@ -611,7 +660,7 @@ impl SlotProgram {
         self.check_w(w);
         self.check_p(p, 2);
         let pis = &self.garbler_pis[range.clone()];
-        let gates = &self.ands[range];
+        let gates = &self.and_bytes[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
         garble_cached_portable(w, p, gates, pis, delta, tweak_offset, first_and, tables)
     }
@@ -629,7 +678,7 @@ impl SlotProgram {
         self.check_w(w);
         self.check_p(p, 1);
         let pis = &self.and_pis[range.clone()];
-        let gates = &self.ands[range];
+        let gates = &self.and_bytes[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
         eval_cached_portable(w, p, gates, pis, tables, tweak_offset, first_and)
     }
@@ -693,7 +742,7 @@ impl SlotProgram {
     ) {
         self.check_w(w);
         let folds = self.folds(range.clone());
-        let gates = &self.ands[range];
+        let gates = &self.and_bytes[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
         #[cfg(target_arch = "x86_64")]
         if let Some(rk) = fixed_key().vaes512_keys() {
@@ -721,7 +770,7 @@ impl SlotProgram {
     ) {
         self.check_w(w);
         let folds = self.folds(range.clone());
-        let gates = &self.ands[range];
+        let gates = &self.and_bytes[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
         #[cfg(target_arch = "x86_64")]
         if let Some(rk) = fixed_key().vaes512_keys() {
@@ -745,7 +794,7 @@ impl SlotProgram {
     ) {
         self.check_w(w);
         let folds = self.folds(range.clone());
-        let gates = &self.ands[range];
+        let gates = &self.and_bytes[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
         garble_portable(w, gates, folds, delta, tweak_offset, first_and, tables)
     }
@@ -761,7 +810,7 @@ impl SlotProgram {
     ) {
         self.check_w(w);
         let folds = self.folds(range.clone());
-        let gates = &self.ands[range];
+        let gates = &self.and_bytes[range];
         assert_eq!(tables.len(), TABLE_BLOCKS * gates.len(), "table length");
         eval_portable(w, gates, folds, tables, tweak_offset, first_and)
     }
@@ -783,9 +832,8 @@ const PORTABLE_CHUNK: usize = 16;
 /// folded slot (a byte offset) if the program folds (`folds` is then as
 /// long as the gates).
 #[inline]
-fn input(w: &[Block], gates: &[AndSlots], folds: &[[u32; 2]], i: usize, half: usize) -> Block {
-    let g = &gates[i];
-    let x = w[if half == 0 { g.a } else { g.b } as usize];
+fn input(w: &[Block], gates: &[AndBytes], folds: &[[u32; 2]], i: usize, half: usize) -> Block {
+    let x = w[gates[i].slot(half)];
     match folds.get(i) {
         Some(f) => x ^ w[f[half] as usize / 16],
         None => x,
@@ -794,7 +842,7 @@ fn input(w: &[Block], gates: &[AndSlots], folds: &[[u32; 2]], i: usize, half: us
 
 fn garble_portable(
     w: &mut [Block],
-    gates: &[AndSlots],
+    gates: &[AndBytes],
     folds: &[[u32; 2]],
     delta: Block,
     tweak_offset: u64,
@@ -837,14 +885,14 @@ fn garble_portable(
             let we = h[2] ^ hb.and_bit(pb);
             ts[2 * i] = tg;
             ts[2 * i + 1] = hb ^ a;
-            w[g.out as usize] = wg ^ we;
+            w[g.out_slot()] = wg ^ we;
         }
     }
 }
 
 fn eval_portable(
     w: &mut [Block],
-    gates: &[AndSlots],
+    gates: &[AndBytes],
     folds: &[[u32; 2]],
     tables: &[Block],
     tweak_offset: u64,
@@ -884,7 +932,7 @@ fn eval_portable(
         }
         // Outputs after all inputs of the chunk were read (see `garble_ands`).
         for (g, &o) in gs.iter().zip(&outs[..n]) {
-            w[g.out as usize] = o;
+            w[g.out_slot()] = o;
         }
     }
 }
@@ -924,7 +972,7 @@ fn pis_portable(w: &[Block], p: &mut [Block], jobs: &[[u32; 2]], delta: Option<B
 fn garble_cached_portable(
     w: &mut [Block],
     p: &[Block],
-    gates: &[AndSlots],
+    gates: &[AndBytes],
     pis: &[[u32; 4]],
     delta: Block,
     tweak_offset: u64,
@@ -946,8 +994,8 @@ fn garble_cached_portable(
         let first = first_and + (c * PORTABLE_CHUNK) as u64;
         for (i, (g, q)) in gs.iter().zip(ps).enumerate() {
             ab[i] = (
-                w[g.a as usize] ^ delta.and_bit(g.flip & 1 == 1),
-                w[g.b as usize] ^ delta.and_bit(g.flip & 2 == 2),
+                w[g.slot(0)] ^ delta.and_bit(g.flip & 1 == 1),
+                w[g.slot(1)] ^ delta.and_bit(g.flip & 2 == 2),
             );
             for k in 0..4 {
                 u[4 * i + k] = p[q[k] as usize];
@@ -973,7 +1021,7 @@ fn garble_cached_portable(
             outs[i] = wg ^ we;
         }
         for (g, &o) in gs.iter().zip(&outs[..n]) {
-            w[g.out as usize] = o;
+            w[g.out_slot()] = o;
         }
     }
     zeroize::Zeroize::zeroize(&mut u[..]);
@@ -983,7 +1031,7 @@ fn garble_cached_portable(
 fn eval_cached_portable(
     w: &mut [Block],
     p: &[Block],
-    gates: &[AndSlots],
+    gates: &[AndBytes],
     pis: &[[u32; 2]],
     tables: &[Block],
     tweak_offset: u64,
@@ -1010,14 +1058,14 @@ fn eval_cached_portable(
         }
         pi.encrypt_blocks(&mut v[..2 * n]);
         for (i, g) in gs.iter().enumerate() {
-            let (a, b) = (w[g.a as usize], w[g.b as usize]);
+            let (a, b) = (w[g.slot(0)], w[g.slot(1)]);
             let (tg, te) = (ts[2 * i], ts[2 * i + 1]);
             let wg = u[2 * i] ^ v[2 * i] ^ tg.and_bit(a.lsb());
             let we = u[2 * i + 1] ^ v[2 * i + 1] ^ (te ^ a).and_bit(b.lsb());
             outs[i] = wg ^ we;
         }
         for (g, &o) in gs.iter().zip(&outs[..n]) {
-            w[g.out as usize] = o;
+            w[g.out_slot()] = o;
         }
     }
 }
@@ -1028,7 +1076,7 @@ mod x86 {
     //! each); the garbler keeps 2 groups × 4 hash inputs = 8 ZMM states in
     //! flight, the evaluator 4 groups × 2.
 
-    use super::{and_tweak, AndSlots, SlotProgram, EVAL_MIN_SPACING};
+    use super::{and_tweak, AndBytes, SlotProgram, EVAL_MIN_SPACING};
     use crate::aes::ni::RoundKeys;
     use crate::Block;
     use std::arch::asm;
@@ -1058,17 +1106,34 @@ mod x86 {
         _mm512_inserti32x4::<3>(v, l(idx[3]))
     }
 
+    /// Four labels at byte offsets `off[k]` of `w` into the lanes of one
+    /// register (the AND records' form, [`AndBytes`]: no shift per lane).
+    ///
+    /// # Safety
+    /// Every `off[k]` is a multiple of 16 with `off[k] / 16 < w.len()`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn gather_at(w: &[Block], off: [u32; 4]) -> __m512i {
+        let bytes = w.as_ptr().cast::<u8>();
+        // SAFETY: the caller guarantees the offsets address blocks of `w`;
+        // one 16-byte vector load per label, as in `gather`.
+        let l = |o: u32| unsafe { _mm_loadu_si128(bytes.add(o as usize).cast::<__m128i>()) };
+        let v = _mm512_castsi128_si512(l(off[0]));
+        let v = _mm512_inserti32x4::<1>(v, l(off[1]));
+        let v = _mm512_inserti32x4::<2>(v, l(off[2]));
+        _mm512_inserti32x4::<3>(v, l(off[3]))
+    }
+
     /// Input `half` (0: `a`, 1: `b`) of a group's four gates: their slots'
     /// labels, XORed with their folded slots' (`F`, see
     /// [`super::SlotProgram::with_folds`]) in the register.
     ///
     /// # Safety
-    /// Every slot of `l` is `< w.len()` and, if `F`, every byte offset of
-    /// `f` addresses a block of `w`.
+    /// Every byte offset of `l` and, if `F`, of `f` addresses a block of `w`.
     #[inline(always)]
     unsafe fn gather_in<const F: bool>(
         w: &[Block],
-        l: &[AndSlots; 4],
+        l: &[AndBytes; 4],
         f: &[[u32; 2]; 4],
         half: usize,
     ) -> __m512i {
@@ -1078,7 +1143,7 @@ mod x86 {
             if F {
                 gather_folded(w, idx, f.map(|p| p[half]))
             } else {
-                gather(w, idx)
+                gather_at(w, idx)
             }
         }
     }
@@ -1105,23 +1170,23 @@ mod x86 {
         }
     }
 
-    /// Four labels `w[idx[k]] ⊕ w[off[k] / 16]` into the lanes of one
+    /// Four labels `w[idx[k] / 16] ⊕ w[off[k] / 16]` (both byte offsets)
+    /// into the lanes of one
     /// register: each lane's XOR is one 16-byte `vpxor` with a memory
     /// operand before its insert, so a fold costs a load and an XOR per
     /// lane and no second round of lane inserts (on the shuffle port).
     ///
     /// # Safety
-    /// Every `idx[k] < w.len()`, and `off[k]` is a multiple of 16 with
-    /// `off[k] / 16 < w.len()`.
+    /// `idx[k]` and `off[k]` are multiples of 16 with `idx[k] / 16 <
+    /// w.len()` and `off[k] / 16 < w.len()`.
     #[inline]
     #[target_feature(enable = "avx512f")]
     unsafe fn gather_folded(w: &[Block], idx: [u32; 4], off: [u32; 4]) -> __m512i {
-        let base = w.as_ptr().cast::<__m128i>();
         let bytes = w.as_ptr().cast::<u8>();
         // SAFETY: the caller guarantees both addresses are blocks of `w`.
         let l = |k: usize| unsafe {
             _mm_xor_si128(
-                _mm_loadu_si128(base.add(idx[k] as usize)),
+                _mm_loadu_si128(bytes.add(idx[k] as usize).cast::<__m128i>()),
                 _mm_loadu_si128(bytes.add(off[k] as usize).cast::<__m128i>()),
             )
         };
@@ -1154,6 +1219,29 @@ mod x86 {
         }
     }
 
+    /// Writes the first `n` lanes of `v` to the blocks at byte offsets
+    /// `off[k]` of `w` (the AND records' form, [`AndBytes`]).
+    ///
+    /// # Safety
+    /// Every `off[k]` for `k < n` is a multiple of 16 with `off[k] / 16 <
+    /// w.len()`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn scatter_at(w: &mut [Block], off: [u32; 4], n: usize, v: __m512i) {
+        let lanes = [
+            _mm512_castsi512_si128(v),
+            _mm512_extracti32x4_epi32::<1>(v),
+            _mm512_extracti32x4_epi32::<2>(v),
+            _mm512_extracti32x4_epi32::<3>(v),
+        ];
+        let bytes = w.as_mut_ptr().cast::<u8>();
+        for k in 0..n {
+            // SAFETY: the caller guarantees the offsets address blocks of
+            // `w`; one 16-byte store, as in `scatter`.
+            unsafe { _mm_storeu_si128(bytes.add(off[k] as usize).cast::<__m128i>(), lanes[k]) };
+        }
+    }
+
     /// Mask of the 64-bit elements of the lanes whose label has lsb 1.
     #[inline]
     #[target_feature(enable = "avx512f")]
@@ -1174,22 +1262,31 @@ mod x86 {
 
     /// Lane masks from the polarity bits of a group's gates (bit 0 for
     /// input `a`, bit 1 for `b`), computed in one vector register: the
-    /// four 16-byte `AndSlots` records are one ZMM load, `flip` being the
-    /// top dword of each lane. (A scalar loop over the gates compiled to
-    /// a few dozen shuffles per group, on the ports VAES needs.)
+    /// group's 16-byte `AndBytes` records are one masked ZMM load (lanes
+    /// past the group read nothing and give zero masks, which padding
+    /// lanes may have: their results are dropped), `flip` being the top
+    /// dword of each lane; one `vpshufd` copies it into every dword, so
+    /// each `vptestmq` sets both qwords of a flipped lane and the masks
+    /// need no shift and `or` through general registers. (A scalar loop
+    /// over the gates compiled to a few dozen shuffles per group, on the
+    /// ports VAES needs.)
+    ///
+    /// # Safety
+    /// `gs` holds 1..=4 records.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn flip_masks(l: &[AndSlots; 4]) -> (__mmask8, __mmask8) {
-        let v: __m512i = bytemuck::cast(*l);
-        let ka = _mm512_test_epi64_mask(
-            v,
-            _mm512_set_epi64(1 << 32, 0, 1 << 32, 0, 1 << 32, 0, 1 << 32, 0),
-        );
-        let kb = _mm512_test_epi64_mask(
-            v,
-            _mm512_set_epi64(2 << 32, 0, 2 << 32, 0, 2 << 32, 0, 2 << 32, 0),
-        );
-        (ka | (ka >> 1), kb | (kb >> 1))
+    unsafe fn flip_masks(gs: &[AndBytes]) -> (__mmask8, __mmask8) {
+        let n = gs.len();
+        debug_assert!((1..=4).contains(&n));
+        // SAFETY: only the first `4n ≤ 16` dwords, the `n` records of
+        // `gs`, are read (masked-off elements are not accessed).
+        let v = unsafe {
+            _mm512_maskz_loadu_epi32(((1u32 << (4 * n)) - 1) as u16, gs.as_ptr().cast::<i32>())
+        };
+        let f = _mm512_shuffle_epi32::<0xFF>(v);
+        let ka = _mm512_test_epi64_mask(f, _mm512_set1_epi64(1));
+        let kb = _mm512_test_epi64_mask(f, _mm512_set1_epi64(2));
+        (ka, kb)
     }
 
     /// Mask of the first `n` gates' table blocks among the 8 qwords of
@@ -1388,7 +1485,7 @@ mod x86 {
         k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
-        groups: [&[AndSlots]; G],
+        groups: [&[AndBytes]; G],
         pgroups: [&[[u32; 4]]; G],
         fgroups: [&[[u32; 2]]; G],
         delta: __m512i,
@@ -1398,7 +1495,7 @@ mod x86 {
         f: &mut Feed,
     ) {
         debug_assert_eq!(S, 4 * G);
-        let l: [[AndSlots; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
+        let l: [[AndBytes; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
         let fl: [[[u32; 2]; 4]; G] = std::array::from_fn(|g| fold_lanes::<F>(fgroups[g]));
         let mut a0 = [_mm512_setzero_si512(); G];
         let mut b0 = [_mm512_setzero_si512(); G];
@@ -1407,7 +1504,8 @@ mod x86 {
             // SAFETY: indices (folds too) checked by the caller.
             let a = unsafe { gather_in::<F>(w, gl, &fl[g], 0) };
             let b = unsafe { gather_in::<F>(w, gl, &fl[g], 1) };
-            let (fa, fb) = flip_masks(gl);
+            // SAFETY: a group has 1..=4 gates.
+            let (fa, fb) = unsafe { flip_masks(groups[g]) };
             a0[g] = _mm512_mask_xor_epi64(a, fa, a, delta);
             b0[g] = _mm512_mask_xor_epi64(b, fb, b, delta);
             if C {
@@ -1483,7 +1581,7 @@ mod x86 {
             }
             t_at += 2 * n;
             // SAFETY: indices checked by the caller.
-            unsafe { scatter(w, l[g].map(|s| s.out), n, c) };
+            unsafe { scatter_at(w, l[g].map(|s| s.out), n, c) };
         }
     }
 
@@ -1525,7 +1623,7 @@ mod x86 {
     pub(super) unsafe fn garble_fed<const F: bool, const E: usize>(
         k: &[__m512i; 11],
         w: &mut [Block],
-        gates: &[AndSlots],
+        gates: &[AndBytes],
         folds: &[[u32; 2]],
         d: __m512i,
         tweak_offset: u64,
@@ -1579,7 +1677,7 @@ mod x86 {
     pub(super) unsafe fn eval_fed<const F: bool, const E: usize>(
         k: &[__m512i; 11],
         w: &mut [Block],
-        gates: &[AndSlots],
+        gates: &[AndBytes],
         folds: &[[u32; 2]],
         tables: &[Block],
         tweak_offset: u64,
@@ -1685,7 +1783,7 @@ mod x86 {
                 let (a, e) = (start[1] as usize, st[1] as usize);
                 let t = &mut tables[2 * (a - ands.start)..2 * (e - ands.start)];
                 let mut f = Feed::new(prog.xors.offsets(next.clone()));
-                let g = &prog.ands[a..e];
+                let g = &prog.and_bytes[a..e];
                 let fs = if F { prog.folds(a..e) } else { &[] };
                 let j = a as u64;
                 let (o, t) = (tweak_offset, t);
@@ -1752,7 +1850,7 @@ mod x86 {
                 let (a, e) = (start[1] as usize, st[1] as usize);
                 let t = &tables[2 * (a - ands.start)..2 * (e - ands.start)];
                 let mut f = Feed::new(prog.xors.offsets(next.clone()));
-                let g = &prog.ands[a..e];
+                let g = &prog.and_bytes[a..e];
                 let fs = if F { prog.folds(a..e) } else { &[] };
                 let j = a as u64;
                 let o = tweak_offset;
@@ -1782,7 +1880,7 @@ mod x86 {
     pub(super) unsafe fn garble(
         rk: &RoundKeys,
         w: &mut [Block],
-        gates: &[AndSlots],
+        gates: &[AndBytes],
         folds: &[[u32; 2]],
         delta: Block,
         tweak_offset: u64,
@@ -1815,7 +1913,7 @@ mod x86 {
         rk: &RoundKeys,
         w: &mut [Block],
         p: &[Block],
-        gates: &[AndSlots],
+        gates: &[AndBytes],
         pis: &[[u32; 4]],
         delta: Block,
         tweak_offset: u64,
@@ -1851,7 +1949,7 @@ mod x86 {
     pub(super) unsafe fn garble_with(
         k: &[__m512i; 11],
         w: &mut [Block],
-        gates: &[AndSlots],
+        gates: &[AndBytes],
         folds: &[[u32; 2]],
         d: __m512i,
         tweak_offset: u64,
@@ -1879,7 +1977,7 @@ mod x86 {
         k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
-        gates: &[AndSlots],
+        gates: &[AndBytes],
         pis: &[[u32; 4]],
         folds: &[[u32; 2]],
         d: __m512i,
@@ -1968,7 +2066,7 @@ mod x86 {
         k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
-        groups: [&[AndSlots]; G],
+        groups: [&[AndBytes]; G],
         pgroups: [&[[u32; 2]]; G],
         fgroups: [&[[u32; 2]]; G],
         tables: &[Block],
@@ -1977,7 +2075,7 @@ mod x86 {
         f: &mut Feed,
     ) {
         debug_assert_eq!(S, 2 * G);
-        let l: [[AndSlots; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
+        let l: [[AndBytes; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
         let fl: [[[u32; 2]; 4]; G] = std::array::from_fn(|g| fold_lanes::<F>(fgroups[g]));
         let mut x = [_mm512_setzero_si512(); S];
         let mut tg = [_mm512_setzero_si512(); G];
@@ -2040,7 +2138,7 @@ mod x86 {
             let wg = _mm512_mask_xor_epi64(ha, colour(a), ha, tg[g]);
             let we = _mm512_mask_xor_epi64(hb, colour(b), hb, _mm512_xor_si512(te[g], a));
             // SAFETY: indices checked by the caller.
-            unsafe { scatter(w, l[g].map(|s| s.out), gs.len(), _mm512_xor_si512(wg, we)) };
+            unsafe { scatter_at(w, l[g].map(|s| s.out), gs.len(), _mm512_xor_si512(wg, we)) };
         }
     }
 
@@ -2052,7 +2150,7 @@ mod x86 {
     pub(super) unsafe fn eval(
         rk: &RoundKeys,
         w: &mut [Block],
-        gates: &[AndSlots],
+        gates: &[AndBytes],
         folds: &[[u32; 2]],
         tables: &[Block],
         tweak_offset: u64,
@@ -2071,7 +2169,7 @@ mod x86 {
     pub(super) unsafe fn eval_with(
         k: &[__m512i; 11],
         w: &mut [Block],
-        gates: &[AndSlots],
+        gates: &[AndBytes],
         folds: &[[u32; 2]],
         tables: &[Block],
         tweak_offset: u64,
@@ -2099,7 +2197,7 @@ mod x86 {
         rk: &RoundKeys,
         w: &mut [Block],
         p: &[Block],
-        gates: &[AndSlots],
+        gates: &[AndBytes],
         pis: &[[u32; 2]],
         tables: &[Block],
         tweak_offset: u64,
@@ -2122,7 +2220,7 @@ mod x86 {
         k: &[__m512i; 11],
         w: &mut [Block],
         p: &[Block],
-        gates: &[AndSlots],
+        gates: &[AndBytes],
         pis: &[[u32; 2]],
         folds: &[[u32; 2]],
         tables: &[Block],
