@@ -1399,6 +1399,25 @@ mod x86 {
         }
     }
 
+    /// Rounds `$r…` of [`aes_rounds_fed`], written out one by one: as a
+    /// `for` loop over the round keys, the compiler kept a loop for
+    /// feeds after every second or fifth round (a counter, a compare, a
+    /// parity test and two branches per round, ~100 scalar instructions
+    /// per group on the ports VAES shares, and the key reloaded by index).
+    macro_rules! aes_rounds_fed_at {
+        ($k:ident, $v:ident, $f:ident, $w:ident, $E:expr, $($r:literal)*) => {{
+            $(
+                for x in $v.iter_mut() {
+                    asm!("vaesenc {0}, {0}, {1}", inout(zmm_reg) *x, in(zmm_reg) $k[$r],
+                        options(nomem, nostack, preserves_flags));
+                }
+                if $r % $E == 0 {
+                    $f.one($w);
+                }
+            )*
+        }};
+    }
+
     /// [`aes_rounds`] over the states `$v`, running one gate of the feed
     /// `$f` (on the label vector at `$w`) after every `$E`-th round (rounds
     /// 1..=10; none if `$E == 0`): `10 / $E` gates per pass. The rounds
@@ -1418,15 +1437,7 @@ mod x86 {
                 for x in v.iter_mut() {
                     *x = _mm512_xor_si512(*x, k[0]);
                 }
-                for (r, rk) in k[1..10].iter().enumerate() {
-                    for x in v.iter_mut() {
-                        asm!("vaesenc {0}, {0}, {1}", inout(zmm_reg) *x, in(zmm_reg) *rk,
-                            options(nomem, nostack, preserves_flags));
-                    }
-                    if (r + 1) % $E == 0 {
-                        f.one(w);
-                    }
-                }
+                aes_rounds_fed_at!(k, v, f, w, $E, 1 2 3 4 5 6 7 8 9);
                 for x in v.iter_mut() {
                     asm!("vaesenclast {0}, {0}, {1}", inout(zmm_reg) *x, in(zmm_reg) k[10],
                         options(nomem, nostack, preserves_flags));
