@@ -22,7 +22,7 @@ pub enum Keep {
     AllWires,
 }
 
-/// A label vector indexed by slot (see `plan.rs`).
+/// A label vector indexed by slot (see `plan/layout.rs`).
 pub(crate) type Labels = Zeroizing<Vec<Block>>;
 
 /// A fresh label vector for `layout` with `inputs` on the input slots (the

@@ -1,0 +1,326 @@
+use super::*;
+use brickyard_circuit::Group;
+
+fn wide(n: u32) -> Circuit {
+    // n independent ANDs of input pairs, then one INV of the last output.
+    let gates = (0..n)
+        .map(|i| Gate::And {
+            a: 2 * i,
+            b: 2 * i + 1,
+            out: 2 * n + i,
+        })
+        .chain([Gate::Inv {
+            a: 3 * n - 1,
+            out: 3 * n,
+        }])
+        .collect();
+    Circuit {
+        num_wires: 3 * n + 1,
+        inputs: vec![Group {
+            name: "x".into(),
+            wires: (0..2 * n).collect(),
+        }],
+        outputs: vec![Group {
+            name: "y".into(),
+            wires: vec![3 * n],
+        }],
+        gates,
+    }
+}
+
+#[test]
+fn wide_layers_are_split_and_inv_is_a_polarity() {
+    let n = MAX_BATCH as u32 * 2 + 5;
+    let p = GarblePlan::new(&wide(n)).unwrap();
+    assert_eq!(p.and_count(), n as usize);
+    assert_eq!(p.batch_count(), 3);
+    assert_eq!(p.max_batch(), MAX_BATCH);
+    let m = MAX_BATCH as u32;
+    for l in [&p.compact, &p.dense] {
+        let ands: Vec<_> = l.steps.iter().map(|s| s.ands).collect();
+        assert_eq!(ands, vec![(0, m), (m, 2 * m), (2 * m, n), (n, n)]);
+        // The INV is no gate: its output shares the AND output's slot.
+        assert!(l.prog.xors().is_empty());
+        assert_eq!(l.output_slots, vec![l.prog.ands()[n as usize - 1].out]);
+        assert_eq!(l.output_flips, vec![true]);
+    }
+    // Dense: 2n inputs, the zero slot, n AND outputs; the INV wire
+    // aliases the last.
+    assert_eq!(p.dense.num_slots, 3 * n as usize + 1);
+    assert_eq!(p.dense.wire_slots[3 * n as usize], 3 * n);
+    assert!(p.dense.wire_flips[3 * n as usize]);
+    assert!(!p.dense.wire_flips[3 * n as usize - 1]);
+    // Compact: a layer piece's outputs never take its own inputs' slots
+    // or its other outputs' (those are freed when the piece ends), but
+    // later pieces reuse them.
+    assert_eq!(p.compact.num_slots, 2 * n as usize + 1 + MAX_BATCH);
+    for st in &p.compact.steps {
+        let g = &p.compact.prog.ands()[st.ands.0 as usize..st.ands.1 as usize];
+        for x in g {
+            assert!(g.iter().all(|y| y.a != x.out && y.b != x.out));
+        }
+    }
+}
+
+#[test]
+fn compact_slots_never_clobber_live_wires() {
+    // x = a & b; y = a ^ b (a, b dead after); z = x & y; out = [z, x].
+    let c = Circuit {
+        num_wires: 5,
+        inputs: vec![Group {
+            name: "i".into(),
+            wires: vec![0, 1],
+        }],
+        outputs: vec![Group {
+            name: "o".into(),
+            wires: vec![4, 2],
+        }],
+        gates: vec![
+            Gate::And { a: 0, b: 1, out: 2 },
+            Gate::Xor { a: 0, b: 1, out: 3 },
+            Gate::And { a: 2, b: 3, out: 4 },
+        ],
+    };
+    let p = GarblePlan::new(&c).unwrap();
+    let l = &p.compact;
+    // y = a ^ b is read only by an AND, so it is folded: no XOR gate,
+    // the last AND gathers a and b for its second input. The first AND
+    // takes a fresh slot (3; 2 is the zero slot after the inputs).
+    let g = l.prog.ands();
+    assert_eq!((g[0].a, g[0].b, g[0].out), (0, 1, 3));
+    assert!(l.prog.xors().is_empty());
+    assert_eq!(l.prog.stages(), &[[0, 1], [0, 2], [0, 2]]);
+    assert_eq!(l.prog.folds(0..2), &[[32, 32], [32, 16]]);
+    // a and b stay live until the last AND reads them, so its output
+    // takes a fresh slot, neither theirs nor x's.
+    assert_eq!((g[1].a, g[1].b, g[1].out), (3, 0, 4));
+    assert_eq!(l.output_slots, vec![4, 3]);
+    assert_eq!(l.num_slots, 5);
+    // The dense layout keeps every wire, so it folds nothing.
+    assert!(p.dense.prog.folds(0..2).is_empty());
+    assert_eq!(p.dense.prog.xors().len(), 1);
+}
+
+/// Layers of ANDs over XORs of the previous layer's outputs, all read
+/// only by ANDs: roots read by both inputs of one AND, by several ANDs,
+/// through an INV, and by ANDs of the next layer. `width` > FOLD_PIECE
+/// gives wide pieces, which fold nothing.
+fn folding_circuit(seed: u128, width: u32, rounds: u32) -> Circuit {
+    use brickyard_core::{prg::Prg, Block};
+    let mut prg = Prg::from_seed(Block(seed));
+    let mut r = move |n: u32| (prg.random_block().0 % n as u128) as u32;
+    let mut next = width;
+    let mut gates = Vec::new();
+    let mut state: Vec<u32> = (0..width).collect();
+    let mut prev: Vec<u32> = Vec::new();
+    for _ in 0..rounds {
+        let mut roots = Vec::new();
+        for i in 0..width {
+            let (a, b) = (
+                state[i as usize],
+                state[((i + 1 + r(width - 1)) % width) as usize],
+            );
+            gates.push(Gate::Xor { a, b, out: next });
+            next += 1;
+            roots.push(next - 1);
+            if r(3) == 0 {
+                gates.push(Gate::Inv {
+                    a: next - 1,
+                    out: next,
+                });
+                next += 1;
+                roots.push(next - 1);
+            }
+        }
+        let n = roots.len() as u32;
+        let mut outs = Vec::new();
+        for i in 0..width {
+            let a = roots[r(n) as usize];
+            let b = match r(5) {
+                0 => a,
+                1 => roots[((i + 1) % n) as usize],
+                2 => state[r(width) as usize],
+                3 if !prev.is_empty() => prev[r(prev.len() as u32) as usize],
+                _ => roots[r(n) as usize],
+            };
+            gates.push(Gate::And { a, b, out: next });
+            next += 1;
+            outs.push(next - 1);
+        }
+        prev = roots;
+        state = outs;
+    }
+    Circuit {
+        num_wires: next,
+        inputs: vec![Group {
+            name: "x".into(),
+            wires: (0..width).collect(),
+        }],
+        outputs: vec![Group {
+            name: "y".into(),
+            wires: state,
+        }],
+        gates,
+    }
+}
+
+/// Folded AND inputs change no table or label: the compact (folded)
+/// and dense (unfolded) layouts garble identically, evaluate to the
+/// plaintext, and the VAES and portable stage kernels agree on them.
+#[test]
+fn folded_roots_garble_like_the_dense_layout() {
+    use crate::{decode, evaluate, garble, Garbler, Keep};
+    use brickyard_core::{prg::Prg, Block};
+    let mut folded_pieces = 0;
+    for (seed, width) in [(1, 2), (2, 5), (3, 12), (4, 12), (5, 31), (6, 40)] {
+        let c = folding_circuit(seed, width, 6);
+        let p = GarblePlan::new(&c).unwrap();
+        let l = &p.compact;
+        let n = l.prog.ands().len();
+        let zero = 16 * p.input_wires.len() as u32;
+        let folded = l
+            .prog
+            .folds(0..n)
+            .iter()
+            .filter(|f| **f != [zero; 2])
+            .count();
+        assert_eq!(folded > 0, width <= FOLD_PIECE, "width {width}");
+        folded_pieces += folded;
+        assert!(p.dense.prog.folds(0..n).is_empty());
+        let mut g = Garbler::from_prg(Prg::from_seed(Block(seed)));
+        let zl = g.input_zero_labels(&p);
+        let d = g.delta().clone();
+        let (gc, out) = garble(&p, &d, &zl, 3, Keep::Outputs).unwrap();
+        let (gcd, outd) = garble(&p, &d, &zl, 3, Keep::AllWires).unwrap();
+        assert_eq!(gc, gcd, "tables, width {width}");
+        assert_eq!(*out.output_zero_labels, *outd.output_zero_labels);
+        let bits: Vec<bool> = (0..width).map(|i| (seed >> (i % 7)) & 1 == 1).collect();
+        let labels = g.encode(&zl, &bits).unwrap();
+        let e = evaluate(&p, &gc, &labels, Keep::Outputs).unwrap();
+        let ed = evaluate(&p, &gc, &labels, Keep::AllWires).unwrap();
+        assert_eq!(e.output_labels, ed.output_labels);
+        let mut v = vec![false; c.num_wires as usize];
+        v[..width as usize].copy_from_slice(&bits);
+        for gate in &c.gates {
+            v[gate.output() as usize] = match *gate {
+                Gate::Xor { a, b, .. } => v[a as usize] ^ v[b as usize],
+                Gate::And { a, b, .. } => v[a as usize] & v[b as usize],
+                Gate::Inv { a, .. } => !v[a as usize],
+            };
+        }
+        let want: Vec<bool> = c.outputs[0].wires.iter().map(|&w| v[w as usize]).collect();
+        assert_eq!(decode(&e.output_labels, &out.decoding()).unwrap(), want);
+        stages_match_portable(&p, &format!("width {width}"));
+    }
+    assert!(folded_pieces > 50, "{folded_pieces} folded AND inputs");
+}
+
+/// Both layouts of `p`, walked with the default stage kernels (VAES
+/// here when the CPU has it) and the portable ones: same tables, same
+/// labels, both sides.
+fn stages_match_portable(p: &GarblePlan, name: &str) {
+    use brickyard_core::{prg::Prg, Block};
+    for l in [&p.compact, &p.dense] {
+        let prog = &l.prog;
+        let mut prg = Prg::from_seed(Block(7));
+        let delta = prg.random_block().with_lsb(true);
+        let mut w = vec![Block::ZERO; l.num_slots];
+        for x in &mut w[..p.input_wires.len()] {
+            *x = prg.random_block();
+        }
+        let (mut w2, mut e, mut e2) = (w.clone(), w.clone(), w.clone());
+        let n = 2 * prog.ands().len();
+        let (mut t, mut t2) = (vec![Block::ZERO; n], vec![Block::ZERO; n]);
+        for st in &l.steps {
+            let r = st.stages.0 as usize..st.stages.1 as usize;
+            let a = 2 * st.ands.0 as usize..2 * st.ands.1 as usize;
+            prog.garble_stages(&mut w, r.clone(), delta, 3, &mut t[a.clone()]);
+            prog.garble_stages_portable(&mut w2, r.clone(), delta, 3, &mut t2[a.clone()]);
+            prog.eval_stages(&mut e, r.clone(), &t[a.clone()], 3);
+            prog.eval_stages_portable(&mut e2, r, &t[a], 3);
+        }
+        assert!(t == t2 && w == w2, "{name}: garbler differs");
+        assert!(e == e2, "{name}: evaluator differs");
+        for &o in &l.output_slots {
+            let o = o as usize;
+            assert!(e[o] == w[o] || e[o] == w[o] ^ delta, "{name}: bad label");
+        }
+    }
+}
+
+/// The hoisted, AND-less stages (see `hoist`) and the folded AND
+/// inputs (SHA-256) run on the real circuits, with the default stage
+/// kernels (VAES here when the CPU has it) and the portable ones: same
+/// tables, same labels, both sides.
+#[test]
+fn hoisted_stages_match_the_portable_backend() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/circuits/bristol_fashion");
+    for name in ["aes_128.txt", "sha256.txt"] {
+        let c = brickyard_circuit::load(dir.join(name)).unwrap();
+        let p = GarblePlan::new(&c).unwrap();
+        for l in [&p.compact, &p.dense] {
+            let prog = &l.prog;
+            let andless = (0..prog.stages().len() - 1)
+                .filter(|&s| prog.stages_ands(s..s + 1).is_empty())
+                .count();
+            assert!(andless > 10, "{name}: only {andless} hoisted stages");
+        }
+        let n = p.compact.prog.ands().len();
+        let zero = 16 * p.input_wires.len() as u32;
+        let folds = p.compact.prog.folds(0..n);
+        let folded = folds.iter().flatten().filter(|&&f| f != zero).count();
+        // AES-128: only its 20-AND layers fold (400 inputs), SHA-256:
+        // 38 103 of its 45 146 AND inputs.
+        let want = if name == "aes_128.txt" {
+            1..1_000
+        } else {
+            30_000..45_146
+        };
+        assert!(want.contains(&folded), "{name}: {folded} folded inputs");
+        stages_match_portable(&p, name);
+    }
+}
+
+#[test]
+fn dead_xors_are_dropped_from_the_compact_layout_only() {
+    // y = a ^ b is never read; out = ¬(a & b).
+    let c = Circuit {
+        num_wires: 5,
+        inputs: vec![Group {
+            name: "i".into(),
+            wires: vec![0, 1],
+        }],
+        outputs: vec![Group {
+            name: "o".into(),
+            wires: vec![4],
+        }],
+        gates: vec![
+            Gate::Xor { a: 0, b: 1, out: 2 },
+            Gate::And { a: 0, b: 1, out: 3 },
+            Gate::Inv { a: 3, out: 4 },
+        ],
+    };
+    let p = GarblePlan::new(&c).unwrap();
+    assert!(p.compact.prog.xors().is_empty());
+    assert_eq!(p.dense.prog.xors().len(), 1);
+    assert_eq!(p.compact.output_flips, vec![true]);
+}
+
+#[test]
+fn broken_invariants_are_config_errors() {
+    let mut c = wide(3);
+    c.outputs[0].wires.push(c.num_wires);
+    assert!(matches!(GarblePlan::new(&c), Err(Error::Config(_))));
+    let mut c = wide(3);
+    c.gates.push(Gate::Xor { a: 0, b: 1, out: 2 });
+    assert!(matches!(GarblePlan::new(&c), Err(Error::Config(_))));
+    let mut c = wide(3);
+    c.num_wires += 1;
+    c.gates.push(Gate::Xor {
+        a: 0,
+        b: 10,
+        out: 10,
+    });
+    assert!(matches!(GarblePlan::new(&c), Err(Error::Config(_))));
+}
