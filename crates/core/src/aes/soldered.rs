@@ -128,6 +128,7 @@ mod x86 {
     //! with VAES-512, is what limits the kernel beside the AES itself).
 
     use super::SolderedGate;
+    use crate::aes::halfgates::x86::aes_rounds;
     use crate::aes::ni::RoundKeys;
     use crate::Block;
     use std::arch::x86_64::*;
@@ -149,22 +150,6 @@ mod x86 {
     fn colour(x: __m512i) -> __mmask8 {
         let k = _mm512_test_epi64_mask(x, _mm512_set_epi64(0, 1, 0, 1, 0, 1, 0, 1));
         k | (k << 1)
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f,vaes")]
-    fn aes_rounds<const N: usize>(k: &[__m512i; 11], v: &mut [__m512i; N]) {
-        for x in v.iter_mut() {
-            *x = _mm512_xor_si512(*x, k[0]);
-        }
-        for rk in &k[1..10] {
-            for x in v.iter_mut() {
-                *x = _mm512_aesenc_epi128(*x, *rk);
-            }
-        }
-        for x in v.iter_mut() {
-            *x = _mm512_aesenclast_epi128(*x, k[10]);
-        }
     }
 
     /// Lane `J` of a gate's five vectors `[A, B, T_G, T_E, s_O]` (`A`, `B`

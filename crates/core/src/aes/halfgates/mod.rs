@@ -826,7 +826,7 @@ mod portable;
 use portable::*;
 
 #[cfg(target_arch = "x86_64")]
-mod x86;
+pub(crate) mod x86;
 
 #[cfg(test)]
 mod tests;

@@ -224,9 +224,11 @@ fn table_masks(n: usize) -> (__mmask8, __mmask8) {
     (m(q), m(q.saturating_sub(8)))
 }
 
+/// The fixed-key AES over `N` ZMM states (4 blocks each), round keys in
+/// registers; also LEGO's soldered-gate kernel's.
 #[inline]
 #[target_feature(enable = "avx512f,vaes")]
-fn aes_rounds<const N: usize>(k: &[__m512i; 11], v: &mut [__m512i; N]) {
+pub(crate) fn aes_rounds<const N: usize>(k: &[__m512i; 11], v: &mut [__m512i; N]) {
     for x in v.iter_mut() {
         *x = _mm512_xor_si512(*x, k[0]);
     }
