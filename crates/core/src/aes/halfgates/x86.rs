@@ -2,7 +2,7 @@
 //! each); the garbler keeps 2 groups × 4 hash inputs = 8 ZMM states in
 //! flight, the evaluator 4 groups × 2.
 
-use super::{and_tweak, AndBytes, SlotProgram, EVAL_MIN_SPACING};
+use super::{and_tweak, AndBytes, SlotProgram, StageFolds, StageLanes, EVAL_MIN_SPACING};
 use crate::aes::ni::RoundKeys;
 use crate::Block;
 use std::arch::asm;
@@ -85,14 +85,20 @@ fn fold_lanes<const F: bool>(fs: &[[u32; 2]]) -> [[u32; 2]; 4] {
     }
 }
 
-/// Splits a stage's fold records like its gates (`[..4]`, `[4..]`), or
-/// hands out empty slices without folds.
+/// The first four records of `gs` (at least four) as a group's lanes.
 #[inline(always)]
-fn fold_halves<const F: bool>(fs: &[[u32; 2]]) -> [&[[u32; 2]]; 2] {
+fn quad<T>(gs: &[T]) -> &[T; 4] {
+    gs.first_chunk().expect("a full group has four gates")
+}
+
+/// The fold lanes of a full group of gates `i..i + 4` (unread
+/// [`NO_FOLDS`] without folds).
+#[inline(always)]
+fn fold_quad<const F: bool>(folds: &[[u32; 2]], i: usize) -> &[[u32; 2]; 4] {
     if F {
-        [&fs[..4], &fs[4..]]
+        quad(&folds[i..])
     } else {
-        [&[], &[]]
+        &NO_FOLDS
     }
 }
 
@@ -145,28 +151,33 @@ unsafe fn scatter(w: &mut [Block], idx: [u32; 4], n: usize, v: __m512i) {
     }
 }
 
-/// Writes the first `n` lanes of `v` to the blocks at byte offsets
-/// `off[k]` of `w` (the AND records' form, [`AndBytes`]).
+/// Writes the four lanes of `v` to the blocks at byte offsets `off[k]`
+/// of `w`, last lane first: a group's padding lanes repeat its last
+/// gate (see [`lanes`]), so the real lane's label is the one left in
+/// the slot, and the store count is a constant (a loop over a group's
+/// `n` gates compiled to a branch per lane, which mispredicts as stage
+/// sizes vary). Distinct gates of a group have distinct output slots
+/// (the plan's outputs are).
 ///
 /// # Safety
-/// Every `off[k]` for `k < n` is a multiple of 16 with `off[k] / 16 <
-/// w.len()`.
+/// Every `off[k]` is a multiple of 16 with `off[k] / 16 < w.len()`.
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn scatter_at(w: &mut [Block], off: [u32; 4], n: usize, v: __m512i) {
-    let lanes = [
-        _mm512_castsi512_si128(v),
-        _mm512_extracti32x4_epi32::<1>(v),
-        _mm512_extracti32x4_epi32::<2>(v),
-        _mm512_extracti32x4_epi32::<3>(v),
-    ];
+unsafe fn scatter_rev(w: &mut [Block], off: [u32; 4], v: __m512i) {
     let bytes = w.as_mut_ptr().cast::<u8>();
-    for k in 0..n {
-        // SAFETY: the caller guarantees the offsets address blocks of
-        // `w`; one 16-byte store, as in `scatter`.
-        unsafe { _mm_storeu_si128(bytes.add(off[k] as usize).cast::<__m128i>(), lanes[k]) };
+    // SAFETY: the caller guarantees the offsets address blocks of `w`;
+    // one 16-byte store each, as in `scatter`.
+    unsafe {
+        let at = |k: usize| bytes.add(off[k] as usize).cast::<__m128i>();
+        _mm_storeu_si128(at(3), _mm512_extracti32x4_epi32::<3>(v));
+        _mm_storeu_si128(at(2), _mm512_extracti32x4_epi32::<2>(v));
+        _mm_storeu_si128(at(1), _mm512_extracti32x4_epi32::<1>(v));
+        _mm_storeu_si128(at(0), _mm512_castsi512_si128(v));
     }
 }
+
+/// No folds: what the fold arguments of the kernels point to without them.
+const NO_FOLDS: [[u32; 2]; 4] = [[0; 2]; 4];
 
 /// Mask of the 64-bit elements of the lanes whose label has lsb 1.
 #[inline]
@@ -177,9 +188,10 @@ fn colour(x: __m512i) -> __mmask8 {
 }
 
 /// The gates of a group (1..=4) in four lanes: padding lanes repeat
-/// the last gate, so they read valid slots (their results are dropped).
+/// the last gate, so they read valid slots (their results are dropped,
+/// see [`scatter_rev`]).
 #[inline(always)]
-fn lanes<T: Copy>(gs: &[T]) -> [T; 4] {
+pub(super) fn lanes<T: Copy>(gs: &[T]) -> [T; 4] {
     let n = gs.len();
     debug_assert!((1..=4).contains(&n));
     // SAFETY: `i.min(n - 1) < n` for the non-empty groups callers pass.
@@ -188,27 +200,18 @@ fn lanes<T: Copy>(gs: &[T]) -> [T; 4] {
 
 /// Lane masks from the polarity bits of a group's gates (bit 0 for
 /// input `a`, bit 1 for `b`), computed in one vector register: the
-/// group's 16-byte `AndBytes` records are one masked ZMM load (lanes
-/// past the group read nothing and give zero masks, which padding
-/// lanes may have: their results are dropped), `flip` being the top
-/// dword of each lane; one `vpshufd` copies it into every dword, so
-/// each `vptestmq` sets both qwords of a flipped lane and the masks
-/// need no shift and `or` through general registers. (A scalar loop
-/// over the gates compiled to a few dozen shuffles per group, on the
-/// ports VAES needs.)
-///
-/// # Safety
-/// `gs` holds 1..=4 records.
+/// group's four 16-byte `AndBytes` lane records (padded, see
+/// [`lanes`]) are one ZMM load, `flip` being the top dword of each
+/// lane; one `vpshufd` copies it into every dword, so each `vptestmq`
+/// sets both qwords of a flipped lane and the masks need no shift and
+/// `or` through general registers. (A scalar loop over the gates
+/// compiled to a few dozen shuffles per group, on the ports VAES
+/// needs.)
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn flip_masks(gs: &[AndBytes]) -> (__mmask8, __mmask8) {
-    let n = gs.len();
-    debug_assert!((1..=4).contains(&n));
-    // SAFETY: only the first `4n ≤ 16` dwords, the `n` records of
-    // `gs`, are read (masked-off elements are not accessed).
-    let v = unsafe {
-        _mm512_maskz_loadu_epi32(((1u32 << (4 * n)) - 1) as u16, gs.as_ptr().cast::<i32>())
-    };
+fn flip_masks(l: &[AndBytes; 4]) -> (__mmask8, __mmask8) {
+    // SAFETY: `l` is 64 readable bytes.
+    let v = unsafe { _mm512_loadu_si512(l.as_ptr().cast()) };
     let f = _mm512_shuffle_epi32::<0xFF>(v);
     let ka = _mm512_test_epi64_mask(f, _mm512_set1_epi64(1));
     let kb = _mm512_test_epi64_mask(f, _mm512_set1_epi64(2));
@@ -405,12 +408,13 @@ fn one_lo() -> __m512i {
     _mm512_set_epi64(0, 1, 0, 1, 0, 1, 0, 1)
 }
 
-/// Garbles `G` groups of 4 gates (`counts[g]` real gates in group `g`,
-/// the rest padding that is computed but never stored).
+/// Garbles `G` groups of 4 gates: `l[g]` the lanes of group `g` (see
+/// [`lanes`]), `n[g]` its real gates (1..=4), the rest padding whose
+/// results are dropped; `fl[g]` its fold lanes (read only if `F`).
 ///
 /// # Safety
-/// Slot indices of `groups` are `< w.len()`; `tables` holds
-/// `2 · Σ counts` blocks.
+/// Byte offsets of `l` (and of `fl` if `F`) address blocks of `w`;
+/// `tables` holds `2 · Σ n` blocks.
 #[inline]
 #[target_feature(enable = "avx512f,vaes,aes,sse2")]
 #[allow(clippy::too_many_arguments)]
@@ -424,9 +428,10 @@ unsafe fn garble_groups<
     k: &[__m512i; 11],
     w: &mut [Block],
     p: &[Block],
-    groups: [&[AndBytes]; G],
+    l: [&[AndBytes; 4]; G],
+    n: [usize; G],
     pgroups: [&[[u32; 4]]; G],
-    fgroups: [&[[u32; 2]]; G],
+    fl: [&[[u32; 2]; 4]; G],
     delta: __m512i,
     tweak_offset: u64,
     first: u64,
@@ -434,17 +439,14 @@ unsafe fn garble_groups<
     f: &mut Feed,
 ) {
     debug_assert_eq!(S, 4 * G);
-    let l: [[AndBytes; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
-    let fl: [[[u32; 2]; 4]; G] = std::array::from_fn(|g| fold_lanes::<F>(fgroups[g]));
     let mut a0 = [_mm512_setzero_si512(); G];
     let mut b0 = [_mm512_setzero_si512(); G];
     let mut x = [_mm512_setzero_si512(); S];
     for (g, gl) in l.iter().enumerate() {
         // SAFETY: indices (folds too) checked by the caller.
-        let a = unsafe { gather_in::<F>(w, gl, &fl[g], 0) };
-        let b = unsafe { gather_in::<F>(w, gl, &fl[g], 1) };
-        // SAFETY: a group has 1..=4 gates.
-        let (fa, fb) = unsafe { flip_masks(groups[g]) };
+        let a = unsafe { gather_in::<F>(w, gl, fl[g], 0) };
+        let b = unsafe { gather_in::<F>(w, gl, fl[g], 1) };
+        let (fa, fb) = flip_masks(gl);
         a0[g] = _mm512_mask_xor_epi64(a, fa, a, delta);
         b0[g] = _mm512_mask_xor_epi64(b, fb, b, delta);
         if C {
@@ -482,12 +484,12 @@ unsafe fn garble_groups<
         x[4 * g + 1] = _mm512_xor_si512(u[4 * g + 1], ta);
         x[4 * g + 2] = _mm512_xor_si512(u[4 * g + 2], tb);
         x[4 * g + 3] = _mm512_xor_si512(u[4 * g + 3], tb);
-        at += groups[g].len() as u64;
+        at += n[g] as u64;
     }
     // SAFETY: the caller's feed contract (its gates address `w`).
     unsafe { aes_rounds_fed!(k, &mut x, f, w.as_mut_ptr(), E) };
     let mut t_at = 0;
-    for (g, gs) in groups.iter().enumerate() {
+    for g in 0..G {
         let h: [__m512i; 4] = std::array::from_fn(|q| _mm512_xor_si512(u[4 * g + q], x[4 * g + q]));
         let (pa, pb) = (colour(a0[g]), colour(b0[g]));
         let tg = _mm512_xor_si512(h[0], h[1]);
@@ -500,7 +502,7 @@ unsafe fn garble_groups<
         // [T_G, T_E] per gate: interleave the lanes of tg and te.
         let lo = _mm512_permutex2var_epi64(tg, _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), te);
         let hi = _mm512_permutex2var_epi64(tg, _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4), te);
-        let n = gs.len();
+        let n = n[g];
         // Straight from registers to the table (public: it is sent to
         // the evaluator, so no copy on the stack to wipe), masked for a
         // short group so nothing past its blocks is touched.
@@ -508,17 +510,17 @@ unsafe fn garble_groups<
         let (mlo, mhi) = table_masks(n);
         // SAFETY: masked-off qwords are neither read nor written, so
         // only the `2n` blocks of `t` are stored to; `hi` starts 4
-        // blocks in and is only stored when `n > 2`.
+        // blocks in (its mask is 0 unless `n > 2`; the address is then
+        // only computed, with `wrapping_add`, never accessed).
         unsafe {
             let p = t.as_mut_ptr().cast::<i64>();
             _mm512_mask_storeu_epi64(p, mlo, lo);
-            if mhi != 0 {
-                _mm512_mask_storeu_epi64(p.add(8), mhi, hi);
-            }
+            _mm512_mask_storeu_epi64(p.wrapping_add(8), mhi, hi);
         }
         t_at += 2 * n;
-        // SAFETY: indices checked by the caller.
-        unsafe { scatter_at(w, l[g].map(|s| s.out), n, c) };
+        // SAFETY: indices checked by the caller; padding lanes repeat
+        // the last gate.
+        unsafe { scatter_rev(w, l[g].map(|s| s.out), c) };
     }
 }
 
@@ -547,38 +549,44 @@ fn checked(e: usize, n: usize) -> usize {
     }
 }
 
-/// Garbles one stage's AND group with a gate of `f` run after every
-/// `E`-th AES round ([`aes_rounds_fed`]); a group of more than 8 gates
-/// runs without feed.
+/// Garbles one stage's AND gates `gates` (1..=8: the lanes `lanes`,
+/// precomputed in [`SlotProgram`]; `fl` their folds) with a gate of `f`
+/// run after every `E`-th AES round ([`aes_rounds_fed`], none if `E ==
+/// 0`); a stage of more than 8 gates runs without feed.
 ///
 /// # Safety
-/// As [`garble`]; `f` holds at least [`fed_gates`]`(E)` gates whose
+/// As [`garble`]; `lanes` and `fl` are the stage's lanes (their offsets
+/// address `w`); `f` holds at least [`fed_gates`]`(E)` gates whose
 /// offsets address `w` (see [`Feed::one`]).
 #[inline]
 #[target_feature(enable = "avx512f,vaes,aes,sse2")]
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn garble_fed<const F: bool, const E: usize>(
+unsafe fn garble_fed<const F: bool, const E: usize>(
     k: &[__m512i; 11],
     w: &mut [Block],
     gates: &[AndBytes],
     folds: &[[u32; 2]],
+    lanes: &StageLanes,
+    fl: &StageFolds,
     d: __m512i,
     tweak_offset: u64,
     first_and: u64,
     tables: &mut [Block],
     f: &mut Feed,
 ) {
+    let n = gates.len();
     // SAFETY: forwarded from the caller.
     unsafe {
-        match gates.len() {
+        match n {
             0 => {}
             1..=4 => garble_groups::<1, 4, false, F, E>(
                 k,
                 w,
                 &[],
-                [gates],
+                [&lanes[0]],
+                [n],
                 [&[]],
-                [folds],
+                [&fl[0]],
                 d,
                 tweak_offset,
                 first_and,
@@ -589,49 +597,76 @@ pub(super) unsafe fn garble_fed<const F: bool, const E: usize>(
                 k,
                 w,
                 &[],
-                [&gates[..4], &gates[4..]],
+                [&lanes[0], &lanes[1]],
+                [4, n - 4],
                 [&[], &[]],
-                fold_halves::<F>(folds),
+                [&fl[0], &fl[1]],
                 d,
                 tweak_offset,
                 first_and,
                 tables,
                 f,
             ),
-            _ => garble_with(k, w, gates, folds, d, tweak_offset, first_and, tables),
+            _ => garble_big(k, w, gates, folds, d, tweak_offset, first_and, tables),
         }
     }
+}
+
+/// [`garble_with`] kept out of line, for the stage loops' stages of
+/// more than 8 ANDs (the plan makes none): inlined, its kernels would
+/// grow the loop's hot code.
+///
+/// # Safety
+/// As [`garble`].
+#[inline(never)]
+#[target_feature(enable = "avx512f,vaes,aes,sse2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn garble_big(
+    k: &[__m512i; 11],
+    w: &mut [Block],
+    gates: &[AndBytes],
+    folds: &[[u32; 2]],
+    d: __m512i,
+    tweak_offset: u64,
+    first_and: u64,
+    tables: &mut [Block],
+) {
+    // SAFETY: forwarded from the caller.
+    unsafe { garble_with(k, w, gates, folds, d, tweak_offset, first_and, tables) }
 }
 
 /// The evaluator's [`garble_fed`].
 ///
 /// # Safety
-/// As [`garble`]; `f` holds at least [`fed_gates`]`(E)` gates whose
-/// offsets address `w` (see [`Feed::one`]).
+/// As [`garble_fed`].
 #[inline]
 #[target_feature(enable = "avx512f,vaes,aes,sse2")]
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn eval_fed<const F: bool, const E: usize>(
+unsafe fn eval_fed<const F: bool, const E: usize>(
     k: &[__m512i; 11],
     w: &mut [Block],
     gates: &[AndBytes],
     folds: &[[u32; 2]],
+    lanes: &StageLanes,
+    fl: &StageFolds,
     tables: &[Block],
     tweak_offset: u64,
     first_and: u64,
     f: &mut Feed,
 ) {
+    let n = gates.len();
     // SAFETY: forwarded from the caller.
     unsafe {
-        match gates.len() {
+        match n {
             0 => {}
             1..=4 => eval_groups::<1, 2, false, F, E>(
                 k,
                 w,
                 &[],
-                [gates],
+                [&lanes[0]],
+                [n],
                 [&[]],
-                [folds],
+                [&fl[0]],
                 tables,
                 tweak_offset,
                 first_and,
@@ -641,17 +676,37 @@ pub(super) unsafe fn eval_fed<const F: bool, const E: usize>(
                 k,
                 w,
                 &[],
-                [&gates[..4], &gates[4..]],
+                [&lanes[0], &lanes[1]],
+                [4, n - 4],
                 [&[], &[]],
-                fold_halves::<F>(folds),
+                [&fl[0], &fl[1]],
                 tables,
                 tweak_offset,
                 first_and,
                 f,
             ),
-            _ => eval_with(k, w, gates, folds, tables, tweak_offset, first_and),
+            _ => eval_big(k, w, gates, folds, tables, tweak_offset, first_and),
         }
     }
+}
+
+/// [`eval_with`] out of line (see [`garble_big`]).
+///
+/// # Safety
+/// As [`garble`].
+#[inline(never)]
+#[target_feature(enable = "avx512f,vaes,aes,sse2")]
+unsafe fn eval_big(
+    k: &[__m512i; 11],
+    w: &mut [Block],
+    gates: &[AndBytes],
+    folds: &[[u32; 2]],
+    tables: &[Block],
+    tweak_offset: u64,
+    first_and: u64,
+) {
+    // SAFETY: forwarded from the caller.
+    unsafe { eval_with(k, w, gates, folds, tables, tweak_offset, first_and) }
 }
 
 /// The VAES path of [`super::SlotProgram::garble_stages`]: the whole
@@ -705,30 +760,42 @@ unsafe fn garble_stages_with<const F: bool>(
 ) {
     let ands = prog.stages_ands(range.clone());
     let mut start = prog.stage_start(range.start);
-    let stages = &prog.stages[range];
+    let stages = &prog.stages[range.clone()];
+    let lanes = &prog.stage_lanes[range.clone()];
+    let fold_lanes = if F {
+        &prog.stage_fold_lanes[range]
+    } else {
+        &[][..]
+    };
     // SAFETY: forwarded from the caller: slot indices (and the XOR
     // gates' byte offsets) checked in `new` against `prog.bound`, stage
-    // ends in `with_stages`, table slices cut from a `tables` that fits.
+    // ends in `with_stages`, stage lanes copied from checked records
+    // (`with_stages`, `with_folds`), table slices cut from a `tables`
+    // that fits.
     unsafe {
         let k = keys(rk);
         let d = broadcast(delta);
         if let Some(st) = stages.first() {
             prog.xors.run(w, start[0] as usize..st[0] as usize);
         }
-        for (i, st) in stages.iter().enumerate() {
+        for (i, (st, l)) in stages.iter().zip(lanes).enumerate() {
             let next = st[0] as usize..stages.get(i + 1).map_or(st[0], |n| n[0]) as usize;
             let (a, e) = (start[1] as usize, st[1] as usize);
             let t = &mut tables[2 * (a - ands.start)..2 * (e - ands.start)];
             let mut f = Feed::new(prog.xors.offsets(next.clone()));
             let g = &prog.and_bytes[a..e];
-            let fs = if F { prog.folds(a..e) } else { &[] };
+            let (fs, fl) = if F {
+                (prog.folds(a..e), &fold_lanes[i])
+            } else {
+                (&[][..], &[NO_FOLDS; 2])
+            };
             let j = a as u64;
             let (o, t) = (tweak_offset, t);
             match checked(spacing(next.len()), next.len()) {
-                1 => garble_fed::<F, 1>(&k, w, g, fs, d, o, j, t, &mut f),
-                2 => garble_fed::<F, 2>(&k, w, g, fs, d, o, j, t, &mut f),
-                5 => garble_fed::<F, 5>(&k, w, g, fs, d, o, j, t, &mut f),
-                _ => garble_with(&k, w, g, fs, d, o, j, t),
+                1 => garble_fed::<F, 1>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
+                2 => garble_fed::<F, 2>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
+                5 => garble_fed::<F, 5>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
+                _ => garble_fed::<F, 0>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
             }
             prog.xors.run(w, next.end - f.left()..next.end);
             start = *st;
@@ -775,31 +842,42 @@ unsafe fn eval_stages_with<const F: bool>(
 ) {
     let ands = prog.stages_ands(range.clone());
     let mut start = prog.stage_start(range.start);
-    let stages = &prog.stages[range];
-    // SAFETY: forwarded from the caller.
+    let stages = &prog.stages[range.clone()];
+    let lanes = &prog.stage_lanes[range.clone()];
+    let fold_lanes = if F {
+        &prog.stage_fold_lanes[range]
+    } else {
+        &[][..]
+    };
+    // SAFETY: forwarded from the caller (see `garble_stages_with`).
     unsafe {
         let k = keys(rk);
         if let Some(st) = stages.first() {
             prog.xors.run(w, start[0] as usize..st[0] as usize);
         }
-        for (i, st) in stages.iter().enumerate() {
+        for (i, (st, l)) in stages.iter().zip(lanes).enumerate() {
             let next = st[0] as usize..stages.get(i + 1).map_or(st[0], |n| n[0]) as usize;
             let (a, e) = (start[1] as usize, st[1] as usize);
             let t = &tables[2 * (a - ands.start)..2 * (e - ands.start)];
             let mut f = Feed::new(prog.xors.offsets(next.clone()));
             let g = &prog.and_bytes[a..e];
-            let fs = if F { prog.folds(a..e) } else { &[] };
+            let (fs, fl) = if F {
+                (prog.folds(a..e), &fold_lanes[i])
+            } else {
+                (&[][..], &[NO_FOLDS; 2])
+            };
             let j = a as u64;
             let o = tweak_offset;
+            // The evaluator feeds at most every second round
+            // (`EVAL_MIN_SPACING`), so a gate after every round never occurs.
             let spacing = match spacing(next.len()) {
                 0 => 0,
                 e => checked(e.max(EVAL_MIN_SPACING), next.len()),
             };
             match spacing {
-                1 => eval_fed::<F, 1>(&k, w, g, fs, t, o, j, &mut f),
-                2 => eval_fed::<F, 2>(&k, w, g, fs, t, o, j, &mut f),
-                5 => eval_fed::<F, 5>(&k, w, g, fs, t, o, j, &mut f),
-                _ => eval_with(&k, w, g, fs, t, o, j),
+                2 => eval_fed::<F, 2>(&k, w, g, fs, l, fl, t, o, j, &mut f),
+                5 => eval_fed::<F, 5>(&k, w, g, fs, l, fl, t, o, j, &mut f),
+                _ => eval_fed::<F, 0>(&k, w, g, fs, l, fl, t, o, j, &mut f),
             }
             prog.xors.run(w, next.end - f.left()..next.end);
             start = *st;
@@ -923,21 +1001,20 @@ unsafe fn garble_any<const C: bool, const F: bool>(
     tables: &mut [Block],
 ) {
     let pis_at = |r: std::ops::Range<usize>| if C { &pis[r] } else { &[][..] };
-    let folds_at = |r: std::ops::Range<usize>| if F { &folds[r] } else { &[][..] };
     let mut j = first_and;
     let mut t = 0;
     let n8 = gates.len() / 8 * 8;
     for i in (0..n8).step_by(8) {
-        let c = &gates[i..i + 8];
         // SAFETY: forwarded from the caller.
         unsafe {
             garble_groups::<2, 8, C, F, 0>(
                 k,
                 w,
                 p,
-                [&c[..4], &c[4..]],
+                [quad(&gates[i..]), quad(&gates[i + 4..])],
+                [4, 4],
                 [pis_at(i..i + 4), pis_at(i + 4..i + 8)],
-                [folds_at(i..i + 4), folds_at(i + 4..i + 8)],
+                [fold_quad::<F>(folds, i), fold_quad::<F>(folds, i + 4)],
                 d,
                 tweak_offset,
                 j,
@@ -952,6 +1029,8 @@ unsafe fn garble_any<const C: bool, const F: bool>(
     let r = &gates[n8..];
     let t = &mut tables[t..];
     let m = r.len();
+    let h = m.min(4);
+    let fr = |a: usize, b: usize| if F { &folds[n8 + a..n8 + b] } else { &[][..] };
     // SAFETY: forwarded from the caller.
     unsafe {
         match m {
@@ -960,9 +1039,10 @@ unsafe fn garble_any<const C: bool, const F: bool>(
                 k,
                 w,
                 p,
-                [r],
+                [&lanes(r)],
+                [m],
                 [pis_at(n8..n8 + m)],
-                [folds_at(n8..n8 + m)],
+                [&fold_lanes::<F>(fr(0, m))],
                 d,
                 tweak_offset,
                 j,
@@ -973,9 +1053,10 @@ unsafe fn garble_any<const C: bool, const F: bool>(
                 k,
                 w,
                 p,
-                [&r[..4], &r[4..]],
+                [quad(r), &lanes(&r[h..])],
+                [4, m - 4],
                 [pis_at(n8..n8 + 4), pis_at(n8 + 4..n8 + m)],
-                [folds_at(n8..n8 + 4), folds_at(n8 + 4..n8 + m)],
+                [&fold_lanes::<F>(fr(0, 4)), &fold_lanes::<F>(fr(4, m))],
                 d,
                 tweak_offset,
                 j,
@@ -1003,39 +1084,38 @@ unsafe fn eval_groups<
     k: &[__m512i; 11],
     w: &mut [Block],
     p: &[Block],
-    groups: [&[AndBytes]; G],
+    l: [&[AndBytes; 4]; G],
+    n: [usize; G],
     pgroups: [&[[u32; 2]]; G],
-    fgroups: [&[[u32; 2]]; G],
+    fl: [&[[u32; 2]; 4]; G],
     tables: &[Block],
     tweak_offset: u64,
     first: u64,
     f: &mut Feed,
 ) {
     debug_assert_eq!(S, 2 * G);
-    let l: [[AndBytes; 4]; G] = std::array::from_fn(|g| lanes(groups[g]));
-    let fl: [[[u32; 2]; 4]; G] = std::array::from_fn(|g| fold_lanes::<F>(fgroups[g]));
     let mut x = [_mm512_setzero_si512(); S];
     let mut tg = [_mm512_setzero_si512(); G];
     let mut te = [_mm512_setzero_si512(); G];
     let mut t_at = 0;
-    for (g, gs) in groups.iter().enumerate() {
+    for g in 0..G {
         // SAFETY: indices (folds too) checked by the caller.
-        x[2 * g] = unsafe { gather_in::<F>(w, &l[g], &fl[g], 0) };
-        x[2 * g + 1] = unsafe { gather_in::<F>(w, &l[g], &fl[g], 1) };
-        let n = gs.len();
+        x[2 * g] = unsafe { gather_in::<F>(w, l[g], fl[g], 0) };
+        x[2 * g + 1] = unsafe { gather_in::<F>(w, l[g], fl[g], 1) };
+        let n = n[g];
         let t = &tables[t_at..t_at + 2 * n];
         t_at += 2 * n;
         let (mlo, mhi) = table_masks(n);
         // SAFETY: masked loads read only the `2n` blocks of `t`
-        // (masked-off qwords are not accessed and read as zero).
+        // (masked-off qwords are not accessed and read as zero; `hi`'s
+        // address, 4 blocks in, is computed with `wrapping_add` and
+        // not accessed unless `n > 2`).
         let (lo, hi) = unsafe {
             let p = t.as_ptr().cast::<i64>();
-            let hi = if mhi != 0 {
-                _mm512_maskz_loadu_epi64(mhi, p.add(8))
-            } else {
-                _mm512_setzero_si512()
-            };
-            (_mm512_maskz_loadu_epi64(mlo, p), hi)
+            (
+                _mm512_maskz_loadu_epi64(mlo, p),
+                _mm512_maskz_loadu_epi64(mhi, p.wrapping_add(8)),
+            )
         };
         tg[g] = _mm512_permutex2var_epi64(lo, _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0), hi);
         te[g] = _mm512_permutex2var_epi64(lo, _mm512_set_epi64(15, 14, 11, 10, 7, 6, 3, 2), hi);
@@ -1064,18 +1144,20 @@ unsafe fn eval_groups<
         let ta = tweaks4(tweak_offset, first + at);
         x[2 * g] = _mm512_xor_si512(u[2 * g], ta);
         x[2 * g + 1] = _mm512_xor_si512(u[2 * g + 1], _mm512_xor_si512(ta, one_lo()));
-        at += groups[g].len() as u64;
+        at += n[g] as u64;
     }
     // SAFETY: the caller's feed contract (its gates address `w`).
     unsafe { aes_rounds_fed!(k, &mut x, f, w.as_mut_ptr(), E) };
-    for (g, gs) in groups.iter().enumerate() {
+    for g in 0..G {
         let (a, b) = (held[2 * g], held[2 * g + 1]);
         let ha = _mm512_xor_si512(u[2 * g], x[2 * g]);
         let hb = _mm512_xor_si512(u[2 * g + 1], x[2 * g + 1]);
         let wg = _mm512_mask_xor_epi64(ha, colour(a), ha, tg[g]);
         let we = _mm512_mask_xor_epi64(hb, colour(b), hb, _mm512_xor_si512(te[g], a));
         // SAFETY: indices checked by the caller.
-        unsafe { scatter_at(w, l[g].map(|s| s.out), gs.len(), _mm512_xor_si512(wg, we)) };
+        // SAFETY: indices checked by the caller; padding lanes repeat
+        // the last gate.
+        unsafe { scatter_rev(w, l[g].map(|s| s.out), _mm512_xor_si512(wg, we)) };
     }
 }
 
@@ -1165,31 +1247,20 @@ unsafe fn eval_any<const C: bool, const F: bool>(
     first_and: u64,
 ) {
     let pis_at = |a: usize, b: usize| if C { &pis[a..b] } else { &[][..] };
-    let folds_at = |a: usize, b: usize| if F { &folds[a..b] } else { &[][..] };
     let mut j = first_and;
     let mut t = 0;
     let n16 = gates.len() / 16 * 16;
     for i in (0..n16).step_by(16) {
-        let c = &gates[i..i + 16];
         // SAFETY: forwarded from the caller.
         unsafe {
             eval_groups::<4, 8, C, F, 0>(
                 k,
                 w,
                 p,
-                [&c[..4], &c[4..8], &c[8..12], &c[12..]],
-                [
-                    pis_at(i, i + 4),
-                    pis_at(i + 4, i + 8),
-                    pis_at(i + 8, i + 12),
-                    pis_at(i + 12, i + 16),
-                ],
-                [
-                    folds_at(i, i + 4),
-                    folds_at(i + 4, i + 8),
-                    folds_at(i + 8, i + 12),
-                    folds_at(i + 12, i + 16),
-                ],
+                std::array::from_fn(|g| quad(&gates[i + 4 * g..])),
+                [4; 4],
+                std::array::from_fn(|g| pis_at(i + 4 * g, i + 4 * g + 4)),
+                std::array::from_fn(|g| fold_quad::<F>(folds, i + 4 * g)),
                 &tables[t..t + 32],
                 tweak_offset,
                 j,
@@ -1202,9 +1273,17 @@ unsafe fn eval_any<const C: bool, const F: bool>(
     let r = &gates[n16..];
     let t = &tables[t..];
     let m = r.len();
+    // Group `i` of the remainder, its gate count, π slots and fold lanes.
     let q = |i: usize| &r[(4 * i).min(m)..(4 * i + 4).min(m)];
+    let qn = |i: usize| (4 * i + 4).min(m).saturating_sub(4 * i);
     let qp = |i: usize| pis_at(n16 + (4 * i).min(m), n16 + (4 * i + 4).min(m));
-    let qf = |i: usize| folds_at(n16 + (4 * i).min(m), n16 + (4 * i + 4).min(m));
+    let qf = |i: usize| {
+        if F {
+            fold_lanes::<F>(&folds[n16 + (4 * i).min(m)..n16 + (4 * i + 4).min(m)])
+        } else {
+            NO_FOLDS
+        }
+    };
     // SAFETY: forwarded from the caller.
     unsafe {
         match m.div_ceil(4) {
@@ -1213,9 +1292,10 @@ unsafe fn eval_any<const C: bool, const F: bool>(
                 k,
                 w,
                 p,
-                [r],
+                [&lanes(r)],
+                [m],
                 [qp(0)],
-                [qf(0)],
+                [&qf(0)],
                 t,
                 tweak_offset,
                 j,
@@ -1225,9 +1305,10 @@ unsafe fn eval_any<const C: bool, const F: bool>(
                 k,
                 w,
                 p,
-                [q(0), q(1)],
+                [&lanes(q(0)), &lanes(q(1))],
+                [qn(0), qn(1)],
                 [qp(0), qp(1)],
-                [qf(0), qf(1)],
+                [&qf(0), &qf(1)],
                 t,
                 tweak_offset,
                 j,
@@ -1237,9 +1318,10 @@ unsafe fn eval_any<const C: bool, const F: bool>(
                 k,
                 w,
                 p,
-                [q(0), q(1), q(2)],
+                [&lanes(q(0)), &lanes(q(1)), &lanes(q(2))],
+                [qn(0), qn(1), qn(2)],
                 [qp(0), qp(1), qp(2)],
-                [qf(0), qf(1), qf(2)],
+                [&qf(0), &qf(1), &qf(2)],
                 t,
                 tweak_offset,
                 j,
@@ -1249,9 +1331,10 @@ unsafe fn eval_any<const C: bool, const F: bool>(
                 k,
                 w,
                 p,
-                [q(0), q(1), q(2), q(3)],
+                [&lanes(q(0)), &lanes(q(1)), &lanes(q(2)), &lanes(q(3))],
+                [qn(0), qn(1), qn(2), qn(3)],
                 [qp(0), qp(1), qp(2), qp(3)],
-                [qf(0), qf(1), qf(2), qf(3)],
+                [&qf(0), &qf(1), &qf(2), &qf(3)],
                 t,
                 tweak_offset,
                 j,
