@@ -9,6 +9,9 @@
 //! kernels and that many XOR gates; `garble_min` on a real circuit adds
 //! its dependencies.
 //!
+//! `FLOOR_VARY=random` (or `sorted`) draws each stage's XOR count from
+//! 0..=2·X·8 in random (ascending) order, for the cost of uneven stages.
+//!
 //! `cargo run --release -p brickyard-garble --example garble_floor --
 //! [XORS_PER_AND …]` (default 3.3 = AES-128's and 3.9 = SHA-256's 3-input
 //! gates per AND after fusion); minimum over 3 000 runs of 1 600 ANDs.
@@ -22,11 +25,31 @@ const REGION: u32 = 2048;
 const STAGES: usize = 200;
 const GROUP: usize = 8;
 
-fn program(p: &mut Prg, xors_per_and: f64, with_xors: bool) -> SlotProgram {
-    let mut r = || p.random_block().0 as u32;
+/// XOR gates per stage: uniform `X · GROUP`, or (`vary`) drawn from
+/// 0..=2·X·GROUP, as unevenly as real circuits' stages, in random order or
+/// (`sorted`) ascending: the same work with predictable branches, so the
+/// difference is what the stage loops lose to mispredicted branches.
+fn stage_sizes(p: &mut Prg, xors_per_and: f64, vary: bool, sorted: bool) -> Vec<usize> {
     let per_stage = (xors_per_and * GROUP as f64).round() as usize;
+    let mut v: Vec<usize> = (0..STAGES)
+        .map(|_| {
+            if vary {
+                (p.random_block().0 % (2 * per_stage as u128 + 1)) as usize
+            } else {
+                per_stage
+            }
+        })
+        .collect();
+    if sorted {
+        v.sort_unstable();
+    }
+    v
+}
+
+fn program(p: &mut Prg, sizes: &[usize], with_xors: bool) -> SlotProgram {
+    let mut r = || p.random_block().0 as u32;
     let (mut xors, mut ands, mut ends) = (Vec::new(), Vec::new(), Vec::new());
-    for s in 0..STAGES {
+    for (s, &per_stage) in sizes.iter().enumerate() {
         if with_xors {
             for _ in 0..per_stage {
                 xors.push([r() % REGION, r() % REGION, r() % REGION, r() % REGION]);
@@ -70,9 +93,11 @@ fn main() {
     let mut p = Prg::new();
     let delta = p.random_block().with_lsb(true);
     let runs = 3000;
+    let vary = std::env::var("FLOOR_VARY").ok();
     for x in densities {
-        let full = program(&mut p, x, true);
-        let ands_only = program(&mut p, x, false);
+        let sizes = stage_sizes(&mut p, x, vary.is_some(), vary.as_deref() == Some("sorted"));
+        let full = program(&mut p, &sizes, true);
+        let ands_only = program(&mut p, &sizes, false);
         let mut w = p.random_blocks(full.bound());
         let mut t = vec![Block::ZERO; 2 * STAGES * GROUP];
         let n = full.stages().len();
