@@ -1,110 +1,176 @@
-//! Moving a layer piece's first-stage XORs under the previous piece's AES.
+//! Moving XOR roots back to the earliest stage whose feed may run them.
 
-/// Roots a stage may hold, counting those moved into it by [`hoist`]: the
-/// garbler's densest feed runs 20 gates under one group (the evaluator's
-/// 10). A/B with 0, 10 and 20 under load ~2: 20 best on both circuits.
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// XOR gates a stage is filled up to with roots moved into it by
+/// [`hoist`]: the garbler's densest feed runs 20 gates under one group
+/// (the evaluator's 10, so one plan serves both); a stage that cannot
+/// reach 20 is filled to 10 or 4, the other feed sizes
+/// (`halfgates::x86::spacing`), and the roots left over stay available
+/// for the next stage, since gates beyond a feed run unfed either way.
 pub(super) const HOIST_ROOM: usize = 20;
 
-/// Moves the roots due before the first group of a layer piece that do
-/// not read the previous group's outputs into the previous piece, so that
-/// they run under its AES (`garble_stages` feeds a stage's XORs to the
-/// previous group) instead of unfed at the start of their own piece, where
-/// nothing hides them (all of SHA-256's 1–2-stage pieces): into the stage
-/// of the previous piece's last group (fed under the group before it) if
-/// they read neither of those two groups' outputs and the stage has room
-/// ([`HOIST_ROOM`]), else into a new AND-less stage after the last group.
-/// The moved roots belong to the earlier piece for slot release, which
-/// keeps `layout`'s guarantees: they take their output slots after the
-/// group they run under took its own, and the piece's AND inputs are not
-/// freed before it ends. Returns the new groups, pieces of groups (with the
-/// final sentinel) and root deadlines.
+/// XOR gates a root compiles to: one 3-input gate for up to 3 leaves,
+/// then one per 2 more (see `layout`).
+pub(super) fn root_gates(leaves: usize) -> usize {
+    1 + leaves.saturating_sub(3).div_ceil(2)
+}
+
+/// Moves every XOR root back to an earlier *fed* stage, so that its
+/// gate runs under some group's AES instead of in a crowded stage
+/// (AES-128's S-box linear layers put up to ~250 gates before one group
+/// and ~5 before the next) or unfed at the start of a layer piece,
+/// where nothing hides it.
+///
+/// Stages are those of `groups` plus, per layer piece, an AND-less
+/// *tail* stage after its last group (kept only if a root moves into
+/// it). A stage is fed (its XORs run between the AES rounds of the
+/// stage before) unless it is the first of its piece. A root may run in
+/// fed stage `j` once it reads no output of the group it runs under
+/// (stage `j − 1`) or of a later one, and every root it reads runs in
+/// stage `j` or before (earlier in the stage: roots keep plan order);
+/// it must run by its deadline. Stages are filled in order, each from
+/// the roots it may run, earliest deadline first: first the roots due
+/// there (in any stage, fed or not), then, in a fed stage, more up to
+/// [`HOIST_ROOM`] gates (or 10, or 4, the largest that the roots at hand
+/// reach).
+///
+/// What the kernels and `layout` rely on still holds: a stage's XORs
+/// never read the outputs of the group they run under (above); a root
+/// belongs to the piece of the stage it runs in for slot release, so it
+/// takes its output slot after that stage's group took its own and
+/// before the piece's AND inputs and dead outputs are freed (at the
+/// piece's end), hence never writes a slot of the group it runs under;
+/// and liveness is computed in the new order. Returns the new groups,
+/// pieces of groups (with the final sentinel) and root deadlines.
 #[allow(clippy::type_complexity)]
 pub(super) fn hoist(
     groups: &[(u32, u32)],
     piece_of: &[usize],
     deadline: &[u32],
     roots: &[(Vec<u32>, u32)],
-    order: &[u32],
     and_group: &[u32],
     root_of: &[u32],
 ) -> (Vec<(u32, u32)>, Vec<usize>, Vec<u32>) {
     let ng = groups.len();
-    let starts = |d: usize| d > 0 && d < ng && piece_of[d] != piece_of[d - 1];
-    // 0: not moved; 1: into the new stage after the last group; 2: into
-    // the last group's own stage (fed under the group before it).
-    let mut hoisted = vec![0u8; roots.len()];
-    let mut any = vec![false; ng];
-    let mut room = vec![0usize; ng];
-    for &d in deadline {
-        if let Some(n) = room.get_mut(d as usize) {
-            *n += 1;
-        }
-    }
-    for n in &mut room {
-        *n = HOIST_ROOM.saturating_sub(*n);
-    }
-    // In deadline order (stable, so plan order within a deadline): a root
-    // is decided after every root it reads.
-    for &r in order {
-        let r = r as usize;
-        let d = deadline[r] as usize;
-        if !starts(d) {
-            continue;
-        }
-        let l = d - 1;
-        let ok = roots[r].0.iter().all(|&x| {
-            let x = x as usize;
-            and_group[x] != l as u32
-                && match root_of[x] {
-                    u32::MAX => true,
-                    q => deadline[q as usize] < d as u32 || hoisted[q as usize] > 0,
-                }
-        });
-        if !ok {
-            continue;
-        }
-        let early = l > 0
-            && piece_of[l - 1] == piece_of[l]
-            && room[l] > 0
-            && roots[r].0.iter().all(|&x| {
-                let x = x as usize;
-                and_group[x] != (l - 1) as u32
-                    && match root_of[x] {
-                        u32::MAX => true,
-                        q => deadline[q as usize] <= l as u32 || hoisted[q as usize] == 2,
-                    }
-            });
-        if early {
-            hoisted[r] = 2;
-            room[l] -= 1;
-        } else {
-            hoisted[r] = 1;
-            any[d] = true;
-        }
-    }
-    let mut new_groups = Vec::with_capacity(ng + any.iter().filter(|&&a| a).count());
-    let mut new_piece = Vec::with_capacity(new_groups.capacity() + 1);
-    let mut new_idx = vec![0u32; ng + 1];
+    // Extended stages: per piece its groups, then its tail; the final
+    // stage (roots only outputs read) last. `ext[gi]`: stage of group gi.
+    let mut ext = vec![0u32; ng + 1];
+    let mut is_tail: Vec<bool> = Vec::with_capacity(2 * ng + 1);
+    let mut ext_piece: Vec<usize> = Vec::with_capacity(2 * ng + 1);
     for gi in 0..ng {
-        if any[gi] {
-            let e = groups[gi - 1].1;
-            new_groups.push((e, e));
-            new_piece.push(piece_of[gi - 1]);
+        ext[gi] = is_tail.len() as u32;
+        is_tail.push(false);
+        ext_piece.push(piece_of[gi]);
+        if piece_of[gi + 1] != piece_of[gi] {
+            is_tail.push(true);
+            ext_piece.push(piece_of[gi]);
         }
-        new_idx[gi] = new_groups.len() as u32;
-        new_groups.push(groups[gi]);
-        new_piece.push(piece_of[gi]);
     }
-    new_idx[ng] = new_groups.len() as u32;
+    ext[ng] = is_tail.len() as u32;
+    is_tail.push(false);
+    ext_piece.push(piece_of[ng]);
+    let ns = is_tail.len();
+    let fed = |j: usize| j > 0 && ext_piece[j] == ext_piece[j - 1];
+    // Per root: the earliest fed stage its AND-output leaves allow, and
+    // how many of its root leaves are not placed yet.
+    let mut and_lo = vec![0u32; roots.len()];
+    let mut wait = vec![0u32; roots.len()];
+    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); roots.len()];
+    for (r, (leaves, _)) in roots.iter().enumerate() {
+        for &x in leaves {
+            let x = x as usize;
+            if and_group[x] != u32::MAX {
+                and_lo[r] = and_lo[r].max(ext[and_group[x] as usize] + 2);
+            } else if root_of[x] != u32::MAX {
+                let q = root_of[x] as usize;
+                if readers[q].last() != Some(&(r as u32)) {
+                    readers[q].push(r as u32);
+                    wait[r] += 1;
+                }
+            }
+        }
+    }
+    let gates = |r: usize| root_gates(roots[r].0.len());
+    let dl = |r: usize| ext[deadline[r] as usize];
+    // Roots whose leaves are all placed, by the stage they may start in.
+    let mut release: Vec<Vec<u32>> = vec![Vec::new(); ns];
+    for r in 0..roots.len() {
+        if wait[r] == 0 {
+            release[(and_lo[r] as usize).min(ns - 1)].push(r as u32);
+        }
+    }
+    // Earliest deadline first, plan order within a deadline.
+    let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+    let mut heap_gates = 0usize;
+    let mut placed = vec![u32::MAX; roots.len()];
+    let mut n_placed = 0;
+    for j in 0..ns {
+        for &r in &release[j] {
+            heap.push(Reverse((dl(r as usize), r)));
+            heap_gates += gates(r as usize);
+        }
+        let mut load = 0usize;
+        while let Some(&Reverse((d, r))) = heap.peek() {
+            let r = r as usize;
+            debug_assert!(d as usize >= j, "root {r} missed its deadline");
+            let avail = load + heap_gates;
+            let target = [HOIST_ROOM, 10, 4]
+                .into_iter()
+                .filter(|&t| t <= avail)
+                .max()
+                .unwrap_or(0);
+            let take = d as usize == j || (fed(j) && load < target);
+            if !take {
+                break;
+            }
+            heap.pop();
+            heap_gates -= gates(r);
+            load += gates(r);
+            placed[r] = j as u32;
+            n_placed += 1;
+            for &c in &readers[r] {
+                let c = c as usize;
+                wait[c] -= 1;
+                if wait[c] == 0 {
+                    let s = (and_lo[c] as usize).max(j);
+                    if s == j {
+                        heap.push(Reverse((dl(c), c as u32)));
+                        heap_gates += gates(c);
+                    } else {
+                        release[s.min(ns - 1)].push(c as u32);
+                    }
+                }
+            }
+        }
+    }
+    debug_assert_eq!(n_placed, roots.len());
+    // Keep the tails that hold roots; renumber.
+    let mut used = vec![false; ns];
+    for &j in &placed {
+        used[j as usize] = true;
+    }
+    let mut new_idx = vec![0u32; ns];
+    let mut new_groups = Vec::with_capacity(ns);
+    let mut new_piece = Vec::with_capacity(ns);
+    let mut gi = 0;
+    for j in 0..ns - 1 {
+        new_idx[j] = new_groups.len() as u32;
+        if is_tail[j] {
+            if used[j] {
+                let e = groups[gi - 1].1;
+                new_groups.push((e, e));
+                new_piece.push(ext_piece[j]);
+            }
+        } else {
+            new_groups.push(groups[gi]);
+            new_piece.push(ext_piece[j]);
+            gi += 1;
+        }
+    }
+    new_idx[ns - 1] = new_groups.len() as u32;
     new_piece.push(piece_of[ng]);
-    let new_deadline = deadline
-        .iter()
-        .zip(&hoisted)
-        .map(|(&d, &h)| match h {
-            0 => new_idx[d as usize],
-            1 => new_idx[d as usize] - 1,
-            _ => new_idx[d as usize - 1],
-        })
-        .collect();
+    let new_deadline = placed.iter().map(|&j| new_idx[j as usize]).collect();
     (new_groups, new_piece, new_deadline)
 }

@@ -220,9 +220,7 @@ pub(super) fn layout(
                 and_group[val(g[2])] = gi as u32;
             }
         }
-        let h = hoist(
-            &groups, &piece_of, &deadline, &roots, &order, &and_group, &root_of,
-        );
+        let h = hoist(&groups, &piece_of, &deadline, &roots, &and_group, &root_of);
         (groups, piece_of, deadline) = h;
     }
     let ng = groups.len() as u32;

@@ -31,10 +31,11 @@
 //! run the XORs feeding group g+1 between the AES rounds of group g
 //! (`SlotProgram::garble_stages`). Slots are freed so that this is valid,
 //! and so is "all the piece's XORs, then all its ANDs" (see `layout`) in
-//! π-cached layouts. Without the π cache a piece may end in an AND-less
-//! stage of the next piece's XORs (see `hoist`), run during its last
-//! group; those may read the piece's earlier groups' outputs, so such a
-//! piece runs stage by stage only.
+//! π-cached layouts. Without the π cache XOR roots move back into the
+//! earliest fed stage with room that may run them, across layer pieces
+//! (see `hoist`), and a piece may end in an AND-less stage of later
+//! pieces' XORs, run during its last group; those may read the piece's
+//! earlier groups' outputs, so such a piece runs stage by stage only.
 
 use brickyard_circuit::{Circuit, Gate, WireId};
 use brickyard_core::aes::halfgates::{AndSlots, SlotProgram, SlotXors};
