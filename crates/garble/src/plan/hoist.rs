@@ -36,9 +36,10 @@ pub(super) fn root_gates(leaves: usize) -> usize {
 /// where nothing hides it.
 ///
 /// Stages are those of `groups` plus, per layer piece, an AND-less
-/// *tail* stage after its last group (kept only if a root moves into
-/// it). A stage is fed (its XORs run between the AES rounds of the
-/// stage before) unless it is the first of its piece. A root may run in
+/// *tail* stage after its last group (kept even if empty: `layout` joins
+/// pieces into one walk step behind it). A stage is fed (its XORs run
+/// between the AES rounds of the stage before) unless it is the first
+/// of its piece (behind a tail, whose group is empty). A root may run in
 /// fed stage `j` once it reads no output of the group it runs under
 /// (stage `j − 1`) or of a later one, and every root it reads runs in
 /// stage `j` or before (earlier in the stage: roots keep plan order);
@@ -163,11 +164,7 @@ pub(super) fn hoist(
         }
     }
     debug_assert_eq!(n_placed, roots.len());
-    // Keep the tails that hold roots; renumber.
-    let mut used = vec![false; ns];
-    for &j in &placed {
-        used[j as usize] = true;
-    }
+    // Renumber.
     let mut new_idx = vec![0u32; ns];
     let mut new_groups = Vec::with_capacity(ns);
     let mut new_piece = Vec::with_capacity(ns);
@@ -175,11 +172,9 @@ pub(super) fn hoist(
     for j in 0..ns - 1 {
         new_idx[j] = new_groups.len() as u32;
         if is_tail[j] {
-            if used[j] {
-                let e = groups[gi - 1].1;
-                new_groups.push((e, e));
-                new_piece.push(ext_piece[j]);
-            }
+            let e = groups[gi - 1].1;
+            new_groups.push((e, e));
+            new_piece.push(ext_piece[j]);
         } else {
             new_groups.push(groups[gi]);
             new_piece.push(ext_piece[j]);

@@ -400,24 +400,58 @@ pub(super) fn layout(
             }
         }
     }
-    // Walk steps: the stages of one layer piece (one stage with the π
-    // cache, whose jobs are per batch), and the final stage.
+    // Walk steps: with the π cache, one layer piece (one stage, whose
+    // jobs are per batch) and the final stage. Without it, runs of whole
+    // pieces of up to MAX_BATCH ANDs in all, each piece after the first
+    // joined behind the previous piece's AND-less tail stage (`hoist`
+    // keeps one per piece): the kernels feed a stage's XORs under the
+    // group before, which for a piece's first stage is the tail's empty
+    // group, so they run unfed after the previous piece's outputs are
+    // stored, as at the start of a step. A step calls the stage kernels
+    // once (SHA-256's 1 608 pieces of ~14 ANDs cost ~1 ns/AND more as
+    // one call each). The kernels choose folded gathers per call, so a
+    // step joins only pieces that all fold or all do not (joining them
+    // regardless measured no better).
+    let piece_ands = |p: usize| o.steps.get(p).map_or(0, |st| st.ands.1 - st.ands.0);
+    let piece_folds = |p: usize| {
+        o.steps.get(p).is_some_and(|st| {
+            folds[st.ands.0 as usize..st.ands.1 as usize]
+                .iter()
+                .any(|f| *f != [zero; 2])
+        })
+    };
     let mut steps: Vec<Step> = Vec::new();
-    let mut prev = [0u32; 2];
+    // The stage ends of the last two stages.
+    let (mut before, mut prev) = ([0u32; 2], [0u32; 2]);
+    let mut step_folds = false;
     for (si, st) in stages.iter().enumerate() {
+        let p = piece_of[si];
+        let joins = match steps.last() {
+            None => false,
+            Some(_) if piece_of[si - 1] == p => true,
+            Some(last) => {
+                !pi_cache
+                    && prev[1] == before[1]
+                    && last.ands.1 - last.ands.0 + piece_ands(p) <= MAX_BATCH as u32
+                    && (piece_ands(p) == 0 || piece_folds(p) == step_folds)
+            }
+        };
         match steps.last_mut() {
-            Some(last) if piece_of[si] == piece_of[si - 1] => {
+            Some(last) if joins => {
                 last.stages.1 = si as u32 + 1;
                 last.ands.1 = st[1];
             }
-            _ => steps.push(Step {
-                stages: (si as u32, si as u32 + 1),
-                ands: (prev[1], st[1]),
-                pis: (0, 0),
-                cached: false,
-            }),
+            _ => {
+                steps.push(Step {
+                    stages: (si as u32, si as u32 + 1),
+                    ands: (prev[1], st[1]),
+                    pis: (0, 0),
+                    cached: false,
+                });
+                step_folds = piece_folds(p);
+            }
         }
-        prev = *st;
+        (before, prev) = (prev, *st);
     }
     let num_slots = next as usize;
     let (pi_bound, mut jobs, and_pis) = if pi_cache {

@@ -33,9 +33,11 @@
 //! and so is "all the piece's XORs, then all its ANDs" (see `layout`) in
 //! π-cached layouts. Without the π cache XOR roots move back into the
 //! earliest fed stage with room that may run them, across layer pieces
-//! (see `hoist`), and a piece may end in an AND-less stage of later
-//! pieces' XORs, run during its last group; those may read the piece's
-//! earlier groups' outputs, so such a piece runs stage by stage only.
+//! (see `hoist`), and every piece ends in an AND-less stage (of later
+//! pieces' XORs, run during its last group, or empty); those may read
+//! the piece's earlier groups' outputs, so such a piece runs stage by
+//! stage only. Behind that stage the next piece's first XORs run unfed,
+//! so one walk step (one kernel call) may hold several pieces.
 
 use brickyard_circuit::{Circuit, Gate, WireId};
 use brickyard_core::aes::halfgates::{AndSlots, SlotProgram, SlotXors};
@@ -65,7 +67,8 @@ struct Piece {
 }
 
 /// What the walk hands to the kernels at once: whole stages of the slot
-/// program with at most MAX_BATCH ANDs in all.
+/// program with at most MAX_BATCH ANDs in all (one layer piece with the
+/// π cache, else a run of whole pieces, see `layout`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Step {
     /// Range of stages of the slot program.
