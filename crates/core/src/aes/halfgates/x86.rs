@@ -790,21 +790,25 @@ unsafe fn garble_stages_with<const F: bool>(
         for (i, (st, l)) in stages.iter().zip(lanes).enumerate() {
             let next = st[0] as usize..stages.get(i + 1).map_or(st[0], |n| n[0]) as usize;
             let (a, e) = (start[1] as usize, st[1] as usize);
-            let t = &mut tables[2 * (a - ands.start)..2 * (e - ands.start)];
             let mut f = Feed::new(prog.xors.offsets(next.clone()));
-            let g = &prog.and_bytes[a..e];
-            let (fs, fl) = if F {
-                (prog.folds(a..e), &fold_lanes[i])
-            } else {
-                (&[][..], &[NO_FOLDS; 2])
-            };
-            let j = a as u64;
-            let (o, t) = (tweak_offset, t);
-            match checked(spacing(next.len()), next.len()) {
-                1 => garble_fed::<F, 1>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
-                2 => garble_fed::<F, 2>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
-                5 => garble_fed::<F, 5>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
-                _ => garble_fed::<F, 0>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
+            // An AND-less stage (SHA-256 has one per layer piece) skips
+            // the kernel dispatch: its XORs all run below, unfed.
+            if a != e {
+                let t = &mut tables[2 * (a - ands.start)..2 * (e - ands.start)];
+                let g = &prog.and_bytes[a..e];
+                let (fs, fl) = if F {
+                    (prog.folds(a..e), &fold_lanes[i])
+                } else {
+                    (&[][..], &[NO_FOLDS; 2])
+                };
+                let j = a as u64;
+                let (o, t) = (tweak_offset, t);
+                match checked(spacing(next.len()), next.len()) {
+                    1 => garble_fed::<F, 1>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
+                    2 => garble_fed::<F, 2>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
+                    5 => garble_fed::<F, 5>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
+                    _ => garble_fed::<F, 0>(&k, w, g, fs, l, fl, d, o, j, t, &mut f),
+                }
             }
             prog.xors.run(w, next.end - f.left()..next.end);
             start = *st;
@@ -867,26 +871,29 @@ unsafe fn eval_stages_with<const F: bool>(
         for (i, (st, l)) in stages.iter().zip(lanes).enumerate() {
             let next = st[0] as usize..stages.get(i + 1).map_or(st[0], |n| n[0]) as usize;
             let (a, e) = (start[1] as usize, st[1] as usize);
-            let t = &tables[2 * (a - ands.start)..2 * (e - ands.start)];
             let mut f = Feed::new(prog.xors.offsets(next.clone()));
-            let g = &prog.and_bytes[a..e];
-            let (fs, fl) = if F {
-                (prog.folds(a..e), &fold_lanes[i])
-            } else {
-                (&[][..], &[NO_FOLDS; 2])
-            };
-            let j = a as u64;
-            let o = tweak_offset;
-            // The evaluator feeds at most every second round
-            // (`EVAL_MIN_SPACING`), so a gate after every round never occurs.
-            let spacing = match spacing(next.len()) {
-                0 => 0,
-                e => checked(e.max(EVAL_MIN_SPACING), next.len()),
-            };
-            match spacing {
-                2 => eval_fed::<F, 2>(&k, w, g, fs, l, fl, t, o, j, &mut f),
-                5 => eval_fed::<F, 5>(&k, w, g, fs, l, fl, t, o, j, &mut f),
-                _ => eval_fed::<F, NO_FEED>(&k, w, g, fs, l, fl, t, o, j, &mut f),
+            // As in `garble_stages_with`.
+            if a != e {
+                let t = &tables[2 * (a - ands.start)..2 * (e - ands.start)];
+                let g = &prog.and_bytes[a..e];
+                let (fs, fl) = if F {
+                    (prog.folds(a..e), &fold_lanes[i])
+                } else {
+                    (&[][..], &[NO_FOLDS; 2])
+                };
+                let j = a as u64;
+                let o = tweak_offset;
+                // The evaluator feeds at most every second round
+                // (`EVAL_MIN_SPACING`), so a gate after every round never occurs.
+                let spacing = match spacing(next.len()) {
+                    0 => 0,
+                    e => checked(e.max(EVAL_MIN_SPACING), next.len()),
+                };
+                match spacing {
+                    2 => eval_fed::<F, 2>(&k, w, g, fs, l, fl, t, o, j, &mut f),
+                    5 => eval_fed::<F, 5>(&k, w, g, fs, l, fl, t, o, j, &mut f),
+                    _ => eval_fed::<F, NO_FEED>(&k, w, g, fs, l, fl, t, o, j, &mut f),
+                }
             }
             prog.xors.run(w, next.end - f.left()..next.end);
             start = *st;
