@@ -67,8 +67,9 @@ struct Piece {
 }
 
 /// What the walk hands to the kernels at once: whole stages of the slot
-/// program with at most MAX_BATCH ANDs in all (one layer piece with the
-/// π cache, else a run of whole pieces, see `layout`).
+/// program: with the π cache one layer piece (at most MAX_BATCH ANDs),
+/// else a run of whole pieces of at most `MAX_STEP` ANDs in all (see
+/// `layout`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Step {
     /// Range of stages of the slot program.

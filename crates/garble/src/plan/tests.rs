@@ -33,14 +33,20 @@ fn wide_layers_are_split_and_inv_is_a_polarity() {
     let n = MAX_BATCH as u32 * 2 + 5;
     let p = GarblePlan::new(&wide(n)).unwrap();
     assert_eq!(p.and_count(), n as usize);
-    assert_eq!(p.batch_count(), 3);
-    assert_eq!(p.max_batch(), MAX_BATCH);
     let m = MAX_BATCH as u32;
+    // The pieces (0, m), (m, 2m), (2m, n) share one walk step, each
+    // behind the previous one's AND-less tail stage, and the final stage
+    // joins too.
+    assert_eq!(p.batch_count(), 1);
+    assert_eq!(p.max_batch(), n as usize);
     for l in [&p.compact, &p.dense] {
         let ands: Vec<_> = l.steps.iter().map(|s| s.ands).collect();
-        // Full pieces fill a walk step each; the final, AND-less stage
-        // joins the last piece's step behind its (empty) tail stage.
-        assert_eq!(ands, vec![(0, m), (m, 2 * m), (2 * m, n)]);
+        assert_eq!(ands, vec![(0, n)]);
+        let andless: Vec<_> = (0..l.prog.stages().len())
+            .filter(|&s| l.prog.stages_ands(s..s + 1).is_empty())
+            .map(|s| l.prog.stage_start(s)[1])
+            .collect();
+        assert_eq!(andless, vec![m, 2 * m, n, n]);
         // The INV is no gate: its output shares the AND output's slot.
         assert!(l.prog.xors().is_empty());
         assert_eq!(l.output_slots, vec![l.prog.ands()[n as usize - 1].out]);
@@ -56,12 +62,18 @@ fn wide_layers_are_split_and_inv_is_a_polarity() {
     // or its other outputs' (those are freed when the piece ends), but
     // later pieces reuse them.
     assert_eq!(p.compact.num_slots, 2 * n as usize + 1 + MAX_BATCH);
-    for st in &p.compact.steps {
-        let g = &p.compact.prog.ands()[st.ands.0 as usize..st.ands.1 as usize];
+    for (a, e) in [(0, m), (m, 2 * m), (2 * m, n)] {
+        let g = &p.compact.prog.ands()[a as usize..e as usize];
         for x in g {
             assert!(g.iter().all(|y| y.a != x.out && y.b != x.out));
         }
     }
+    // A step holds at most MAX_STEP ANDs, in whole pieces.
+    let n = MAX_STEP as u32 + 300;
+    let p = GarblePlan::new(&wide(n)).unwrap();
+    let ands: Vec<_> = p.compact.steps.iter().map(|s| s.ands).collect();
+    assert_eq!(ands, vec![(0, MAX_STEP as u32), (MAX_STEP as u32, n)]);
+    assert_eq!(p.max_batch(), MAX_STEP);
 }
 
 #[test]
@@ -301,9 +313,9 @@ fn hoisted_stages_match_the_portable_backend() {
         }
         // Pieces share walk steps (AES-128: 60 pieces, SHA-256: 1 607).
         let want = if name == "aes_128.txt" {
-            30..55
+            15..30
         } else {
-            50..200
+            15..60
         };
         let steps = p.compact.steps.len();
         assert!(want.contains(&steps), "{name}: {steps} walk steps");
