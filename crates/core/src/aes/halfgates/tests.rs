@@ -299,6 +299,17 @@ fn stages_match_the_portable_backend() {
         ends.push([x, a]);
     }
     ends.push([nx, 100]);
+    // Every stage kernel occurs: AND-less stages, one gate
+    // (`garble_one`), one group, two groups, and past two groups.
+    let sizes: Vec<u32> = (0..ends.len())
+        .map(|s| ends[s][1] - if s == 0 { 0 } else { ends[s - 1][1] })
+        .collect();
+    for want in [0..1, 1..2, 2..5, 5..9, 9..10] {
+        assert!(
+            sizes.iter().any(|n| want.contains(n)),
+            "{want:?} in {sizes:?}"
+        );
+    }
     let prog = SlotProgram::new(slots, SlotXors::new(xors), plain.ands().to_vec())
         .unwrap()
         .with_stages(ends.clone())
