@@ -2,8 +2,10 @@
 //!
 //! A circuit is compiled once and garbled many times, so everything that does
 //! not depend on labels is decided here: the AND-depth layering (whose AND
-//! numbering fixes the hash tweaks), flat arrays of wire indices instead of
-//! `Gate` enums, and how each layer's ANDs are cut into hash batches.
+//! numbering fixes the hash tweaks; in narrow circuits re-layered by
+//! `pack` so that layers hold whole groups), flat arrays of wire indices
+//! instead of `Gate` enums, and how each layer's ANDs are cut into hash
+//! batches.
 //!
 //! Wires are mapped to *slots* of the label vector. Two layouts are
 //! compiled: the *compact* one reuses a slot as soon as its wire is dead
@@ -204,9 +206,11 @@ fn order(circuit: &Circuit, inputs: &[WireId]) -> Result<Order> {
 
 mod hoist;
 mod layout;
+mod pack;
 mod pi;
 use hoist::*;
 use layout::*;
+use pack::*;
 use pi::*;
 
 impl GarblePlan {
@@ -244,6 +248,13 @@ impl GarblePlan {
             .flat_map(|g| g.wires.iter().copied())
             .collect();
         let o = order(circuit, &input_wires)?;
+        let packed = pack(&o, num_wires);
+        let o = if (group_count(&packed) as f64) <= (1.0 - PACK_MIN_SAVING) * group_count(&o) as f64
+        {
+            packed
+        } else {
+            o
+        };
         let written = {
             let mut v = vec![false; num_wires];
             for w in input_wires
