@@ -248,12 +248,13 @@ impl GarblePlan {
             .flat_map(|g| g.wires.iter().copied())
             .collect();
         let o = order(circuit, &input_wires)?;
-        let packed = pack(&o, num_wires);
-        let o = if (group_count(&packed) as f64) <= (1.0 - PACK_MIN_SAVING) * group_count(&o) as f64
-        {
-            packed
-        } else {
-            o
+        let o = match pack(&o, num_wires) {
+            Some(p)
+                if group_count(&p) as f64 <= (1.0 - PACK_MIN_SAVING) * group_count(&o) as f64 =>
+            {
+                p
+            }
+            _ => o,
         };
         let written = {
             let mut v = vec![false; num_wires];

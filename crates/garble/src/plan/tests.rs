@@ -663,7 +663,7 @@ fn packed_layers_garble_like_the_dense_layout() {
         let name = format!("seed {seed}");
         let inputs: Vec<WireId> = c.inputs[0].wires.clone();
         let o = order(&c, &inputs).unwrap();
-        let q = pack(&o, c.num_wires as usize);
+        let q = pack(&o, c.num_wires as usize).expect("packs");
         // Same gates, each read after it is written, no more layers.
         let mut w = Written(vec![false; c.num_wires as usize]);
         for &i in &inputs {
