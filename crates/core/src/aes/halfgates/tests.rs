@@ -299,8 +299,8 @@ fn stages_match_the_portable_backend() {
         ends.push([x, a]);
     }
     ends.push([nx, 100]);
-    // Every stage kernel occurs: AND-less stages, one gate
-    // (`garble_one`), one group, two groups, and past two groups.
+    // Every stage kernel size occurs: AND-less stages, one gate, one
+    // group, two groups, and past two groups.
     let sizes: Vec<u32> = (0..ends.len())
         .map(|s| ends[s][1] - if s == 0 { 0 } else { ends[s - 1][1] })
         .collect();

@@ -588,18 +588,7 @@ unsafe fn garble_fed<const F: bool, const E: usize>(
     unsafe {
         match n {
             0 => {}
-            1 => garble_one::<F, E>(
-                k,
-                w,
-                &lanes[0][0],
-                &fl[0][0],
-                d,
-                tweak_offset,
-                first_and,
-                tables,
-                f,
-            ),
-            2..=4 => garble_groups::<1, 4, false, F, E>(
+            1..=4 => garble_groups::<1, 4, false, F, E>(
                 k,
                 w,
                 &[],
@@ -629,79 +618,6 @@ unsafe fn garble_fed<const F: bool, const E: usize>(
             ),
             _ => garble_big(k, w, gates, folds, d, tweak_offset, first_and, tables),
         }
-    }
-}
-
-/// Garbles a stage of one AND gate with its four hash inputs `A₀`,
-/// `A₀ ⊕ Δ`, `B₀`, `B₀ ⊕ Δ` in the lanes of one ZMM state, instead of
-/// one state each (four lanes of which three are padding): each AES pass
-/// is then 10 dependent rounds of one instruction (~30 cycles) instead of
-/// 40 instructions. SHA-256's carry chains make ~900 such stages, one
-/// after the other.
-///
-/// # Safety
-/// As [`garble_fed`] for a stage of one gate `g` (fold `fo`, read if
-/// `F`); `tables` holds 2 blocks.
-#[inline]
-#[target_feature(enable = "avx512f,vaes,aes,sse2")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn garble_one<const F: bool, const E: usize>(
-    k: &[__m512i; 11],
-    w: &mut [Block],
-    g: &AndBytes,
-    fo: &[u32; 2],
-    d: __m512i,
-    tweak_offset: u64,
-    first: u64,
-    tables: &mut [Block],
-    f: &mut Feed,
-) {
-    let bytes = w.as_ptr().cast::<u8>();
-    // SAFETY: the caller's offsets address blocks of `w`.
-    let ld = |o: u32| unsafe { _mm_loadu_si128(bytes.add(o as usize).cast::<__m128i>()) };
-    let (mut a, mut b) = (ld(g.a), ld(g.b));
-    if F {
-        a = _mm_xor_si128(a, ld(fo[0]));
-        b = _mm_xor_si128(b, ld(fo[1]));
-    }
-    let dx = _mm512_castsi512_si128(d);
-    let bit = |v: u32| _mm_set1_epi64x(-((v & 1) as i64));
-    let a0 = _mm_xor_si128(a, _mm_and_si128(dx, bit(g.flip)));
-    let b0 = _mm_xor_si128(b, _mm_and_si128(dx, bit(g.flip >> 1)));
-    // [A₀, A₀ ⊕ Δ, B₀, B₀ ⊕ Δ]
-    let ab = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(a0), b0);
-    let s = _mm512_permutexvar_epi64(
-        _mm512_set_epi64(3, 2, 3, 2, 1, 0, 1, 0),
-        _mm512_castsi256_si512(ab),
-    );
-    let s = _mm512_xor_si512(s, _mm512_maskz_mov_epi64(0b1100_1100, d));
-    let mut x = [s];
-    // SAFETY: the caller's feed contract (its gates address `w`).
-    unsafe { aes_rounds_fed!(k, &mut x, f, w.as_mut_ptr(), E) };
-    let u = x[0];
-    let t = broadcast(and_tweak(tweak_offset, first));
-    let t = _mm512_xor_si512(t, _mm512_set_epi64(0, 1, 0, 1, 0, 0, 0, 0));
-    x[0] = _mm512_xor_si512(u, t);
-    // SAFETY: as above.
-    unsafe { aes_rounds_fed!(k, &mut x, f, w.as_mut_ptr(), E) };
-    let h = _mm512_xor_si512(u, x[0]);
-    let h0 = _mm512_castsi512_si128(h);
-    let h1 = _mm512_extracti32x4_epi32::<1>(h);
-    let h2 = _mm512_extracti32x4_epi32::<2>(h);
-    let h3 = _mm512_extracti32x4_epi32::<3>(h);
-    let lsb = |v: __m128i| _mm_set1_epi64x(-(_mm_cvtsi128_si64(v) & 1));
-    let (pa, pb) = (lsb(a0), lsb(b0));
-    let tg = _mm_xor_si128(_mm_xor_si128(h0, h1), _mm_and_si128(dx, pb));
-    let wg = _mm_xor_si128(h0, _mm_and_si128(tg, pa));
-    let hb = _mm_xor_si128(h2, h3);
-    let we = _mm_xor_si128(h2, _mm_and_si128(hb, pb));
-    let t = &mut tables[..2];
-    let out = w.as_mut_ptr().cast::<u8>();
-    // SAFETY: `t` is two blocks; the output offset addresses a block of `w`.
-    unsafe {
-        _mm_storeu_si128(t.as_mut_ptr().cast(), tg);
-        _mm_storeu_si128(t.as_mut_ptr().add(1).cast(), _mm_xor_si128(hb, a0));
-        _mm_storeu_si128(out.add(g.out as usize).cast(), _mm_xor_si128(wg, we));
     }
 }
 
