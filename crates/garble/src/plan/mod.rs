@@ -249,11 +249,7 @@ impl GarblePlan {
             .collect();
         let o = order(circuit, &input_wires)?;
         let o = match pack(&o, num_wires) {
-            Some(p)
-                if group_count(&p) as f64 <= (1.0 - PACK_MIN_SAVING) * group_count(&o) as f64 =>
-            {
-                p
-            }
+            Some(p) if packing_pays(&o, &p) => p,
             _ => o,
         };
         let written = {

@@ -277,9 +277,20 @@ pub(super) fn group_count(o: &Order) -> usize {
         .sum()
 }
 
-/// Packing pays where it removes many stages (SHA-256: 3 925 groups →
-/// 2 833, garble −1.4 to −1.6, eval −1.0 to −1.2 ns/AND) and cost where
-/// it removed few (AES-128: 820 → 800, +0.1 to +0.3 / +0.1; its fed
-/// XOR gates fell 12 810 → 12 262 and 7 440 → 6 362): it is used if it
-/// saves at least this share of the groups.
-pub(super) const PACK_MIN_SAVING: f64 = 0.1;
+/// Layer pieces with AND gates: each starts by waiting for the one
+/// before (its first stage's XORs read its outputs, unfed).
+fn and_pieces(o: &Order) -> usize {
+    o.steps.iter().filter(|st| st.ands.0 != st.ands.1).count()
+}
+
+/// Whether to use the packed order `p` of `o`: if it makes fewer groups
+/// and no more layer pieces. One-process A/B (packed against not, ns/AND
+/// garble / eval): SHA-256 (3 925 → 2 833 groups) −1.4 to −1.6 / −1.0 to
+/// −1.2, udivide64 (−9 %) −1.2 / −1.2, mult64 (−5 %) −0.6 / −0.4,
+/// mult2_64 (−5 %) −0.5 / −0.5, divide64 (−0.4 %) −0.5 / +0.05,
+/// AES-non-expanded (−1 %) −0.03 / +0.01; but AES-128, whose 20 saved
+/// groups cost 10 more pieces (60 → 70), +0.08 to +0.29 / +0.01 to
+/// +0.10, so it keeps the AND-depth layering.
+pub(super) fn packing_pays(o: &Order, p: &Order) -> bool {
+    group_count(p) < group_count(o) && and_pieces(p) <= and_pieces(o)
+}
