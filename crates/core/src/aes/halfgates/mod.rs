@@ -405,9 +405,12 @@ impl SlotProgram {
     /// and a block of AES run largely one after the other (the scheduler
     /// fills with AES waiting on its rounds). The result equals stage by
     /// stage only if no XOR gate of a stage reads or writes an output slot
-    /// of the previous stage's group, as for the stages of one layer piece
-    /// of `brickyard_garble`'s plan (a piece's XORs never read its AND
-    /// outputs, and its slots are freed at the end of the piece).
+    /// of the previous stage's group. `brickyard_garble`'s plan keeps
+    /// that within a layer piece (a piece's XORs never read its AND
+    /// outputs, and its slots are freed at the end of the piece) and
+    /// across the pieces a walk step joins (each piece ends in an AND-less
+    /// tail stage, so the next piece's first XORs follow no group); its
+    /// tests check it on every stage (`assert_feed_invariants`).
     ///
     /// # Panics
     /// On a short `w`, an out-of-bounds `range` or a wrong `tables` length.
