@@ -181,9 +181,18 @@ fn order(circuit: &Circuit, inputs: &[WireId]) -> Result<Order> {
         for &(_, _, out) in &layer.ands {
             written.write(out)?;
         }
-        let end = o.ands.len() as u32;
-        // Only the first batch of a layer carries its linear gates; a wide
-        // layer is cut into MAX_BATCH pieces of independent ANDs.
+        o.push_layer(lin, first);
+    }
+    Ok(o)
+}
+
+impl Order {
+    /// Records the layer whose linear gates are `lin` and whose ANDs run
+    /// from `first` to the end of `ands`: only the first piece carries
+    /// the linear gates; a wide layer is cut into [`MAX_BATCH`] pieces of
+    /// independent ANDs.
+    fn push_layer(&mut self, lin: (u32, u32), first: u32) {
+        let end = self.ands.len() as u32;
         let mut step = Piece {
             lin,
             ands: (first, first),
@@ -191,7 +200,7 @@ fn order(circuit: &Circuit, inputs: &[WireId]) -> Result<Order> {
         loop {
             let stop = end.min(step.ands.0 + MAX_BATCH as u32);
             step.ands.1 = stop;
-            o.steps.push(step);
+            self.steps.push(step);
             step = Piece {
                 lin: (lin.1, lin.1),
                 ands: (stop, stop),
@@ -201,7 +210,6 @@ fn order(circuit: &Circuit, inputs: &[WireId]) -> Result<Order> {
             }
         }
     }
-    Ok(o)
 }
 
 mod hoist;

@@ -4,6 +4,43 @@ use super::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// No producer (an input wire).
+const NONE: u32 = u32::MAX;
+/// Marks a linear-gate index among AND indices.
+const LIN: u32 = 1 << 31;
+
+/// A wire just got its layer (`avail`): counts it off for each of its
+/// `readers`; a linear gate with all inputs placed goes on `stack` to
+/// be settled, an AND with all inputs placed is ready from the first
+/// layer after its inputs.
+fn release(
+    readers: &[u32],
+    ands: &[[WireId; 3]],
+    avail: &[u32],
+    pending_l: &mut [u8],
+    pending_a: &mut [u8],
+    ready: &mut [Vec<u32>],
+    stack: &mut Vec<u32>,
+) {
+    for &r in readers {
+        if r & LIN != 0 {
+            let i = (r & !LIN) as usize;
+            pending_l[i] -= 1;
+            if pending_l[i] == 0 {
+                stack.push(r);
+            }
+        } else {
+            let i = r as usize;
+            pending_a[i] -= 1;
+            if pending_a[i] == 0 {
+                let g = ands[i];
+                let at = avail[g[0] as usize].max(avail[g[1] as usize]);
+                ready[at as usize].push(r);
+            }
+        }
+    }
+}
+
 /// Moves AND gates with slack (whose readers are later layers) into
 /// later layers, so that layers hold whole groups of [`GROUP`] more
 /// often: a stage costs the AES passes of a whole 4- or 8-lane group
@@ -21,8 +58,6 @@ use std::collections::BinaryHeap;
 pub(super) fn pack(o: &Order, num_wires: usize) -> Option<Order> {
     let n = o.ands.len();
     // Producer of each wire: AND index, or linear index | LIN.
-    const NONE: u32 = u32::MAX;
-    const LIN: u32 = 1 << 31;
     let mut prod = vec![NONE; num_wires];
     for (i, g) in o.ands.iter().enumerate() {
         prod[g[2] as usize] = i as u32;
@@ -129,23 +164,15 @@ pub(super) fn pack(o: &Order, num_wires: usize) -> Option<Order> {
             };
             let out = g[2] as usize;
             avail[out] = avail[g[0] as usize].max(ab);
-            for &r in &readers[out] {
-                if r & LIN != 0 {
-                    let i = (r & !LIN) as usize;
-                    pending_l[i] -= 1;
-                    if pending_l[i] == 0 {
-                        stack.push(r);
-                    }
-                } else {
-                    let i = r as usize;
-                    pending_a[i] -= 1;
-                    if pending_a[i] == 0 {
-                        let g = o.ands[i];
-                        let at = avail[g[0] as usize].max(avail[g[1] as usize]);
-                        ready[at as usize].push(r);
-                    }
-                }
-            }
+            release(
+                &readers[out],
+                &o.ands,
+                avail,
+                pending_l,
+                pending_a,
+                ready,
+                stack,
+            );
         }
     };
     settle(
@@ -190,23 +217,15 @@ pub(super) fn pack(o: &Order, num_wires: usize) -> Option<Order> {
         for &a in &take {
             let out = o.ands[a as usize][2] as usize;
             avail[out] = l as u32 + 1;
-            for &r in &readers[out] {
-                if r & LIN != 0 {
-                    let i = (r & !LIN) as usize;
-                    pending_l[i] -= 1;
-                    if pending_l[i] == 0 {
-                        stack.push(r);
-                    }
-                } else {
-                    let i = r as usize;
-                    pending_a[i] -= 1;
-                    if pending_a[i] == 0 {
-                        let g = o.ands[i];
-                        let at = avail[g[0] as usize].max(avail[g[1] as usize]);
-                        ready[at as usize].push(r);
-                    }
-                }
-            }
+            release(
+                &readers[out],
+                &o.ands,
+                &avail,
+                &mut pending_l,
+                &mut pending_a,
+                &mut ready,
+                &mut stack,
+            );
         }
         settle(
             &mut stack,
@@ -245,26 +264,10 @@ pub(super) fn pack(o: &Order, num_wires: usize) -> Option<Order> {
         if l <= depth as usize {
             p.ands.extend(layers[l].iter().map(|&a| o.ands[a as usize]));
         }
-        let end = p.ands.len() as u32;
-        if lin.0 == lin.1 && first == end {
+        if lin.0 == lin.1 && first == p.ands.len() as u32 {
             continue;
         }
-        let mut step = Piece {
-            lin,
-            ands: (first, first),
-        };
-        loop {
-            let stop = end.min(step.ands.0 + MAX_BATCH as u32);
-            step.ands.1 = stop;
-            p.steps.push(step);
-            step = Piece {
-                lin: (lin.1, lin.1),
-                ands: (stop, stop),
-            };
-            if stop >= end {
-                break;
-            }
-        }
+        p.push_layer(lin, first);
     }
     (p.ands.len() == n && p.linear.len() == o.linear.len()).then_some(p)
 }
