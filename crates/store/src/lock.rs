@@ -4,12 +4,26 @@
 //! it at once could both hand out the same indices. An advisory `flock` on a
 //! lock file serialises them, and unlike a pid file it is released by the
 //! kernel when the holder dies, so a SIGKILLed run never wedges the store.
+//!
+//! The lock belongs to the open file description, so a process that forks
+//! (any subprocess spawn in a multi-threaded program) keeps the lock alive
+//! in the child until the child execs and its close-on-exec descriptors go:
+//! a store just closed by one thread can look "in use" to the next open for
+//! that moment. Taking the lock therefore retries for a short while before
+//! reporting the store in use (seen as a rare failure of the crash test,
+//! whose threads spawn children while others reopen stores).
 
 use crate::fsutil::storage;
 use brickyard_core::{Error, Result};
 use rustix::fs::{flock, FlockOperation};
 use std::fs::{File, OpenOptions};
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How long [`StoreLock::acquire`] waits for a lock held elsewhere: far
+/// longer than a fork-to-exec window, short enough that a store really
+/// in use is reported at once to a person.
+const RETRY_FOR: Duration = Duration::from_millis(250);
 
 /// File name of the lock file inside a store directory.
 pub const LOCK_FILE: &str = "lock";
@@ -20,7 +34,8 @@ pub struct StoreLock {
 }
 
 impl StoreLock {
-    /// Takes the exclusive lock or fails at once if another process holds it.
+    /// Takes the exclusive lock, or fails if another process still holds it
+    /// after [`RETRY_FOR`].
     pub fn acquire(dir: &Path) -> Result<StoreLock> {
         let path = dir.join(LOCK_FILE);
         let file = OpenOptions::new()
@@ -30,13 +45,21 @@ impl StoreLock {
             .truncate(false)
             .open(&path)
             .map_err(|e| storage(format!("opening lock file {}", path.display()), e))?;
-        match flock(&file, FlockOperation::NonBlockingLockExclusive) {
-            Ok(()) => Ok(StoreLock { _file: file }),
-            Err(e) if e == rustix::io::Errno::WOULDBLOCK => Err(Error::Storage(format!(
-                "store {} is in use by another process",
-                dir.display()
-            ))),
-            Err(e) => Err(storage(format!("locking {}", path.display()), e.into())),
+        let until = Instant::now() + RETRY_FOR;
+        loop {
+            match flock(&file, FlockOperation::NonBlockingLockExclusive) {
+                Ok(()) => return Ok(StoreLock { _file: file }),
+                Err(e) if e == rustix::io::Errno::WOULDBLOCK => {
+                    if Instant::now() >= until {
+                        return Err(Error::Storage(format!(
+                            "store {} is in use by another process",
+                            dir.display()
+                        )));
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Err(e) => return Err(storage(format!("locking {}", path.display()), e.into())),
+            }
         }
     }
 }

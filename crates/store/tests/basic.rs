@@ -106,6 +106,21 @@ fn second_open_is_refused_while_locked() {
     assert!(Store::open(&fx.dir("a"), &expected(&fx.key("a"), Role::Alice)).is_ok());
 }
 
+/// A lock that goes away within moments (a forked child about to exec
+/// still holds a copy of the closed store's lock) does not fail the open.
+#[test]
+fn open_waits_out_a_lock_released_at_once() {
+    let fx = Fixture::new();
+    let s = Store::create(&fx.dir("a"), config(&fx.key("a"), Role::Alice, SID, 4096)).unwrap();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        drop(s);
+    });
+    let opened = Store::open(&fx.dir("a"), &expected(&fx.key("a"), Role::Alice));
+    t.join().unwrap();
+    assert!(opened.is_ok(), "{:?}", opened.err());
+}
+
 #[test]
 fn mismatched_expectations_and_versions_are_refused() {
     let fx = Fixture::new();

@@ -296,12 +296,18 @@ impl Transport for Tcp {
     }
 }
 
-fn connect(role: Role, port: u64) -> Option<Channel> {
-    let addr = format!("127.0.0.1:{port}");
+/// Alice listens on a port the OS picks and publishes it in `port_file`
+/// (written whole, then renamed); Bob waits for the file. A port chosen
+/// by the parent and bound later by the child could be taken in between
+/// by another process, whose bytes would then fail the run.
+fn connect(role: Role, port_file: &Path) -> Option<Channel> {
     let deadline = Instant::now() + Duration::from_secs(10);
     let stream = match role {
         Role::Alice => {
-            let l = TcpListener::bind(&addr).ok()?;
+            let l = TcpListener::bind("127.0.0.1:0").ok()?;
+            let tmp = port_file.with_extension("tmp");
+            std::fs::write(&tmp, l.local_addr().ok()?.port().to_string()).ok()?;
+            std::fs::rename(&tmp, port_file).ok()?;
             l.set_nonblocking(true).ok()?;
             loop {
                 match l.accept() {
@@ -314,11 +320,14 @@ fn connect(role: Role, port: u64) -> Option<Channel> {
             }
         }
         Role::Bob => loop {
-            match TcpStream::connect(&addr) {
-                Ok(s) => break s,
-                Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(1)),
-                Err(_) => return None,
+            let port = std::fs::read_to_string(port_file).ok();
+            if let Some(Ok(s)) = port.map(|p| TcpStream::connect(format!("127.0.0.1:{p}"))) {
+                break s;
             }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(1));
         },
     };
     stream.set_nonblocking(false).ok()?;
@@ -340,7 +349,7 @@ fn party_child(role: Role) -> i32 {
     // Both parties draw the same operation sequence.
     let mut rng = Rng(env_u64("CRASH_SEED") | 1);
     let mut s = Store::open(&dir, &expected(&key, role)).unwrap();
-    let Some(mut ch) = connect(role, env_u64("CRASH_PORT")) else {
+    let Some(mut ch) = connect(role, &env_path("CRASH_PORT_FILE")) else {
         return EXIT_PEER_GONE;
     };
     macro_rules! net {
@@ -429,14 +438,6 @@ fn single_party(budget: Duration) {
     assert!(used > 1000, "too little material used ({used})");
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 fn two_party(budget: Duration) {
     let fx = Fixture::new();
     let roles = [Role::Alice, Role::Bob];
@@ -451,7 +452,7 @@ fn two_party(budget: Duration) {
     let start = Instant::now();
     while start.elapsed() < budget {
         let seed = rng.next().to_string();
-        let port = free_port().to_string();
+        let port = fx.root.path().join(format!("port-{runs}"));
         let children: Vec<Child> = names
             .iter()
             .map(|n| {
@@ -460,7 +461,7 @@ fn two_party(budget: Duration) {
                     ("CRASH_KEY", fx.key(n).display().to_string()),
                     ("CRASH_LOG", log(n).display().to_string()),
                     ("CRASH_SEED", seed.clone()),
-                    ("CRASH_PORT", port.clone()),
+                    ("CRASH_PORT_FILE", port.display().to_string()),
                 ];
                 spawn_child(n, &env, &err(n))
             })
