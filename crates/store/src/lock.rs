@@ -10,8 +10,8 @@
 //! in the child until the child execs and its close-on-exec descriptors go:
 //! a store just closed by one thread can look "in use" to the next open for
 //! that moment. Taking the lock therefore retries for a short while before
-//! reporting the store in use (seen as a rare failure of the crash test,
-//! whose threads spawn children while others reopen stores).
+//! reporting the store in use (the likely cause of a rare failure of the
+//! crash test, whose threads spawn children while others reopen stores).
 
 use crate::fsutil::storage;
 use brickyard_core::{Error, Result};
