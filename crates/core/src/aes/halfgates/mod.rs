@@ -256,7 +256,8 @@ impl SlotProgram {
     /// next to the AES work of the previous ones in the instruction stream
     /// and execute under it (VAES keeps one port busy; the XOR loop needs
     /// the load ports). Ends must not decrease and must not pass the gate
-    /// counts; anything else is [`Error::Config`].
+    /// counts, and the AND gates of a stage's 4-gate group (stages of up
+    /// to 8) must write distinct slots; anything else is [`Error::Config`].
     pub fn with_stages(mut self, ends: Vec<[u32; 2]>) -> Result<Self> {
         let mut prev = [0u32; 2];
         for &e in &ends {
@@ -271,6 +272,27 @@ impl SlotProgram {
                 self.xors.len(),
                 self.ands.len()
             )));
+        }
+        // The VAES stage kernels store a group's four lanes last lane
+        // first (padding lanes repeat the last gate); that equals the
+        // portable twin's gate-by-gate stores only if the real gates of a
+        // 4-gate group write distinct slots.
+        let mut start = 0usize;
+        for e in &ends {
+            let stage = &self.ands[start..e[1] as usize];
+            if stage.len() <= 8 {
+                for group in stage.chunks(4) {
+                    for (i, g) in group.iter().enumerate() {
+                        if group[..i].iter().any(|h| h.out == g.out) {
+                            return Err(Error::config(format!(
+                                "two AND gates of one stage group write slot {}",
+                                g.out
+                            )));
+                        }
+                    }
+                }
+            }
+            start = e[1] as usize;
         }
         self.stages = ends;
         self.mark_fold_stages();

@@ -389,6 +389,20 @@ fn stages_agree(p: &mut Prg, prog: &SlotProgram, slots: usize, ends: &[[u32; 2]]
 }
 
 #[test]
+fn stage_groups_with_one_output_slot_twice_are_refused() {
+    // The VAES stage kernels store a group's lanes last lane first; two
+    // gates of one group writing one slot would end differently than
+    // gate by gate, so the program refuses such stages.
+    let and = |a, b, out| AndSlots { a, b, out, flip: 0 };
+    let ands = vec![and(0, 1, 4), and(1, 2, 5), and(2, 3, 4), and(0, 3, 6)];
+    let prog = SlotProgram::new(8, SlotXors::new(vec![]), ands).unwrap();
+    assert!(prog.clone().with_stages(vec![[0, 4]]).is_err());
+    assert!(prog.clone().with_stages(vec![[0, 3]]).is_err());
+    // In different stages the same slot is fine (stores run in order).
+    assert!(prog.with_stages(vec![[0, 2], [0, 4]]).is_ok());
+}
+
+#[test]
 fn xors_and_bounds() {
     // Slot 3 stays zero: the plan's padding for 2-input gates.
     let x = SlotXors::new(vec![[0, 1, 3, 2], [2, 3, 1, 0]]);

@@ -157,7 +157,7 @@ unsafe fn scatter(w: &mut [Block], idx: [u32; 4], n: usize, v: __m512i) {
 /// the slot, and the store count is a constant (a loop over a group's
 /// `n` gates compiled to a branch per lane, which mispredicts as stage
 /// sizes vary). Distinct gates of a group have distinct output slots
-/// (the plan's outputs are).
+/// (`SlotProgram::with_stages` refuses stages where they are not).
 ///
 /// # Safety
 /// Every `off[k]` is a multiple of 16 with `off[k] / 16 < w.len()`.
