@@ -30,10 +30,31 @@ fn fails(args: &[&str]) -> String {
     err
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("brickyard-circuit-cli-{}", std::process::id()));
+/// A file in a directory of its own, removed with the directory when
+/// the test ends (pass or fail), so runs leave nothing in the temp dir.
+struct Temp(PathBuf);
+
+impl Temp {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+fn temp(name: &str) -> Temp {
+    let dir = std::env::temp_dir().join(format!(
+        "brickyard-circuit-cli-{}-{name}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+    Temp(dir.join(name))
 }
 
 #[test]
@@ -121,7 +142,7 @@ fn stats_json_counts() {
 #[test]
 fn convert_then_eval_and_bench() {
     let path = temp("hamming12.txt");
-    let p = path.to_str().expect("utf-8 path");
+    let p = path.path().to_str().expect("utf-8 path");
     ok(&["circuit", "convert", "builtin:hamming12", p]);
     let args = ["--input", "0xfff", "--input", "0x0f0", "--format", "int"];
     let from_file = ok(&[&["circuit", "eval", p][..], &args].concat());
@@ -132,6 +153,34 @@ fn convert_then_eval_and_bench() {
         serde_json::from_str(&ok(&["bench", "parse", p, "--runs", "3", "--json"])).unwrap();
     assert!(v["median_ms"].as_f64().is_some_and(|m| m >= 0.0));
     assert_eq!(v["runs"], 3);
+}
+
+#[test]
+fn bench_garble_reports_every_run() {
+    let v: serde_json::Value = serde_json::from_str(&ok(&[
+        "bench",
+        "garble",
+        "--circuit",
+        "builtin:hamming12",
+        "--iterations",
+        "2",
+        "--runs",
+        "3",
+        "--json",
+    ]))
+    .unwrap();
+    let runs = v["runs"].as_array().expect("runs array");
+    assert_eq!(runs.len(), 3);
+    let mut evals: Vec<f64> = runs
+        .iter()
+        .map(|r| r["eval_ns_per_and"].as_f64().expect("eval median"))
+        .collect();
+    evals.sort_by(f64::total_cmp);
+    assert_eq!(v["eval_ns_per_and"].as_f64(), Some(evals[1]));
+    assert!(v["eval_ns_per_and_min"].as_f64().unwrap() <= evals[0]);
+    assert_eq!(v["iterations"], 2);
+    let err = fails(&["bench", "garble", "--runs", "x"]);
+    assert!(err.contains("--runs"), "{err}");
 }
 
 #[test]
@@ -156,7 +205,7 @@ fn errors_are_clean() {
     let e = fails(&["circuit", "stats", "/nonexistent/brickyard.txt"]);
     assert!(e.starts_with("error: /nonexistent/brickyard.txt"), "{e}");
     let bad = temp("bad.txt");
-    std::fs::write(&bad, "1 3\n2 1 1\n1 1\n2 1 0 7 2 AND\n").unwrap();
-    let e = fails(&["circuit", "stats", bad.to_str().unwrap()]);
+    std::fs::write(bad.path(), "1 3\n2 1 1\n1 1\n2 1 0 7 2 AND\n").unwrap();
+    let e = fails(&["circuit", "stats", bad.path().to_str().unwrap()]);
     assert!(e.contains("line 4") && e.contains("wire 7"), "{e}");
 }

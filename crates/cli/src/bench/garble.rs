@@ -1,12 +1,25 @@
 //! `brickyard bench garble`: half-gates garbling and evaluation speed.
 
 use crate::error::CliResult;
+use brickyard_garble::{bench_plan, GarbleBench, GarblePlan};
 use serde_json::json;
 
-/// Runs the benchmark on one core, no network.
-pub fn run(circuit: &str, iterations: usize, as_json: bool) -> CliResult {
+/// Runs the benchmark on one core, no network: `runs` blocks of
+/// `iterations` garblings each, on one compiled plan.
+///
+/// Why several runs: on a shared host the same binary's speed changes
+/// in steps that last seconds (see `docs/protocols/garbling.md`,
+/// "Benchmark"), while the iterations within one run agree with each
+/// other; a single run's median then says which step the machine was in
+/// as much as how fast the code is. Each run's medians are printed, and
+/// the headline numbers are the median of the runs' medians.
+pub fn run(circuit: &str, iterations: usize, runs: usize, as_json: bool) -> CliResult {
     let c = crate::circuit::load(circuit)?;
-    let b = brickyard_garble::bench_garble(&c, iterations.max(1))?;
+    let plan = GarblePlan::new(&c)?;
+    let all = (0..runs.max(1))
+        .map(|_| bench_plan(&plan, iterations.max(1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let b = summary(&all);
     if as_json {
         println!(
             "{}",
@@ -14,6 +27,10 @@ pub fn run(circuit: &str, iterations: usize, as_json: bool) -> CliResult {
                 "circuit": circuit,
                 "and_gates": b.and_gates,
                 "iterations": b.iterations,
+                "runs": all.iter().map(|r| json!({
+                    "garble_ns_per_and": r.garble_ns_per_and,
+                    "eval_ns_per_and": r.eval_ns_per_and,
+                })).collect::<Vec<_>>(),
                 "garble_ns_per_and": b.garble_ns_per_and,
                 "eval_ns_per_and": b.eval_ns_per_and,
                 "garble_ns_per_and_min": b.garble_ns_per_and_min,
@@ -21,8 +38,12 @@ pub fn run(circuit: &str, iterations: usize, as_json: bool) -> CliResult {
             })
         );
     } else {
+        let runs_note = match all.len() {
+            1 => String::new(),
+            n => format!(" × {n} runs, median of the runs' medians"),
+        };
         println!(
-            "{circuit}: {} AND gates, {} hash batches, {} iterations (medians; all XOR/INV work included)",
+            "{circuit}: {} AND gates, {} hash batches, {} iterations{runs_note} (medians; all XOR/INV work included)",
             b.and_gates, b.batches, b.iterations
         );
         println!(
@@ -33,6 +54,68 @@ pub fn run(circuit: &str, iterations: usize, as_json: bool) -> CliResult {
             "evaluate {:8.2} ns/AND   (best {:.2})",
             b.eval_ns_per_and, b.eval_ns_per_and_min
         );
+        if all.len() > 1 {
+            let list = |f: fn(&GarbleBench) -> f64| {
+                all.iter()
+                    .map(|r| format!("{:.2}", f(r)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            println!("runs' garble medians   {}", list(|r| r.garble_ns_per_and));
+            println!("runs' evaluate medians {}", list(|r| r.eval_ns_per_and));
+        }
     }
     Ok(())
+}
+
+/// The runs folded into one result: medians of the runs' medians, minima
+/// of their minima.
+fn summary(all: &[GarbleBench]) -> GarbleBench {
+    let median = |f: fn(&GarbleBench) -> f64| {
+        let mut v: Vec<f64> = all.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        }
+    };
+    let min = |f: fn(&GarbleBench) -> f64| all.iter().map(f).fold(f64::INFINITY, f64::min);
+    GarbleBench {
+        garble_ns_per_and: median(|r| r.garble_ns_per_and),
+        eval_ns_per_and: median(|r| r.eval_ns_per_and),
+        garble_ns_per_and_min: min(|r| r.garble_ns_per_and_min),
+        eval_ns_per_and_min: min(|r| r.eval_ns_per_and_min),
+        ..all[0].clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bench(g: f64, e: f64) -> GarbleBench {
+        GarbleBench {
+            garble_ns_per_and: g,
+            eval_ns_per_and: e,
+            garble_ns_per_and_min: g - 1.0,
+            eval_ns_per_and_min: e - 1.0,
+            and_gates: 10,
+            batches: 2,
+            iterations: 5,
+        }
+    }
+
+    #[test]
+    fn summary_takes_the_median_of_medians_and_the_least_minimum() {
+        let one = summary(&[bench(9.0, 6.0)]);
+        assert_eq!(one, bench(9.0, 6.0));
+        let s = summary(&[bench(9.0, 6.0), bench(14.0, 11.0), bench(7.0, 5.0)]);
+        assert_eq!((s.garble_ns_per_and, s.eval_ns_per_and), (9.0, 6.0));
+        assert_eq!((s.garble_ns_per_and_min, s.eval_ns_per_and_min), (6.0, 4.0));
+        let s = summary(&[bench(9.0, 6.0), bench(7.0, 5.0)]);
+        assert_eq!((s.garble_ns_per_and, s.eval_ns_per_and), (8.0, 5.5));
+        assert_eq!((s.and_gates, s.iterations), (10, 5));
+    }
 }

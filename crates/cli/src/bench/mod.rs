@@ -57,15 +57,20 @@ pub enum BenchCmd {
     },
     /// Half-gates garbling and evaluation, ns per AND gate, one core.
     #[command(
-        after_help = "Example:\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/sha256.txt --json"
+        after_help = "Examples:\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/sha256.txt --json\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/aes_128.txt --iterations 200 --runs 9"
     )]
     Garble {
         /// A Bristol file or builtin:NAME.
         #[arg(long, default_value = "builtin:aes128")]
         circuit: String,
-        /// Timed garblings (and evaluations).
+        /// Timed garblings (and evaluations) per run.
         #[arg(long, default_value_t = 50)]
         iterations: usize,
+        /// Independent runs of ITERATIONS each; each run's medians are
+        /// shown and the headline is their median (a shared machine's
+        /// speed moves between runs, not within one).
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -198,8 +203,9 @@ pub fn run(args: BenchArgs) -> CliResult {
         Some(BenchCmd::Garble {
             circuit,
             iterations,
+            runs,
             json,
-        }) => garble::run(&circuit, iterations, json),
+        }) => garble::run(&circuit, iterations, runs, json),
         Some(BenchCmd::Ot { kind, count, json }) => ot::run(&kind, count, json),
         Some(BenchCmd::Triples { count, json }) => triples::run(count, json),
         Some(BenchCmd::Commit {
