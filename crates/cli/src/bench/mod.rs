@@ -57,7 +57,7 @@ pub enum BenchCmd {
     },
     /// Half-gates garbling and evaluation, ns per AND gate, one core.
     #[command(
-        after_help = "Examples:\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/sha256.txt --json\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/aes_128.txt --iterations 200 --runs 9"
+        after_help = "Examples:\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/sha256.txt --json\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/aes_128.txt --iterations 2000 --runs 9"
     )]
     Garble {
         /// A Bristol file or builtin:NAME.
@@ -66,9 +66,11 @@ pub enum BenchCmd {
         /// Timed garblings (and evaluations) per run.
         #[arg(long, default_value_t = 50)]
         iterations: usize,
-        /// Independent runs of ITERATIONS each; each run's medians are
+        /// Runs of ITERATIONS each, back to back; each run's medians are
         /// shown and the headline is their median (a shared machine's
-        /// speed moves between runs, not within one).
+        /// speed moves in steps lasting seconds, so make runs long enough
+        /// to land on different steps: ~0.2 s each, e.g. 2000 iterations
+        /// of AES-128).
         #[arg(long, default_value_t = 1)]
         runs: usize,
         /// Print JSON.
