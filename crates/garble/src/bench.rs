@@ -40,6 +40,27 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
+impl GarbleBench {
+    /// Several runs on one plan folded into one result: the medians of
+    /// the runs' medians and the least of their minima (`brickyard bench
+    /// garble --runs`; a shared host's speed moves in steps between runs,
+    /// so one run's median mostly says which step it ran on).
+    ///
+    /// # Panics
+    /// If `runs` is empty.
+    pub fn summary(runs: &[GarbleBench]) -> GarbleBench {
+        let med = |f: fn(&GarbleBench) -> f64| median(runs.iter().map(f).collect());
+        let min = |f: fn(&GarbleBench) -> f64| runs.iter().map(f).fold(f64::INFINITY, f64::min);
+        GarbleBench {
+            garble_ns_per_and: med(|r| r.garble_ns_per_and),
+            eval_ns_per_and: med(|r| r.eval_ns_per_and),
+            garble_ns_per_and_min: min(|r| r.garble_ns_per_and_min),
+            eval_ns_per_and_min: min(|r| r.eval_ns_per_and_min),
+            ..runs[0].clone()
+        }
+    }
+}
+
 /// Garbles and evaluates `circuit` `iterations` times (plus a warm-up) with
 /// fresh OS-random labels under one Δ, and reports median ns per AND.
 ///
@@ -86,4 +107,32 @@ pub fn bench_plan(plan: &GarblePlan, iterations: usize) -> Result<GarbleBench> {
         batches: plan.batch_count(),
         iterations,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bench(g: f64, e: f64) -> GarbleBench {
+        GarbleBench {
+            garble_ns_per_and: g,
+            eval_ns_per_and: e,
+            garble_ns_per_and_min: g - 1.0,
+            eval_ns_per_and_min: e - 1.0,
+            and_gates: 10,
+            batches: 2,
+            iterations: 5,
+        }
+    }
+
+    #[test]
+    fn summary_takes_the_median_of_medians_and_the_least_minimum() {
+        assert_eq!(GarbleBench::summary(&[bench(9.0, 6.0)]), bench(9.0, 6.0));
+        let s = GarbleBench::summary(&[bench(9.0, 6.0), bench(14.0, 11.0), bench(7.0, 5.0)]);
+        assert_eq!((s.garble_ns_per_and, s.eval_ns_per_and), (9.0, 6.0));
+        assert_eq!((s.garble_ns_per_and_min, s.eval_ns_per_and_min), (6.0, 4.0));
+        let s = GarbleBench::summary(&[bench(9.0, 6.0), bench(7.0, 5.0)]);
+        assert_eq!((s.garble_ns_per_and, s.eval_ns_per_and), (8.0, 5.5));
+        assert_eq!((s.and_gates, s.iterations), (10, 5));
+    }
 }

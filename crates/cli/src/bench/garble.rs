@@ -19,7 +19,7 @@ pub fn run(circuit: &str, iterations: usize, runs: usize, as_json: bool) -> CliR
     let all = (0..runs.max(1))
         .map(|_| bench_plan(&plan, iterations.max(1)))
         .collect::<Result<Vec<_>, _>>()?;
-    let b = summary(&all);
+    let b = GarbleBench::summary(&all);
     if as_json {
         println!(
             "{}",
@@ -66,56 +66,4 @@ pub fn run(circuit: &str, iterations: usize, runs: usize, as_json: bool) -> CliR
         }
     }
     Ok(())
-}
-
-/// The runs folded into one result: medians of the runs' medians, minima
-/// of their minima.
-fn summary(all: &[GarbleBench]) -> GarbleBench {
-    let median = |f: fn(&GarbleBench) -> f64| {
-        let mut v: Vec<f64> = all.iter().map(f).collect();
-        v.sort_by(f64::total_cmp);
-        let n = v.len();
-        if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            (v[n / 2 - 1] + v[n / 2]) / 2.0
-        }
-    };
-    let min = |f: fn(&GarbleBench) -> f64| all.iter().map(f).fold(f64::INFINITY, f64::min);
-    GarbleBench {
-        garble_ns_per_and: median(|r| r.garble_ns_per_and),
-        eval_ns_per_and: median(|r| r.eval_ns_per_and),
-        garble_ns_per_and_min: min(|r| r.garble_ns_per_and_min),
-        eval_ns_per_and_min: min(|r| r.eval_ns_per_and_min),
-        ..all[0].clone()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn bench(g: f64, e: f64) -> GarbleBench {
-        GarbleBench {
-            garble_ns_per_and: g,
-            eval_ns_per_and: e,
-            garble_ns_per_and_min: g - 1.0,
-            eval_ns_per_and_min: e - 1.0,
-            and_gates: 10,
-            batches: 2,
-            iterations: 5,
-        }
-    }
-
-    #[test]
-    fn summary_takes_the_median_of_medians_and_the_least_minimum() {
-        let one = summary(&[bench(9.0, 6.0)]);
-        assert_eq!(one, bench(9.0, 6.0));
-        let s = summary(&[bench(9.0, 6.0), bench(14.0, 11.0), bench(7.0, 5.0)]);
-        assert_eq!((s.garble_ns_per_and, s.eval_ns_per_and), (9.0, 6.0));
-        assert_eq!((s.garble_ns_per_and_min, s.eval_ns_per_and_min), (6.0, 4.0));
-        let s = summary(&[bench(9.0, 6.0), bench(7.0, 5.0)]);
-        assert_eq!((s.garble_ns_per_and, s.eval_ns_per_and), (8.0, 5.5));
-        assert_eq!((s.and_gates, s.iterations), (10, 5));
-    }
 }
