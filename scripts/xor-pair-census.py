@@ -7,7 +7,8 @@ per input: its two gates' inputs and outputs sit in adjacent label slots
 offset loads, label loads and store; see docs/protocols/garbling.md,
 "Paired XOR gates"), so every pair saves one gate's loads. A value can have
 only one partner, in one lane, for its whole life; that is the constraint
-this census honours.
+this census honours. It also counts the AND gates that could gather both
+inputs as pairs (one 256-bit load per input for two gates).
 
 Model, close to the garbling plan's: INV is free (a label is its own
 negation's), an XOR value read only by one XOR gate (not by an AND, not an
@@ -52,6 +53,7 @@ def census(path, stride):
         return w
 
     kind = {w: "in" for w in range(n_in)}
+    ands = []
     depth = collections.defaultdict(int)
     src, xor_reads, and_reads = {}, collections.Counter(), collections.Counter()
     for k, ins, o in gates:
@@ -62,6 +64,7 @@ def census(path, stride):
         depth[o] = max(depth[a], depth[b]) + (k == "AND")
         if k == "AND":
             kind[o] = "and"
+            ands.append((o, a, b))
             and_reads[a] += 1
             and_reads[b] += 1
         else:
@@ -151,13 +154,30 @@ def census(path, stride):
                 partner[x], partner[y] = (y, True), (x, False)
             paired.update((g, h))
             break
+    # AND gates whose inputs arrive as pairs: gate g (a, b) and gate h
+    # reading the high-lane partners of both, at the same AND depth; a
+    # group gathers such a pair's inputs with one 256-bit load each.
+    and_readers = collections.defaultdict(list)
+    for o, a, b in ands:
+        and_readers[a].append((o, a, b))
+        and_readers[b].append((o, a, b))
+    and_paired = set()
+    for o, a, b in ands:
+        pa, pb = partner.get(a), partner.get(b)
+        if o in and_paired or not (pa and pb and pa[1] and pb[1]):
+            continue
+        for h, x, y in and_readers[pa[0]]:
+            if h != o and h not in and_paired and depth[h] == depth[o] and {x, y} == {pa[0], pb[0]}:
+                and_paired.update((o, h))
+                break
     total = sum(cost(v) for v in roots)
     ops = total - sum(cost(v) for v in paired) // 2
     name = path.rsplit("/", 1)[-1]
     print(
         f"{name}: {len(roots)} fused XOR roots, {total} 3-input gates; "
         f"{len(paired)} roots paired ({100 * len(paired) / len(roots):.0f} %), "
-        f"{ops} ops ({100 * ops / total:.0f} % of the gates)"
+        f"{ops} ops ({100 * ops / total:.0f} % of the gates); "
+        f"{len(and_paired)} of {len(ands)} ANDs read both inputs as pairs"
     )
 
 
