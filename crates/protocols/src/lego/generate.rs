@@ -137,6 +137,8 @@ pub fn alice(
     for (c, keys) in k0.chunks(AUTH_CHUNK).enumerate() {
         let out = &mut buf[..2 * keys.len()];
         make_auths_into(keys, *delta, (c * AUTH_CHUNK) as u64, out, &mut tw);
+        #[cfg(feature = "adversary")]
+        cheat.corrupt_auths(keys, c * AUTH_CHUNK, a, *delta, out);
         ch.send_blocks(out)?;
     }
     chosen[q] = *delta;
