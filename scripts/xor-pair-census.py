@@ -5,7 +5,8 @@ A *paired* XOR gate computes two independent XOR gates with one `vpxor ymm`
 per input: its two gates' inputs and outputs sit in adjacent label slots
 (low lane, high lane). It costs about what one 128-bit gate costs (the same
 offset loads, label loads and store; see docs/protocols/garbling.md,
-"Paired XOR gates"), so every pair saves one gate's loads. A value can have
+"Levers measured and not kept", and `git log --grep='paired XOR'`), so
+every pair saves one gate's loads. A value can have
 only one partner, in one lane, for its whole life; that is the constraint
 this census honours. It also counts the AND gates that could gather both
 inputs as pairs (one 256-bit load per input for two gates).
@@ -21,7 +22,7 @@ Greedy, in (AND depth, level) order; candidates are the readers of an input's
 partner first, then roots of the same shape. It pairs across a whole AND
 layer; the garbling plan runs a pair in one stage, and a plan pass pairing
 within stages found far fewer (AES-128 4 %, SHA-256 6 % of XOR gates; see
-docs/protocols/garbling.md, "Paired XOR gates, built and measured").
+docs/protocols/garbling.md, "Levers measured and not kept").
 
 usage: scripts/xor-pair-census.py [--seed-stride S] FILE...
   --seed-stride S  pre-pair input wires w and w + S for (w // S) even

@@ -9,7 +9,7 @@ use serde_json::json;
 ///
 /// Why several runs: on a shared host the same binary's speed changes
 /// in steps that last seconds (see `docs/protocols/garbling.md`,
-/// "Benchmark"), while the iterations within one run agree with each
+/// "Numbers"), while the iterations within one run agree with each
 /// other; a single run's median then says which step the machine was in
 /// as much as how fast the code is. Each run's medians are printed, and
 /// the headline numbers are the median of the runs' medians.
