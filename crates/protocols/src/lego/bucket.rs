@@ -143,8 +143,14 @@ mod tests {
         let mut prg = Prg::from_seed(Block(0x24_05));
         let (delta, wrong) = deltas(&mut prg);
         let m = confirming_min(S) - 1;
-        assert!(!confirm_delta(delta, &checked(&mut prg, m, 0, delta, delta)));
-        assert!(!confirm_delta(wrong, &checked(&mut prg, m, m, delta, wrong)));
+        assert!(!confirm_delta(
+            delta,
+            &checked(&mut prg, m, 0, delta, delta)
+        ));
+        assert!(!confirm_delta(
+            wrong,
+            &checked(&mut prg, m, m, delta, wrong)
+        ));
         assert!(!confirm_delta(delta, &[]));
     }
 

@@ -149,8 +149,9 @@ impl Cheats {
         }
     }
 
+    /// Whether this party follows `c`.
     #[cfg(feature = "adversary")]
-    fn is(&self, c: Cheat) -> bool {
+    pub(crate) fn is(&self, c: Cheat) -> bool {
         self.cheat == Some(c)
     }
 
@@ -202,7 +203,13 @@ impl Cheats {
             let mut t = [Block::ZERO; 2];
             let mut tw = [Block::ZERO; 2];
             let wrong = self.false_delta(delta);
-            super::component::make_auths_into(&k0[j..j + 1], wrong, (first + j) as u64, &mut t, &mut tw);
+            super::component::make_auths_into(
+                &k0[j..j + 1],
+                wrong,
+                (first + j) as u64,
+                &mut t,
+                &mut tw,
+            );
             out[2 * j..2 * j + 2].copy_from_slice(&t);
         };
         if self.is(Cheat::CorruptAuthenticator) {

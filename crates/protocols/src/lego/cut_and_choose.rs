@@ -132,6 +132,7 @@ pub(crate) fn alice(
     ch: &mut Channel,
     plan: &Plan,
     ids: &Ids,
+    #[allow(unused)] cheat: &super::cheat::Cheats,
 ) -> Result<Survivors> {
     let sel = select(ch.recv_block()?, plan);
     let surv = survivors(&sel, plan).ok_or(Error::Cheating {
@@ -143,8 +144,15 @@ pub(crate) fn alice(
     let shown = ch.recv_block_vec(S as usize)?;
     let b = ch.recv_bits(S as usize)?;
     let sets = rot_sets(ids, n, &b);
+    // Alice committing a wrong spare string compares Bob's proof with the
+    // OT's true strings, not with her commitment (she does not abort on
+    // her own cheat).
+    #[cfg(feature = "adversary")]
+    let honest_check = !cheat.is(super::cheat::Cheat::BadSpareRot);
+    #[cfg(not(feature = "adversary"))]
+    let honest_check = true;
     for (set, &v) in sets.iter().zip(&shown) {
-        if hcom.xor_of(set)? != v {
+        if honest_check && hcom.xor_of(set)? != v {
             return Err(Error::Cheating {
                 check: "delta-rot-proof-of-knowledge",
             });

@@ -150,7 +150,7 @@ pub fn alice(
     let chosen_ids = hcom.finish(ch, pending_chosen)?;
     let ids = Ids::new(plan, random.start, chosen_ids.start);
     verleak::alice(hcom, ch, &ids, n, m, cheat)?;
-    let survivors = cut_and_choose::alice(hcom, ch, plan, &ids)?;
+    let survivors = cut_and_choose::alice(hcom, ch, plan, &ids, cheat)?;
     let layout = bucketing::alice(hcom, ch, plan, &ids, survivors, cheat)?;
     Ok((layout, delta))
 }

@@ -305,7 +305,11 @@ impl LegoParams {
         let confirm = confirming_min(self.s) as u64;
         (
             with_margin(need_g, self.p_g(), self.s),
-            with_margin(need_a, self.p_a(), self.s).max(with_margin(confirm, 1.0 - self.p_a(), self.s)),
+            with_margin(need_a, self.p_a(), self.s).max(with_margin(
+                confirm,
+                1.0 - self.p_a(),
+                self.s,
+            )),
         )
     }
 
