@@ -1,6 +1,9 @@
 //! The adversary flags as a user runs them (built with `--features adversary`,
-//! as CI does): every listed LEGO strategy ends in a named abort or the
-//! correct output, never a wrong one.
+//! as CI does): every listed strategy of `lego` and `tinytable` ends in the
+//! outcome its table below names — an abort naming that check, or (for a
+//! strategy the protocol tolerates) the correct output — never a wrong one.
+//! A strategy missing from the table fails the test, so a new cheat must
+//! say what it expects.
 #![cfg(feature = "adversary")]
 
 use std::process::Command;
@@ -12,22 +15,125 @@ fn brickyard(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-#[test]
-fn lego_strategies_are_listed_and_never_give_a_wrong_output() {
-    let list = brickyard(&["demo", "--protocol", "lego", "--list-cheats"]);
-    assert!(list.status.success());
-    let text = String::from_utf8_lossy(&list.stdout).to_string();
-    let names: Vec<&str> = text.lines().filter_map(|l| l.split(' ').next()).collect();
-    assert!(
-        names.len() >= 9 && names.contains(&"alice:nand-gate"),
-        "{text}"
-    );
-    let mut caught = 0;
-    for name in names {
+/// What the honest party must end with.
+#[derive(Debug, Clone, Copy)]
+enum Expect {
+    /// Always an abort, naming one of these checks.
+    Abort(&'static [&'static str]),
+    /// An abort naming one of these checks, or the correct output
+    /// (a fault the protocol may tolerate: caught only when checked).
+    AbortOrCorrect(&'static [&'static str]),
+    /// The correct output of the cheater's substituted input (an input
+    /// substitution the ideal functionality allows): `want` is printed.
+    Output(&'static str),
+}
+
+const LEGO: &[(&str, Expect)] = &[
+    (
+        "alice:nand-gate",
+        Expect::AbortOrCorrect(&["cut-and-choose-gate"]),
+    ),
+    (
+        "alice:corrupt-row",
+        Expect::AbortOrCorrect(&["cut-and-choose-gate"]),
+    ),
+    (
+        "alice:inconsistent-wire",
+        Expect::AbortOrCorrect(&["cut-and-choose-gate"]),
+    ),
+    ("alice:bad-soldering", Expect::Abort(&["batch-decommit"])),
+    (
+        "alice:selective-ot",
+        Expect::Abort(&["input-authenticator"]),
+    ),
+    ("alice:flip-bob-input", Expect::Abort(&["input-key-lsb"])),
+    ("alice:lie-verleak", Expect::Abort(&["bit-open"])),
+    (
+        "alice:wrong-input-key",
+        Expect::Abort(&["input-authenticator"]),
+    ),
+    (
+        "bob:wrong-rot-proof",
+        Expect::Abort(&["delta-rot-proof-of-knowledge"]),
+    ),
+    (
+        "alice:corrupt-authenticator",
+        Expect::AbortOrCorrect(&["cut-and-choose-authenticator"]),
+    ),
+    (
+        "alice:false-delta",
+        Expect::Abort(&["cut-and-choose-authenticator", "cut-and-choose-gate"]),
+    ),
+    (
+        "alice:false-delta-few",
+        Expect::AbortOrCorrect(&["cut-and-choose-authenticator", "cut-and-choose-gate"]),
+    ),
+    (
+        "alice:bad-spare-rot",
+        Expect::Abort(&["delta-rot-commitment"]),
+    ),
+    (
+        "alice:delta-lsb-zero",
+        Expect::Abort(&["verleak-lsb-delta"]),
+    ),
+];
+
+/// TinyTable on add8 with real preprocessing, both parties having inputs
+/// and Bob alone learning the output (the demo's default).
+const TINYTABLE: &[(&str, Expect)] = &[
+    ("alice:flip-table-bit", Expect::Abort(&["table-mac"])),
+    ("bob:flip-table-bit", Expect::Abort(&["table-mac"])),
+    ("alice:flip-last-layer", Expect::Abort(&["table-mac"])),
+    ("bob:flip-last-layer", Expect::Abort(&["table-mac"])),
+    ("alice:flip-and-guess-mac", Expect::Abort(&["table-mac"])),
+    ("bob:flip-and-guess-mac", Expect::Abort(&["table-mac"])),
+    ("alice:wrong-mac", Expect::Abort(&["table-mac"])),
+    ("bob:wrong-mac", Expect::Abort(&["table-mac"])),
+    ("alice:wrong-output-share", Expect::Abort(&["output-mac"])),
+    // Bob learns the output alone, so he sends no output shares.
+    ("bob:wrong-output-share", Expect::Output("12")),
+    // Input bit 0 flipped: 5 → 4, 7 → 6.
+    ("alice:wrong-input-mask", Expect::Output("11")),
+    ("bob:wrong-input-mask", Expect::Output("11")),
+    (
+        "alice:prep-flip-beaver-share",
+        Expect::Abort(&["mac-check"]),
+    ),
+    ("bob:prep-flip-beaver-share", Expect::Abort(&["mac-check"])),
+    (
+        "alice:prep-wrong-input-mask-share",
+        Expect::Abort(&["input-mask-mac"]),
+    ),
+    (
+        "bob:prep-wrong-input-mask-share",
+        Expect::Abort(&["input-mask-mac"]),
+    ),
+];
+
+fn listed(protocol: &str) -> Vec<String> {
+    let list = brickyard(&["demo", "--protocol", protocol, "--list-cheats"]);
+    assert!(list.status.success(), "{protocol}: --list-cheats failed");
+    String::from_utf8_lossy(&list.stdout)
+        .lines()
+        .filter_map(|l| l.split(' ').next().map(str::to_string))
+        .collect()
+}
+
+/// Runs every listed strategy of `protocol` on 5 + 7 (add8) and checks its
+/// expected outcome.
+fn every_strategy(protocol: &str, table: &[(&str, Expect)]) {
+    let names = listed(protocol);
+    assert!(names.len() >= table.len().min(9), "{protocol}: {names:?}");
+    for name in &names {
+        let expect = table
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, e)| *e)
+            .unwrap_or_else(|| panic!("{protocol}: strategy {name} has no expected outcome"));
         let out = brickyard(&[
             "demo",
             "--protocol",
-            "lego",
+            protocol,
             "--circuit",
             "builtin:add8",
             "--alice",
@@ -41,21 +147,48 @@ fn lego_strategies_are_listed_and_never_give_a_wrong_output() {
         ]);
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        if out.status.success() {
-            assert!(stdout.lines().any(|l| l.trim() == "12"), "{name}: {stdout}");
-            assert!(!stdout
-                .lines()
-                .any(|l| l.trim().parse::<u32>().is_ok_and(|v| v != 12)));
-        } else {
-            assert!(stderr.contains("cheating detected"), "{name}: {stderr}");
-            assert!(
-                stdout.is_empty() || !stdout.contains("output"),
-                "{name}: partial output"
-            );
-            caught += 1;
+        let ctx = format!("{protocol} {name} ({expect:?}): stdout {stdout} stderr {stderr}");
+        let values: Vec<u32> = stdout
+            .lines()
+            .filter_map(|l| l.trim().parse::<u32>().ok())
+            .collect();
+        let aborted_with = |checks: &[&str]| {
+            !out.status.success()
+                && stderr.contains("cheating detected")
+                && checks.iter().any(|c| stderr.contains(&format!("`{c}`")))
+                && values.is_empty()
+        };
+        match expect {
+            Expect::Abort(checks) => assert!(aborted_with(checks), "{ctx}"),
+            Expect::AbortOrCorrect(checks) => {
+                if out.status.success() {
+                    assert_eq!(values, vec![12], "{ctx}");
+                } else {
+                    assert!(aborted_with(checks), "{ctx}");
+                }
+            }
+            Expect::Output(want) => {
+                assert!(out.status.success(), "{ctx}");
+                assert_eq!(values, vec![want.parse::<u32>().unwrap()], "{ctx}");
+            }
         }
     }
-    assert!(caught >= 1, "no strategy was caught in one run each");
+    for (name, _) in table {
+        assert!(
+            names.iter().any(|n| n == name),
+            "{protocol}: {name} is no longer listed"
+        );
+    }
+}
+
+#[test]
+fn lego_strategies_end_as_expected() {
+    every_strategy("lego", LEGO);
+}
+
+#[test]
+fn tinytable_strategies_end_as_expected() {
+    every_strategy("tinytable", TINYTABLE);
 }
 
 #[test]

@@ -150,10 +150,39 @@ impl Committer {
         bit: usize,
         blinders: &[usize],
     ) -> Result<()> {
+        self.open_bits_claiming(ch, sets, bit, blinders, None)
+    }
+
+    /// [`Committer::open_bits`] with the claimed bit of set `lie` flipped
+    /// while every combination is opened honestly: the receiver's
+    /// `bit-open` check must catch it (feature `adversary` only).
+    #[cfg(feature = "adversary")]
+    pub fn open_bits_lying<S: AsRef<[usize]>>(
+        &self,
+        ch: &mut Channel,
+        sets: &[S],
+        bit: usize,
+        blinders: &[usize],
+        lie: usize,
+    ) -> Result<()> {
+        self.open_bits_claiming(ch, sets, bit, blinders, Some(lie))
+    }
+
+    fn open_bits_claiming<S: AsRef<[usize]>>(
+        &self,
+        ch: &mut Channel,
+        sets: &[S],
+        bit: usize,
+        blinders: &[usize],
+        lie: Option<usize>,
+    ) -> Result<()> {
         check_bit_args(sets, bit, blinders)?;
         let (mut ms, mut ts) = self.items(sets)?;
         let (mut bm, mut bt) = self.items(&blinders.iter().map(|&b| [b]).collect::<Vec<_>>())?;
-        let claims: Vec<bool> = ms.iter().chain(&bm).map(|m| m.bit(bit)).collect();
+        let mut claims: Vec<bool> = ms.iter().chain(&bm).map(|m| m.bit(bit)).collect();
+        if let Some(c) = lie.and_then(|i| claims.get_mut(i)) {
+            *c = !*c;
+        }
         send_count(ch, sets.len())?;
         ch.send_bits(&claims)?;
         let seed = ch.recv_block()?;

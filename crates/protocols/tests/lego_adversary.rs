@@ -106,48 +106,115 @@ fn attack(cheat: Cheat, runs: usize, input: Option<bool>) -> (usize, Vec<&'stati
     (aborts, checks)
 }
 
+/// Bob's inputs each deterministic strategy is run with: all 0, all 1 and
+/// two random ones (the abort must not depend on y).
+const YS: [Option<bool>; 4] = [Some(false), Some(true), None, None];
+
 #[test]
 fn deterministic_detections_name_their_check_and_ignore_bobs_input() {
     for (cheat, check) in [
-        (Cheat::InconsistentWire, None),
-        (Cheat::BadSoldering, Some("batch-decommit")),
-        (Cheat::SelectiveOt, None),
-        (Cheat::FlipBobInput, Some("input-key-lsb")),
-        (Cheat::LieVerLeak, None),
-        (Cheat::WrongInputKey, Some("input-authenticator")),
-        (Cheat::WrongRotProof, Some("delta-rot-proof-of-knowledge")),
+        (Cheat::BadSoldering, "batch-decommit"),
+        (Cheat::SelectiveOt, "input-authenticator"),
+        (Cheat::FlipBobInput, "input-key-lsb"),
+        (Cheat::LieVerLeak, "bit-open"),
+        (Cheat::DeltaLsbZero, "verleak-lsb-delta"),
+        (Cheat::BadSpareRot, "delta-rot-commitment"),
+        (Cheat::WrongInputKey, "input-authenticator"),
+        (Cheat::WrongRotProof, "delta-rot-proof-of-knowledge"),
     ] {
-        for y in [Some(false), Some(true)] {
+        for y in YS {
             let (aborts, checks) = attack(cheat, 1, y);
-            // Strategies that hit one gate may be tolerated by its bucket;
-            // the others must always be caught, for every input of Bob.
-            if cheat != Cheat::InconsistentWire {
-                assert_eq!(aborts, 1, "{cheat:?} with y = {y:?}: {checks:?}");
-            }
-            if let Some(c) = check {
-                assert_eq!(checks, vec![c], "{cheat:?}");
-            }
+            assert_eq!(aborts, 1, "{cheat:?} with y = {y:?}: {checks:?}");
+            assert_eq!(checks, vec![check], "{cheat:?} with y = {y:?}");
         }
     }
 }
 
+/// A bad gate is caught iff it is checked (probability p_g) and the check's
+/// inputs hit its fault; otherwise its bucket outvotes it. A NAND gate is
+/// caught whenever checked, so its rate is p_g: two-sided within 4σ over 48
+/// runs, which a deleted check (rate 0) or an inverted one (every honest
+/// checked gate aborts: rate 1) fails.
 #[test]
 fn bad_gates_abort_or_give_the_correct_output() {
     let cfg = small();
     let p = plan_for(&cfg, &LegoOptions::default()).unwrap().params;
     for cheat in [Cheat::NandGate, Cheat::CorruptRow, Cheat::InconsistentWire] {
-        let runs = 8;
+        let runs = if cheat == Cheat::NandGate { 48 } else { 12 };
         let (aborts, checks) = attack(cheat, runs, None);
         let rate = aborts as f64 / runs as f64;
-        eprintln!(
-            "{cheat:?}: detected {aborts}/{runs} = {rate:.2} (p_g = {:.3}); checks {checks:?}",
-            p.p_g()
+        println!(
+            "{cheat:?}: detected {aborts}/{runs} = {rate:.3} (p_g = {:.3}); checks {checks:?}; input seed {}",
+            p.p_g(),
+            cheat as u64 + 1
         );
         assert!(
-            checks.iter().all(|c| c.starts_with("cut-and-choose")),
-            "{checks:?}"
+            checks.iter().all(|&c| c == "cut-and-choose-gate"),
+            "{cheat:?}: {checks:?}"
+        );
+        // Never above p_g (a gate is caught only when checked).
+        let sd = (p.p_g() * (1.0 - p.p_g()) / runs as f64).sqrt();
+        assert!(rate <= p.p_g() + 5.0 * sd, "{cheat:?}: {rate} > p_g");
+        if cheat == Cheat::NandGate {
+            assert!(
+                4.0 * sd < p.p_g().min(1.0 - p.p_g()),
+                "too few runs to fail"
+            );
+            assert!(
+                (rate - p.p_g()).abs() <= 4.0 * sd,
+                "NAND gate caught at {rate}, p_g = {}",
+                p.p_g()
+            );
+        }
+    }
+}
+
+/// The attack on the Δ-confirmation rule (docs/protocols/lego.md, "Δ
+/// confirmation"): one gate outputs its key ⊕ Δ' and every authenticator
+/// accepts K⁰ ⊕ Δ'. Confirming Δ' would make Bob extract a wrong x; the
+/// corrupted authenticators are caught in the cut-and-choose instead (each
+/// checked one with probability 1/2, at least 2s are checked).
+#[test]
+fn false_delta_is_caught_by_the_authenticator_check() {
+    let mut seen_auth = false;
+    for y in YS {
+        let (aborts, checks) = attack(Cheat::FalseDelta, 2, y);
+        assert_eq!(aborts, 2, "y = {y:?}: {checks:?}");
+        for c in &checks {
+            assert!(
+                *c == "cut-and-choose-authenticator" || *c == "cut-and-choose-gate",
+                "{c}"
+            );
+        }
+        seen_auth |= checks.contains(&"cut-and-choose-authenticator");
+    }
+    assert!(seen_auth, "the authenticator check never fired");
+}
+
+/// A few authenticators pointing at Δ' cannot make a majority of the
+/// checked ones: Bob scores the bucket instead and outputs f(x, y), or
+/// catches a corrupted authenticator; never a wrong output (`attack` panics
+/// on one).
+#[test]
+fn false_delta_on_few_authenticators_never_gives_a_wrong_output() {
+    let (_, checks) = attack(Cheat::FalseDeltaFew, 16, None);
+    for c in &checks {
+        assert!(
+            *c == "cut-and-choose-authenticator" || *c == "cut-and-choose-gate",
+            "{c}"
         );
     }
+}
+
+/// One authenticator with a wrong K¹ slot: caught iff checked and the check
+/// opens K¹ (p_a / 2), tolerated otherwise.
+#[test]
+fn a_corrupt_authenticator_trips_only_its_check() {
+    let (_, checks) = attack(Cheat::CorruptAuthenticator, 16, None);
+    assert!(
+        checks.iter().all(|&c| c == "cut-and-choose-authenticator"),
+        "{checks:?}"
+    );
 }
 
 #[test]

@@ -30,6 +30,20 @@ pub enum Cheat {
     WrongInputKey,
     /// bob: shows wrong values r^b in the Δ-ROT check of step 10.
     WrongRotProof,
+    /// alice: one authenticator's K¹ slot holds a wrong hash.
+    CorruptAuthenticator,
+    /// alice: every authenticator's K¹ slot accepts K⁰ ⊕ Δ' for one wrong
+    /// Δ' (lsb 1), and one gate outputs its key ⊕ Δ': Bob would extract
+    /// with Δ' if he confirmed it (the attack the Δ-confirmation rule stops).
+    FalseDelta,
+    /// alice: as [`Cheat::FalseDelta`] on a few authenticators only (about
+    /// two expected among the checked): too few to make a majority.
+    FalseDeltaFew,
+    /// alice: one of the s spare Δ-ROT strings is committed wrongly
+    /// (caught by step 10's opening).
+    BadSpareRot,
+    /// alice: the committed Δ has lsb 0 (caught by VerLeak's lsb(Δ) = 1).
+    DeltaLsbZero,
 }
 
 impl Cheat {
@@ -80,6 +94,31 @@ impl Cheat {
             Cheat::WrongRotProof,
             "Bob shows wrong r^b in the Δ-ROT check",
         ),
+        (
+            "alice:corrupt-authenticator",
+            Cheat::CorruptAuthenticator,
+            "one authenticator's K¹ slot is wrong",
+        ),
+        (
+            "alice:false-delta",
+            Cheat::FalseDelta,
+            "every authenticator and one gate point Bob at a wrong Δ'",
+        ),
+        (
+            "alice:false-delta-few",
+            Cheat::FalseDeltaFew,
+            "a few authenticators and one gate point Bob at a wrong Δ'",
+        ),
+        (
+            "alice:bad-spare-rot",
+            Cheat::BadSpareRot,
+            "one spare Δ-ROT string of step 10 is committed wrongly",
+        ),
+        (
+            "alice:delta-lsb-zero",
+            Cheat::DeltaLsbZero,
+            "the committed Δ has lsb 0",
+        ),
     ];
 
     /// Parses `alice:NAME` / `bob:NAME`.
@@ -110,8 +149,9 @@ impl Cheats {
         }
     }
 
+    /// Whether this party follows `c`.
     #[cfg(feature = "adversary")]
-    fn is(&self, c: Cheat) -> bool {
+    pub(crate) fn is(&self, c: Cheat) -> bool {
         self.cheat == Some(c)
     }
 
@@ -136,6 +176,61 @@ impl Cheats {
         if self.is(Cheat::CorruptRow) {
             tables[2 * j] ^= Block(0x5a5a_0000_0000_0000_0000_0000_0000_0006);
         }
+        if self.is(Cheat::FalseDelta) || self.is(Cheat::FalseDeltaFew) {
+            o0[j] ^= self.false_delta(delta);
+        }
+    }
+
+    /// The wrong Δ' of [`Cheat::FalseDelta`]: lsb 1 like Δ, so a bucket's
+    /// two candidates differing by it look like two valid keys.
+    #[cfg(feature = "adversary")]
+    fn false_delta(&self, delta: Block) -> Block {
+        delta ^ Block(((self.target as u128 | 1) << 1) | (1 << 90))
+    }
+
+    /// Alters the authenticator tables `out` (2 per key) of the keys
+    /// `k0` with ids from `first`, after they were made with Δ.
+    #[cfg(feature = "adversary")]
+    pub(crate) fn corrupt_auths(
+        &self,
+        k0: &[Block],
+        first: usize,
+        total: usize,
+        delta: Block,
+        out: &mut [Block],
+    ) {
+        let remake = |j: usize, out: &mut [Block]| {
+            let mut t = [Block::ZERO; 2];
+            let mut tw = [Block::ZERO; 2];
+            let wrong = self.false_delta(delta);
+            super::component::make_auths_into(
+                &k0[j..j + 1],
+                wrong,
+                (first + j) as u64,
+                &mut t,
+                &mut tw,
+            );
+            out[2 * j..2 * j + 2].copy_from_slice(&t);
+        };
+        if self.is(Cheat::CorruptAuthenticator) {
+            let t = self.at(total);
+            if (first..first + k0.len()).contains(&t) {
+                let j = t - first;
+                let slot = 2 * j + (!k0[j].lsb()) as usize;
+                out[slot] ^= Block(0x3c << 40);
+            }
+        }
+        if self.is(Cheat::FalseDelta) {
+            (0..k0.len()).for_each(|j| remake(j, out));
+        }
+        if self.is(Cheat::FalseDeltaFew) {
+            // One in 64 authenticators, a random residue: with p_a ≤ 1/2,
+            // about total/128 or fewer are checked.
+            let r = self.target % 64;
+            (0..k0.len())
+                .filter(|j| (first + j) % 64 == r)
+                .for_each(|j| remake(j, out));
+        }
     }
 
     /// `chosen` = O⁰ (q) | Δ | r⁰ (n + s).
@@ -152,6 +247,14 @@ impl Cheats {
         if self.is(Cheat::FlipBobInput) && rots > 0 {
             chosen[q + 1] ^= delta;
         }
+        // The spare Δ-ROTs are the last s strings.
+        let spare = super::params::S as usize;
+        if self.is(Cheat::BadSpareRot) {
+            chosen[q + 1 + rots + self.at(spare)] ^= Block(0x42 << 24);
+        }
+        if self.is(Cheat::DeltaLsbZero) {
+            chosen[q] ^= Block(1);
+        }
     }
 
     /// The item whose set Alice alters under `which` (for items produced
@@ -159,16 +262,6 @@ impl Cheats {
     #[cfg(feature = "adversary")]
     pub(crate) fn set_target(&self, which: Cheat, n: usize) -> Option<usize> {
         (self.is(which) && n > 0).then(|| self.at(n))
-    }
-
-    /// Alters one set Alice opens (she then opens a different XOR than Bob
-    /// verifies against).
-    #[cfg(feature = "adversary")]
-    pub(crate) fn corrupt_sets(&self, which: Cheat, sets: &mut [Vec<usize>], other: usize) {
-        if self.is(which) && !sets.is_empty() {
-            let i = self.at(sets.len());
-            sets[i].push(other);
-        }
     }
 
     #[cfg(feature = "adversary")]

@@ -11,13 +11,20 @@
 use super::component::{auth_accepts, eval_gate};
 use super::generate::{Ids, Plan};
 use super::hcom::{HcomReceiver, HcomSender, ItemSets};
-use super::params::S;
+use super::params::{confirming_min, S};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use std::ops::Range;
 
-/// How many checked authenticators Bob keeps to confirm a recovered Δ.
+/// How many checked authenticators Bob keeps at most to confirm a
+/// recovered Δ (at least [`confirming_min`]`(s)`, which the selection
+/// guarantees).
 pub const CONFIRMING_AUTHS: usize = 256;
+
+/// How many checked authenticators Bob keeps for statistical parameter s.
+pub fn confirming_kept(s: u32) -> usize {
+    CONFIRMING_AUTHS.max(confirming_min(s))
+}
 
 /// Bob's choice, expanded from his seed: `Some(inputs)` = checked.
 pub(crate) struct Selection {
@@ -53,7 +60,10 @@ fn survivors(sel: &Selection, plan: &Plan) -> Option<Survivors> {
         .collect();
     let need_g = (p.q * p.beta as u64 + p.n * p.beta_in as u64) as usize;
     let need_a = (p.q * p.alpha as u64 + p.n * p.alpha_in as u64) as usize;
-    (gates.len() >= need_g && auths.len() >= need_a).then_some(Survivors { gates, auths })
+    // Enough checked authenticators to confirm a Δ (`bucket::confirm_delta`).
+    let checked_a = sel.auths.len() - auths.len();
+    (gates.len() >= need_g && auths.len() >= need_a && checked_a >= confirming_min(p.s))
+        .then_some(Survivors { gates, auths })
 }
 
 /// The checked components' openings as items of one batch opening:
@@ -122,6 +132,7 @@ pub(crate) fn alice(
     ch: &mut Channel,
     plan: &Plan,
     ids: &Ids,
+    #[allow(unused)] cheat: &super::cheat::Cheats,
 ) -> Result<Survivors> {
     let sel = select(ch.recv_block()?, plan);
     let surv = survivors(&sel, plan).ok_or(Error::Cheating {
@@ -133,8 +144,15 @@ pub(crate) fn alice(
     let shown = ch.recv_block_vec(S as usize)?;
     let b = ch.recv_bits(S as usize)?;
     let sets = rot_sets(ids, n, &b);
+    // Alice committing a wrong spare string compares Bob's proof with the
+    // OT's true strings, not with her commitment (she does not abort on
+    // her own cheat).
+    #[cfg(feature = "adversary")]
+    let honest_check = !cheat.is(super::cheat::Cheat::BadSpareRot);
+    #[cfg(not(feature = "adversary"))]
+    let honest_check = true;
     for (set, &v) in sets.iter().zip(&shown) {
-        if hcom.xor_of(set)? != v {
+        if honest_check && hcom.xor_of(set)? != v {
             return Err(Error::Cheating {
                 check: "delta-rot-proof-of-knowledge",
             });
@@ -164,7 +182,9 @@ pub(crate) fn bob(
     prg: &mut Prg,
     #[allow(unused)] cheat: &super::cheat::Cheats,
 ) -> Result<BobChecked> {
-    // An honest Bob redraws the (2^-s unlikely) choice that leaves too few.
+    // An honest Bob redraws the (2^-s unlikely) choice that leaves too few
+    // survivors or checks too few authenticators; the redraw depends on
+    // counts only, never on anything Alice sent.
     let (seed, sel, survivors) = loop {
         let seed = prg.random_block();
         let sel = select(seed, plan);
@@ -201,7 +221,7 @@ pub(crate) fn bob(
                     check: "cut-and-choose-authenticator",
                 });
             }
-            if checked_auths.len() < CONFIRMING_AUTHS {
+            if checked_auths.len() < confirming_kept(plan.params.s) {
                 checked_auths.push((k, t, j as u64));
             }
         }

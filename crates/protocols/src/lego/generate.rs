@@ -137,6 +137,8 @@ pub fn alice(
     for (c, keys) in k0.chunks(AUTH_CHUNK).enumerate() {
         let out = &mut buf[..2 * keys.len()];
         make_auths_into(keys, *delta, (c * AUTH_CHUNK) as u64, out, &mut tw);
+        #[cfg(feature = "adversary")]
+        cheat.corrupt_auths(keys, c * AUTH_CHUNK, a, *delta, out);
         ch.send_blocks(out)?;
     }
     chosen[q] = *delta;
@@ -148,7 +150,7 @@ pub fn alice(
     let chosen_ids = hcom.finish(ch, pending_chosen)?;
     let ids = Ids::new(plan, random.start, chosen_ids.start);
     verleak::alice(hcom, ch, &ids, n, m, cheat)?;
-    let survivors = cut_and_choose::alice(hcom, ch, plan, &ids)?;
+    let survivors = cut_and_choose::alice(hcom, ch, plan, &ids, cheat)?;
     let layout = bucketing::alice(hcom, ch, plan, &ids, survivors, cheat)?;
     Ok((layout, delta))
 }

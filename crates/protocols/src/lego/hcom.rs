@@ -112,6 +112,17 @@ impl HcomSender {
     ) -> Result<()> {
         self.0.open_bits(ch, sets, 0, blinders)
     }
+    /// VerLeak with the claimed lsb of set `lie` flipped (adversary tests).
+    #[cfg(feature = "adversary")]
+    pub fn leak_lsbs_lying(
+        &self,
+        ch: &mut Channel,
+        sets: &[Vec<usize>],
+        blinders: &[usize],
+        lie: usize,
+    ) -> Result<()> {
+        self.0.open_bits_lying(ch, sets, 0, blinders, lie)
+    }
 }
 
 impl HcomReceiver {

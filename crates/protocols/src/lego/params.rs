@@ -21,6 +21,16 @@ pub const MAX_T: u32 = 12;
 /// Largest AND-bucket size the search considers.
 pub const MAX_BETA: u32 = 32;
 
+/// Checked authenticators Bob must keep to confirm a recovered Δ' (the
+/// Δ-confirmation rule of `bucket.rs`, argued in `docs/protocols/lego.md`,
+/// "Δ confirmation"). A wrong Δ' is confirmed only if a strict majority of
+/// the m kept authenticators accepts it; each one that does had its other
+/// slot corrupted and survived its check with probability 1/2, so
+/// Pr[false confirmation] ≤ 2^-(⌊m/2⌋+1); m = 2s gives ≤ 2^-(s+1).
+pub fn confirming_min(s: u32) -> usize {
+    2 * s as usize
+}
+
 /// What the search minimises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -286,12 +296,20 @@ impl LegoParams {
     /// Components Generate must make so that, after each is checked
     /// independently with its probability, enough survive except with
     /// probability 2^-s (Hoeffding): `(garbled gates, authenticators)`.
+    /// Authenticators are also enough for at least [`confirming_min`] of
+    /// them to be checked except with probability 2^-s (small circuits
+    /// would otherwise check too few to confirm a Δ).
     pub fn components(&self) -> (u64, u64) {
         let need_g = self.q * self.beta as u64 + self.n * self.beta_in as u64;
         let need_a = self.q * self.alpha as u64 + self.n * self.alpha_in as u64;
+        let confirm = confirming_min(self.s) as u64;
         (
             with_margin(need_g, self.p_g(), self.s),
-            with_margin(need_a, self.p_a(), self.s),
+            with_margin(need_a, self.p_a(), self.s).max(with_margin(
+                confirm,
+                1.0 - self.p_a(),
+                self.s,
+            )),
         )
     }
 

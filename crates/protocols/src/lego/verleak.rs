@@ -26,11 +26,13 @@ pub(crate) fn alice(
     m: usize,
     #[allow(unused)] cheat: &super::cheat::Cheats,
 ) -> Result<()> {
-    #[allow(unused_mut)]
-    let (mut sets, blinders) = sets(ids, n, m);
-    // A lie about lsb(r⁰_i): the claimed bit is that of r⁰_i ⊕ Δ.
+    let (sets, blinders) = sets(ids, n, m);
+    // A lie about lsb(r⁰_i) (the claimed bit is that of r⁰_i ⊕ Δ), with
+    // every combination opened honestly.
     #[cfg(feature = "adversary")]
-    cheat.corrupt_sets(super::cheat::Cheat::LieVerLeak, &mut sets[..n], ids.delta);
+    if let Some(i) = cheat.set_target(super::cheat::Cheat::LieVerLeak, n) {
+        return hcom.leak_lsbs_lying(ch, &sets, &blinders, i);
+    }
     hcom.leak_lsbs(ch, &sets, &blinders)
 }
 
