@@ -17,8 +17,37 @@
 //! * **Passive**: no MACs — the semi-honest protocol of Fig. 2, kept only as
 //!   the "Passive" row of the paper's tables (reports say so).
 
-use brickyard_core::hash::cr_batch;
+use brickyard_core::hash::tccr_batch;
 use brickyard_core::{Block, Error, Result};
+
+/// Tweak spaces of the TCCR calls made under (or beside) TinyOT's Δ, by
+/// the high half of the tweak, so that no two uses ever share a tweak:
+///
+/// * TinyOT's leaky AND (`brickyard_ot::tinyot::leaky_and`): high half 0
+///   (tweaks `2L + side` for session indices L < 2^62);
+/// * the lookup strings of real preprocessing (`preprocessing.rs`,
+///   `a^v = F(mac^v)`): high half [`LOOKUP_TWEAK`] | owner;
+/// * the batched linear-MAC hash `F` of [`Acc`]: high half
+///   [`ACC_TWEAK`] | purpose << 8 | prover, low half the block's position.
+pub const LOOKUP_TWEAK: u64 = 1 << 63;
+/// See [`LOOKUP_TWEAK`].
+pub const ACC_TWEAK: u64 = 1 << 62;
+
+/// What an [`Acc`] authenticates (part of its hash tweaks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Table entries opened in the online layers.
+    Tables = 1,
+    /// Output-mask shares.
+    Outputs = 2,
+}
+
+/// The tweak-space key of an [`Acc`] proving `purpose` for the party
+/// `prover` (0 = Alice, 1 = Bob): the prover and the verifier of the same
+/// MACs use the same key, and no two accumulators of a run share one.
+pub fn acc_key(purpose: Purpose, prover: u64) -> u64 {
+    ACC_TWEAK | (purpose as u64) << 8 | prover
+}
 
 /// How table entries (and output-mask shares) are authenticated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,6 +191,11 @@ const F_BATCH: usize = 128;
 /// and AES always sees full pipelines.
 pub struct Acc {
     scheme: MacScheme,
+    /// High half of every hash tweak ([`acc_key`]).
+    key: u64,
+    /// Blocks hashed so far: the low half of the next block's tweak, so
+    /// that equal blocks at different positions never cancel in `H`.
+    counter: u64,
     lookup: u64,
     hashed: u64,
     /// Slot width in bits (32, 64 or 128), linear MAC only.
@@ -172,17 +206,34 @@ pub struct Acc {
 }
 
 impl Acc {
-    /// An empty accumulator for `m`-bit entries.
-    pub fn new(scheme: MacScheme, m: u32) -> Acc {
+    /// An empty accumulator for `m`-bit entries whose hash tweaks live in
+    /// the space `key` ([`acc_key`]).
+    pub fn new(scheme: MacScheme, m: u32, key: u64) -> Acc {
         let slot = match scheme {
             MacScheme::Linear { k } => (k + m - 1).next_power_of_two().max(32),
             _ => 128,
         };
         Acc {
             scheme,
+            key,
+            counter: 0,
             lookup: 0,
             hashed: 0,
             slot,
+            pos: 0,
+            buf: [Block::ZERO; F_BATCH],
+        }
+    }
+    /// An empty accumulator like this one (same scheme, slots and tweak
+    /// space), for the next batch of openings.
+    pub fn fresh(&self) -> Acc {
+        Acc {
+            scheme: self.scheme,
+            key: self.key,
+            counter: 0,
+            lookup: 0,
+            hashed: 0,
+            slot: self.slot,
             pos: 0,
             buf: [Block::ZERO; F_BATCH],
         }
@@ -253,9 +304,12 @@ impl Acc {
             }
         }
     }
-    /// `hashed ⊕= ⊕ F(block)` over the filled blocks (a partly filled last
-    /// block is zero-padded), `F` = fixed-key AES in MMO form truncated to
-    /// its low 64 bits (then to k by `finish`).
+    /// `hashed ⊕= ⊕ F_j(block_j)` over the filled blocks (a partly filled
+    /// last block is zero-padded), `F_j` = the fixed-key TCCR hash under
+    /// the tweak (key, j) with j the block's position in this accumulator,
+    /// truncated to its low 64 bits (then to k by `finish`). The position
+    /// in the tweak keeps two equal blocks from cancelling; the key keeps
+    /// the table and output proofs of both parties apart.
     fn hash_pending(&mut self) {
         let blocks = self.pos.div_ceil(4);
         if let Some(partial) = self.buf.get_mut(self.pos / 4) {
@@ -263,8 +317,13 @@ impl Acc {
                 partial.0 &= (1u128 << (32 * (self.pos % 4))) - 1;
             }
         }
+        let mut tweaks = [Block::ZERO; F_BATCH];
+        for (j, t) in tweaks[..blocks].iter_mut().enumerate() {
+            *t = Block::from_halves(self.counter + j as u64, self.key);
+        }
+        self.counter += blocks as u64;
         let pending = &mut self.buf[..blocks];
-        cr_batch(pending);
+        tccr_batch(pending, &tweaks[..blocks]);
         self.hashed ^= pending.iter().fold(0u64, |h, b| h ^ b.0 as u64);
         self.pos = 0;
     }
@@ -342,7 +401,7 @@ mod tests {
                 .map(|i| (i * 0x9e37_79b9_7f4a_7c15_f39c) & ((1u128 << bits) - 1))
                 .collect();
             let h = |v: &[u128]| {
-                let mut a = Acc::new(scheme, m);
+                let mut a = Acc::new(scheme, m, acc_key(Purpose::Tables, 0));
                 for &d in v {
                     a.add_linear(d);
                 }
@@ -350,7 +409,7 @@ mod tests {
             };
             let base = h(&vals);
             for split in [0, 1, 3, 200, 300] {
-                let mut a = Acc::new(scheme, m);
+                let mut a = Acc::new(scheme, m, acc_key(Purpose::Tables, 0));
                 a.extend_linear(&vals[..split]);
                 a.add_linear(vals[split.min(299)]);
                 a.extend_linear(&vals[(split + 1).min(300)..]);
@@ -373,6 +432,37 @@ mod tests {
                 assert_ne!(h(&v), base, "positions inside a block count");
             }
             assert_ne!(h(&vals[..299]), base, "length counts");
+        }
+    }
+
+    /// Two equal blocks in one batch opening must not cancel (with an
+    /// untweaked F they did: F(b) ⊕ F(b) = 0, so a committer could drop a
+    /// pair of equal blocks from H); and the four proofs of a run hash
+    /// under four different tweak spaces.
+    #[test]
+    fn equal_blocks_do_not_cancel_and_keys_separate() {
+        let scheme = MacScheme::Linear { k: 64 };
+        let key = acc_key(Purpose::Tables, 1);
+        let h = |v: &[u128], key: u64| {
+            let mut a = Acc::new(scheme, 8, key);
+            a.extend_linear(v);
+            a.finish()
+        };
+        // S-box linear-64: one value per block.
+        let d = 0x1234_5678_9abc_def0_1122u128;
+        assert_ne!(h(&[d, d], key), 0, "a pair of equal blocks cancelled");
+        assert_ne!(h(&[7, d, d], key), h(&[7], key));
+        let keys = [
+            acc_key(Purpose::Tables, 0),
+            acc_key(Purpose::Tables, 1),
+            acc_key(Purpose::Outputs, 0),
+            acc_key(Purpose::Outputs, 1),
+        ];
+        for (i, &a) in keys.iter().enumerate() {
+            assert!(a & LOOKUP_TWEAK == 0 && a & ACC_TWEAK != 0);
+            for &b in &keys[i + 1..] {
+                assert_ne!(h(&[d], a), h(&[d], b));
+            }
         }
     }
 

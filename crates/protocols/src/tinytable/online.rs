@@ -23,7 +23,7 @@
 //! buffers live in a [`Scratch`] that a party keeps across executions: no
 //! allocation per gate, layer or (after the first) execution.
 
-use super::mac::{clmul_small, Acc, MacScheme};
+use super::mac::{acc_key, clmul_small, Acc, MacScheme, Purpose};
 use super::material::{get_bit, set_bit, Layout, Material};
 use super::program::{Lin, Program};
 use crate::{OutputMode, Role};
@@ -281,6 +281,12 @@ impl<'a> Ctx<'a> {
             #[cfg(feature = "adversary")]
             cheat: None,
         }
+    }
+
+    /// The prover index of MAC hash tweaks (0 = Alice, 1 = Bob): mine
+    /// for the proofs I make, the peer's for those I verify.
+    fn prover_id(&self, mine: bool) -> u64 {
+        ((self.role == Role::Bob) == mine) as u64
     }
 
     /// XOR mask to apply at `p` (always 0 in honest builds).
@@ -815,7 +821,8 @@ fn open_layer_nm(
     // peer's is checked below, still before any output mask is sent.
     let check = lp.last && scheme.is_malicious();
     if check {
-        let mine = std::mem::replace(prove, Acc::new(scheme, l.m)).finish();
+        let next = prove.fresh();
+        let mine = std::mem::replace(prove, next).finish();
         send_check(ch, scheme, mine ^ ctx.deviate(Point::TableMac))?;
     }
     recv_packed(ch, &mut s.got, nbits)?;
@@ -927,7 +934,8 @@ fn open_layer_nm(
         }
     }
     if let Some(theirs) = their_mac {
-        if theirs != std::mem::replace(verify, Acc::new(scheme, l.m)).finish() {
+        let next = verify.fresh();
+        if theirs != std::mem::replace(verify, next).finish() {
             return Err(Error::Cheating { check: "table-mac" });
         }
     }
@@ -1020,7 +1028,7 @@ fn open_outputs(
         resize(&mut s.msg, len);
         let msg = &mut s.msg[..len];
         msg.fill(0);
-        let mut prove = Acc::new(scheme, 1);
+        let mut prove = Acc::new(scheme, 1, acc_key(Purpose::Outputs, ctx.prover_id(true)));
         for (x, mat) in mats.iter().enumerate() {
             match scheme {
                 MacScheme::Passive => {}
@@ -1061,7 +1069,7 @@ fn open_outputs(
         return Ok(vec![None; total]);
     }
     recv_packed(ch, &mut s.got, total * no)?;
-    let mut verify = Acc::new(scheme, 1);
+    let mut verify = Acc::new(scheme, 1, acc_key(Purpose::Outputs, ctx.prover_id(false)));
     let mut result = Vec::with_capacity(total);
     for (x, mat) in mats.iter().enumerate() {
         let alpha = s.alpha[x];
@@ -1188,8 +1196,12 @@ pub fn run_batch_refs(
     }
 
     send_inputs(ch, ctx, mats, inputs, s)?;
-    let mut prove = Acc::new(l.scheme, l.m);
-    let mut verify = Acc::new(l.scheme, l.m);
+    let mut prove = Acc::new(l.scheme, l.m, acc_key(Purpose::Tables, ctx.prover_id(true)));
+    let mut verify = Acc::new(
+        l.scheme,
+        l.m,
+        acc_key(Purpose::Tables, ctx.prover_id(false)),
+    );
     let open = match (plan.n, plan.m) {
         (2, 1) => open_layer_and,
         (8, 8) => open_layer_sbox,

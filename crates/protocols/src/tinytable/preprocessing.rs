@@ -33,7 +33,7 @@
 //! (`mac-check`), triples are bucketed (`leaky-and-equality`,
 //! `coin-toss-commitment`), and everything else is local and linear.
 
-use super::mac::{write_le, MacScheme};
+use super::mac::{write_le, MacScheme, LOOKUP_TWEAK};
 use super::material::{set_bit, set_share, Layout};
 use super::program::{Lin, Program, TableFn};
 use crate::Role;
@@ -716,8 +716,10 @@ fn entry_macs(
                     }
                     let id = first + c as u64;
                     xs.push(lm);
-                    tw.push(Block::from_halves(id, me as u64));
-                    let peer_tw = Block::from_halves(id, 1 - me as u64);
+                    // Tweak space of the lookup strings (`mac::LOOKUP_TWEAK`),
+                    // apart from TinyOT's leaky-AND hashes under the same Δ.
+                    tw.push(Block::from_halves(id, LOOKUP_TWEAK | me as u64));
+                    let peer_tw = Block::from_halves(id, LOOKUP_TWEAK | (1 - me as u64));
                     for v in 0..vals {
                         let d = (0..mu)
                             .filter(|&b| (v >> b) & 1 == 1)
