@@ -14,6 +14,7 @@ pub mod party;
 pub mod progress;
 pub mod registry;
 pub mod report;
+pub mod robustness;
 pub mod tinytable;
 pub mod yao;
 

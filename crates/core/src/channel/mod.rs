@@ -9,11 +9,13 @@
 //! statistics.
 
 mod memory;
+mod scripted;
 mod shaped;
 pub mod spin;
 mod tcp;
 
 pub use memory::{memory_pair, memory_transport_pair, MemoryTransport};
+pub use scripted::{scripted, Recording, Scripted};
 pub use shaped::{shaped_memory_pair, NetProfile, ShapedTransport};
 pub use spin::ReadSpin;
 pub use tcp::{accept, accept_transport, connect, listen, NetOptions, TcpTransport};
