@@ -146,17 +146,28 @@ fn kos_wrong_check_value_is_always_caught() {
     }
 }
 
+/// The Δ-ROT receiver flips its last leaky column and guesses that bit of
+/// Δ' as 1: the sender's check must fail exactly when Δ'_{u−1} = 0 (per
+/// trial), hence at rate 1/2 (two-sided binomial test, seed printed). A
+/// deleted check is never caught, an inverted one is caught exactly when
+/// the guess was right: both fail the per-trial assertion at once.
 fn delta_rot_cheat(trials: usize) {
+    let seed = test_seed();
+    println!("Δ-ROT column cheat: seed {seed:#x}");
     let mut caught = 0;
-    for _ in 0..trials {
-        let (res, _) = run2(
+    for k in 0..trials {
+        let s = seed.wrapping_add((k as u128) << 1);
+        let ((res, bit), _) = run2(
             pair(Net::Memory),
-            |ch| {
-                let mut s = DeltaRotSender::setup(ch, &mut Prg::new(), true).unwrap();
-                s.extend(ch, 200)
+            move |ch| {
+                let mut prg = Prg::from_seed(Block(s));
+                let mut snd = DeltaRotSender::setup(ch, &mut prg, true).unwrap();
+                let bit = *snd.leaky_delta_bits().last().unwrap();
+                (snd.extend(ch, 200), bit)
             },
-            |ch| {
-                let mut r = DeltaRotReceiver::setup(ch, &mut Prg::new()).unwrap();
+            move |ch| {
+                let mut prg = Prg::from_seed(Block(s ^ 1));
+                let mut r = DeltaRotReceiver::setup(ch, &mut prg).unwrap();
                 r.set_cheat(Some(KosReceiverCheat::InconsistentColumns {
                     columns: 1,
                     guess: true,
@@ -166,20 +177,26 @@ fn delta_rot_cheat(trials: usize) {
         );
         let c = is_cheating(&res, "kos-consistency");
         assert!(c || res.is_ok(), "{res:?}");
+        assert_eq!(
+            c,
+            !bit,
+            "trial {k}: caught = {c} but the guess was {} (replay: BRICKYARD_TEST_SEED={seed:#x})",
+            if bit { "right" } else { "wrong" }
+        );
         caught += c as usize;
     }
-    assert_rate("Δ-ROT column cheat", caught, trials, 0.5);
+    assert_binomial("Δ-ROT column cheat", caught, trials, 0.5, seed);
 }
 
 #[test]
 fn delta_rot_receiver_cheat_is_caught_half_the_time() {
-    delta_rot_cheat(16 * CI);
+    delta_rot_cheat(48);
 }
 
 #[test]
 #[ignore = "statistical: run with --ignored"]
 fn delta_rot_receiver_cheat_statistical() {
-    delta_rot_cheat(16 * FULL);
+    delta_rot_cheat(800);
 }
 
 /// One TinyOT run where `cheater` plays `cheat` and `f` is the workload.
