@@ -25,6 +25,8 @@ pub mod beaver;
 pub mod bench;
 pub mod delta_rot;
 mod ext;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod iknp;
 pub mod kos;
 mod mem;
