@@ -28,16 +28,28 @@ pub enum Cheat {
     /// TinyOT party: opens a flipped bit with a guessed MAC. Caught with
     /// probability 1 − 2^-126 (two bits of each Δ are fixed).
     ForgedMac,
+    /// TinyOT party: adds an error (bit 1 clear) to the leaky-AND `G` of
+    /// one triple, then, as Alice, enumerates B's candidate `G'` vectors
+    /// against B's first F_EQ message and answers with the one that
+    /// matches. Against the old deterministic digest this was never
+    /// caught; against the hiding commitment it is caught exactly when
+    /// the honest party's `x` share is 1 (probability 1/2).
+    LeakyAndAdaptiveEquality,
+    /// TinyOT Alice: opens the bucketing coin toss to a different seed
+    /// than she committed to. Caught always (coin-toss-commitment).
+    CoinTossEquivocate,
 }
 
 impl Cheat {
     /// All strategies, in listing order.
-    pub const ALL: [Cheat; 5] = [
+    pub const ALL: [Cheat; 7] = [
         Cheat::KosInconsistentColumn,
         Cheat::KosWrongCheckValue,
         Cheat::InconsistentDelta,
         Cheat::LeakyAndCorrupt,
         Cheat::ForgedMac,
+        Cheat::LeakyAndAdaptiveEquality,
+        Cheat::CoinTossEquivocate,
     ];
 
     /// The strategy's command-line name.
@@ -48,6 +60,8 @@ impl Cheat {
             Cheat::InconsistentDelta => "inconsistent-delta",
             Cheat::LeakyAndCorrupt => "leaky-and-corrupt",
             Cheat::ForgedMac => "forged-mac",
+            Cheat::LeakyAndAdaptiveEquality => "leaky-and-adaptive-equality",
+            Cheat::CoinTossEquivocate => "coin-toss-equivocate",
         }
     }
 
@@ -68,6 +82,12 @@ impl Cheat {
             }
             Cheat::ForgedMac => {
                 "TinyOT party opens a flipped bit with a guessed MAC (caught by mac-check)"
+            }
+            Cheat::LeakyAndAdaptiveEquality => {
+                "TinyOT party attacks a leaky AND and adapts its F_EQ answer to the peer's first message (caught w.p. 1/2 by leaky-and-equality)"
+            }
+            Cheat::CoinTossEquivocate => {
+                "TinyOT Alice opens the bucketing coin toss to another seed (caught by coin-toss-commitment)"
             }
         }
     }

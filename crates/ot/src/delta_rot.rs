@@ -199,6 +199,14 @@ impl DeltaRotSender {
         self.delta
     }
 
+    /// The leaky `u`-bit Δ' the column check protects (tests of that check
+    /// only: a column cheat must be caught exactly when its guess of the
+    /// attacked bit is wrong).
+    #[cfg(feature = "adversary")]
+    pub fn leaky_delta_bits(&self) -> &[bool] {
+        &self.delta_bits
+    }
+
     /// Runs the leaky extension of `n` Δ-ROTs, its check, and the
     /// extraction; returns the `q_i` (the pair is `(q_i, q_i ⊕ Δ)`).
     /// A second call is refused: see the module documentation.

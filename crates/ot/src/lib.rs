@@ -1,6 +1,8 @@
-//! Brickyard OT: the semi-honest oblivious-transfer stack.
+//! Brickyard OT: base OT, OT extension (semi-honest IKNP, malicious KOS),
+//! Δ-ROT and TinyOT preprocessing.
 //!
-//! * [`base`] — Chou–Orlandi base OT over Ristretto (seeds the extension);
+//! * [`base`] — Masny–Rindal endemic base OT over Ristretto, secure against
+//!   malicious parties (seeds every extension and the commitments);
 //! * [`iknp`] — IKNP extension: correlated (free-XOR form), random and
 //!   chosen-message OT, any batch size, many extensions per session;
 //! * [`kos`] — KOS actively secure extension (revised consistency check);
@@ -23,6 +25,8 @@ pub mod beaver;
 pub mod bench;
 pub mod delta_rot;
 mod ext;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod iknp;
 pub mod kos;
 mod mem;

@@ -22,6 +22,64 @@ fn assert_rate(what: &str, caught: usize, n: usize, p: f64) {
     );
 }
 
+/// Two-sided exact binomial test: the probability, under Bin(n, p), of an
+/// outcome at least as unlikely as `k` (sum of the point probabilities
+/// not above P[X = k]).
+fn binomial_two_sided_p(k: usize, n: usize, p: f64) -> f64 {
+    let ln_pmf = |i: usize| {
+        let lc: f64 = (1..=i).map(|j| ((n - i + j) as f64 / j as f64).ln()).sum();
+        lc + i as f64 * p.ln() + (n - i) as f64 * (1.0 - p).ln()
+    };
+    let at = ln_pmf(k);
+    (0..=n)
+        .map(ln_pmf)
+        .filter(|&l| l <= at + 1e-9)
+        .map(f64::exp)
+        .sum::<f64>()
+        .min(1.0)
+}
+
+/// Fails (two-sided, level 10^-6) unless `caught` of `n` is consistent
+/// with rate `p`; the seed is printed so a failure can be replayed with
+/// `BRICKYARD_TEST_SEED`.
+fn assert_binomial(what: &str, caught: usize, n: usize, p: f64, seed: u128) {
+    let pv = binomial_two_sided_p(caught, n, p);
+    println!(
+        "{what}: caught {caught}/{n} (expected rate {p}), two-sided p = {pv:.3e}, seed {seed:#x}"
+    );
+    assert!(
+        pv >= 1e-6,
+        "{what}: caught {caught}/{n}, expected rate {p}: two-sided p = {pv:.3e} < 1e-6 \
+         (replay: BRICKYARD_TEST_SEED={seed:#x})"
+    );
+}
+
+/// The seed of a statistical test: `BRICKYARD_TEST_SEED` (hex or decimal)
+/// or fresh from the OS; printed by [`assert_binomial`].
+fn test_seed() -> u128 {
+    match std::env::var("BRICKYARD_TEST_SEED") {
+        Ok(v) => {
+            let v = v.trim();
+            match v.strip_prefix("0x") {
+                Some(h) => u128::from_str_radix(h, 16),
+                None => v.parse(),
+            }
+            .expect("BRICKYARD_TEST_SEED: a number")
+        }
+        Err(_) => Prg::new().random_block().0,
+    }
+}
+
+#[test]
+fn binomial_test_rejects_what_it_should() {
+    // The helper itself: exact values and both tails.
+    assert!((binomial_two_sided_p(2, 4, 0.5) - 1.0).abs() < 1e-12);
+    assert!((binomial_two_sided_p(0, 4, 0.5) - 0.125).abs() < 1e-12);
+    assert!(binomial_two_sided_p(0, 48, 0.5) < 1e-12);
+    assert!(binomial_two_sided_p(48, 48, 0.5) < 1e-12);
+    assert!(binomial_two_sided_p(24, 48, 0.5) > 0.5);
+}
+
 /// Trials per statistical test: small in CI, large behind `--ignored`.
 const CI: usize = 1;
 const FULL: usize = 8;
@@ -88,17 +146,28 @@ fn kos_wrong_check_value_is_always_caught() {
     }
 }
 
+/// The Δ-ROT receiver flips its last leaky column and guesses that bit of
+/// Δ' as 1: the sender's check must fail exactly when Δ'_{u−1} = 0 (per
+/// trial), hence at rate 1/2 (two-sided binomial test, seed printed). A
+/// deleted check is never caught, an inverted one is caught exactly when
+/// the guess was right: both fail the per-trial assertion at once.
 fn delta_rot_cheat(trials: usize) {
+    let seed = test_seed();
+    println!("Δ-ROT column cheat: seed {seed:#x}");
     let mut caught = 0;
-    for _ in 0..trials {
-        let (res, _) = run2(
+    for k in 0..trials {
+        let s = seed.wrapping_add((k as u128) << 1);
+        let ((res, bit), _) = run2(
             pair(Net::Memory),
-            |ch| {
-                let mut s = DeltaRotSender::setup(ch, &mut Prg::new(), true).unwrap();
-                s.extend(ch, 200)
+            move |ch| {
+                let mut prg = Prg::from_seed(Block(s));
+                let mut snd = DeltaRotSender::setup(ch, &mut prg, true).unwrap();
+                let bit = *snd.leaky_delta_bits().last().unwrap();
+                (snd.extend(ch, 200), bit)
             },
-            |ch| {
-                let mut r = DeltaRotReceiver::setup(ch, &mut Prg::new()).unwrap();
+            move |ch| {
+                let mut prg = Prg::from_seed(Block(s ^ 1));
+                let mut r = DeltaRotReceiver::setup(ch, &mut prg).unwrap();
                 r.set_cheat(Some(KosReceiverCheat::InconsistentColumns {
                     columns: 1,
                     guess: true,
@@ -108,20 +177,26 @@ fn delta_rot_cheat(trials: usize) {
         );
         let c = is_cheating(&res, "kos-consistency");
         assert!(c || res.is_ok(), "{res:?}");
+        assert_eq!(
+            c,
+            !bit,
+            "trial {k}: caught = {c} but the guess was {} (replay: BRICKYARD_TEST_SEED={seed:#x})",
+            if bit { "right" } else { "wrong" }
+        );
         caught += c as usize;
     }
-    assert_rate("Δ-ROT column cheat", caught, trials, 0.5);
+    assert_binomial("Δ-ROT column cheat", caught, trials, 0.5, seed);
 }
 
 #[test]
 fn delta_rot_receiver_cheat_is_caught_half_the_time() {
-    delta_rot_cheat(16 * CI);
+    delta_rot_cheat(48);
 }
 
 #[test]
 #[ignore = "statistical: run with --ignored"]
 fn delta_rot_receiver_cheat_statistical() {
-    delta_rot_cheat(16 * FULL);
+    delta_rot_cheat(800);
 }
 
 /// One TinyOT run where `cheater` plays `cheat` and `f` is the workload.
@@ -269,6 +344,75 @@ fn kos_cheats_through_tinyot_are_caught_by_the_peer() {
             assert!(caught, "{honest:?}");
         }
     }
+}
+
+/// One TinyOT run with seeded randomness where `cheater` attacks a leaky
+/// AND and adapts its F_EQ answer; returns (honest party caught it,
+/// honest party's `x` share of the attacked triple).
+fn adaptive_trial(seed: u128, cheater: Role) -> (bool, bool) {
+    let party = move |role: Role| {
+        move |ch: &mut Channel| {
+            let mut prg = Prg::from_seed(Block(seed ^ (role == Role::Bob) as u128));
+            let mut t = TinyOt::setup(ch, role, &mut prg).unwrap();
+            if role == cheater {
+                t.set_cheat(Some(Cheat::LeakyAndAdaptiveEquality));
+            }
+            let r = t.leaky_and_triples(ch, 4);
+            (r, t.last_leaky_x_share(0).unwrap())
+        }
+    };
+    let ((ra, xa), (rb, xb)) = run2(pair(Net::Memory), party(Role::Alice), party(Role::Bob));
+    let (honest, x) = match cheater {
+        Role::Alice => (rb, xb),
+        Role::Bob => (ra, xa),
+    };
+    let caught = is_cheating(&honest, "leaky-and-equality");
+    assert!(caught || honest.is_ok(), "{honest:?}");
+    (caught, x)
+}
+
+/// The adaptive F_EQ cheater (the attack that beat the deterministic
+/// digest) is caught exactly when the honest `x` share of the attacked
+/// triple is 1, so at rate 1/2 (two-sided binomial test). Against the old
+/// F_EQ, A was never caught: the per-trial assertion fails on the first
+/// trial with `x_B = 1`, and the rate test on 0/n.
+fn adaptive_equality(trials: usize) {
+    let seed = test_seed();
+    println!("leaky-and-adaptive-equality: seed {seed:#x}");
+    let mut caught = 0;
+    for k in 0..trials {
+        // Mostly Alice (the side that could adapt before); every fourth
+        // trial Bob, who commits first and cannot.
+        let cheater = if k % 4 == 3 { Role::Bob } else { Role::Alice };
+        let s = seed.wrapping_add((k as u128) << 1);
+        let (c, x) = adaptive_trial(s, cheater);
+        assert_eq!(
+            c, x,
+            "trial {k} ({cheater:?} cheats): caught = {c} but honest x share = {x} \
+             (replay: BRICKYARD_TEST_SEED={seed:#x})"
+        );
+        caught += c as usize;
+    }
+    assert_binomial("leaky-and-adaptive-equality", caught, trials, 0.5, seed);
+}
+
+#[test]
+fn adaptive_equality_cheater_is_caught_half_the_time() {
+    adaptive_equality(48);
+}
+
+#[test]
+#[ignore = "statistical: run with --ignored"]
+fn adaptive_equality_cheater_statistical() {
+    adaptive_equality(800);
+}
+
+#[test]
+fn coin_toss_equivocation_is_always_caught() {
+    let (honest, _, _, _) = tinyot_trial(Role::Alice, Cheat::CoinTossEquivocate, |t, ch| {
+        t.and_triples(ch, 50)
+    });
+    assert!(is_cheating(&honest, "coin-toss-commitment"), "{honest:?}");
 }
 
 #[test]

@@ -12,7 +12,8 @@ const SHORT: Duration = Duration::from_millis(200);
 
 #[test]
 fn garbage_points_are_malformed() {
-    // Extension sender expects the base-OT sender's point A: send junk.
+    // Extension sender is the base-OT receiver and expects the point S:
+    // send junk (not a canonical encoding).
     let (res, _) = run2(
         tcp_pair(SHORT),
         |ch| IknpSender::setup(ch, &mut Prg::new()).map(|_| ()),
@@ -23,14 +24,16 @@ fn garbage_points_are_malformed() {
         },
     );
     assert!(matches!(res, Err(Error::Malformed(_))), "{res:?}");
-    // Extension receiver gets 128 B points: all identity.
+    // Extension receiver is the base-OT sender and gets 128 pairs
+    // (r_0, r_1): junk encodings. (All-identity pairs would be valid group
+    // elements, which the protocol tolerates.)
     let (res, _) = run2(
         tcp_pair(SHORT),
         |ch| IknpReceiver::setup(ch, &mut Prg::new()).map(|_| ()),
         |ch: &mut Channel| {
             let mut a = [0u8; 32];
             ch.recv_bytes(&mut a).unwrap();
-            ch.send_bytes(&[0u8; 32 * 128]).unwrap();
+            ch.send_bytes(&[0xee; 64 * 128]).unwrap();
             ch.flush().unwrap();
             std::thread::sleep(Duration::from_millis(50));
         },

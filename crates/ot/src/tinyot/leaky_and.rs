@@ -37,9 +37,19 @@
 //! already saw our `G` before answering in the A-first order), and the
 //! F_EQ digests are two domain-separated derivations of one BLAKE3 hash of
 //! the batch's `G'` vector, absorbed step by step.
+//!
+//! F_EQ is a commit-then-reveal equality test ([`check`]): B sends a
+//! *hiding* commitment `BLAKE3(d_B ‖ ρ)` with fresh 256-bit ρ, A answers
+//! `d_A` in the clear, and B opens only if `d_A` matched. Neither side can
+//! adapt its value to the other's: B is bound before it sees anything, and
+//! A sees nothing about `d_B` before it answers. (With a deterministic
+//! `d_B` sent first, A could attack t triples, hash the 2^t candidate
+//! vectors offline until one matched `d_B`, and answer with it: t bits of
+//! B's `x` shares with no abort at all.)
 
 use super::share::Role;
 use brickyard_core::hash::tccr_batch;
+use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroize;
 
@@ -49,6 +59,19 @@ pub const EQUALITY_CHECK: &str = "leaky-and-equality";
 const CONTEXT: &str = "brickyard 2025-01 TinyOT leaky AND equality, G' vector v2";
 const CONTEXT_A: &str = "brickyard 2025-01 TinyOT leaky AND equality, A's digest v2";
 const CONTEXT_B: &str = "brickyard 2025-01 TinyOT leaky AND equality, B's digest v2";
+const CONTEXT_COMMIT: &str = "brickyard 2026-11 TinyOT leaky AND equality, B's commitment v3";
+
+/// Bytes of the commitment randomness ρ: 256 bits, so the commitment hides
+/// `d_B` (the only unknowns an attacker could enumerate are the few bits of
+/// our `x` shares it attacked, and ρ is far beyond enumeration).
+const RHO_BYTES: usize = 32;
+
+fn commit(d: &[u8], rho: &[u8]) -> [u8; 32] {
+    let mut h = blake3::Hasher::new_derive_key(CONTEXT_COMMIT);
+    h.update(d);
+    h.update(rho);
+    *h.finalize().as_bytes()
+}
 
 fn derive(context: &str, h: &[u8; 32]) -> [u8; 32] {
     let mut d = blake3::Hasher::new_derive_key(context);
@@ -64,7 +87,19 @@ pub(crate) enum GCorruption {
     Error,
     /// Compute triple 0's `G` with `Δ ⊕ 2^7` instead of Δ.
     OtherDelta,
+    /// Add [`ADAPT_ERROR`] to the `G` of the first [`ADAPT_TRIPLES`]
+    /// triples (bit 1 clear, so the peer's `d` is untouched and its `G'`
+    /// moves by exactly `x_peer·e`), then try to adapt the F_EQ answer.
+    #[cfg(feature = "adversary")]
+    Adaptive,
 }
+
+/// The adaptive cheater's error in `G` (bit 1 clear).
+#[cfg(feature = "adversary")]
+const ADAPT_ERROR: Block = Block(0x5a5a_0000);
+/// How many triples the adaptive cheater attacks (caught w.p. 1 − 2^-t).
+#[cfg(feature = "adversary")]
+pub const ADAPT_TRIPLES: usize = 1;
 
 /// Buffers of one [`step`], kept by the session (wiped when it drops).
 #[derive(Default)]
@@ -93,12 +128,57 @@ const HASH: usize = 1 << 12;
 
 /// The running F_EQ input: a BLAKE3 hash of every `G'` of the batch, in
 /// triple order, fed by [`step`] and compared by [`check`].
-pub(crate) struct Equality(blake3::Hasher);
+pub(crate) struct Equality {
+    hasher: blake3::Hasher,
+    /// The adaptive cheater's copy of its `G'` vector (to enumerate the
+    /// peer's candidates offline).
+    #[cfg(feature = "adversary")]
+    keep: Option<Vec<Block>>,
+}
 
 impl Equality {
     pub(crate) fn new() -> Self {
-        Equality(blake3::Hasher::new_derive_key(CONTEXT))
+        Equality {
+            hasher: blake3::Hasher::new_derive_key(CONTEXT),
+            #[cfg(feature = "adversary")]
+            keep: None,
+        }
     }
+}
+
+#[cfg(feature = "adversary")]
+impl Drop for Equality {
+    fn drop(&mut self) {
+        self.keep.zeroize();
+    }
+}
+
+/// The adaptive cheater (A) has received B's first F_EQ message `got`:
+/// B's `G'` is A's with `ADAPT_ERROR` added at the attacked triples whose
+/// B-side `x` share is 1, so A hashes all 2^t candidates and, if one
+/// matches `got`, answers with the A-digest of that candidate. Against a
+/// deterministic digest this always succeeds; against a hiding commitment
+/// it never does, and A falls back to its honest answer (a guess that
+/// every attacked `x` share is 0).
+#[cfg(feature = "adversary")]
+fn adapt(keep: &[Block], got: &[u8; 32]) -> Option<[u8; 32]> {
+    let t = ADAPT_TRIPLES.min(keep.len());
+    let mut cand = keep.to_vec();
+    let mut found = None;
+    for mask in 0u32..1 << t {
+        for (i, c) in cand.iter_mut().enumerate().take(t) {
+            *c = keep[i] ^ ADAPT_ERROR.and_bit(mask >> i & 1 == 1);
+        }
+        let mut h = blake3::Hasher::new_derive_key(CONTEXT);
+        h.update(bytemuck::cast_slice(&cand));
+        let h = *h.finalize().as_bytes();
+        if derive(CONTEXT_B, &h) == *got {
+            found = Some(derive(CONTEXT_A, &h));
+            break;
+        }
+    }
+    cand.zeroize();
+    found
 }
 
 /// Runs F_LaAND up to (not including) the equality check, in place, on the
@@ -170,6 +250,13 @@ pub(crate) fn step(
     if corrupt == GCorruption::Error && n > 0 {
         sc.g[0] ^= Block(0x5a5a);
     }
+    #[cfg(feature = "adversary")]
+    if corrupt == GCorruption::Adaptive {
+        for g in sc.g.iter_mut().take(ADAPT_TRIPLES) {
+            *g ^= ADAPT_ERROR;
+        }
+        eq.keep.get_or_insert_with(Vec::new);
+    }
     exchange(ch, &sc.g, &mut sc.gp)?;
     // Pass 2: G'_P and its bit 1, exchanged (both send, then read: a
     // simultaneous round of n/8 bytes).
@@ -192,33 +279,59 @@ pub(crate) fn step(
         }
         sc.g[i] ^= delta.and_bit(e);
     }
-    eq.0.update(bytemuck::cast_slice(&sc.g));
+    eq.hasher.update(bytemuck::cast_slice(&sc.g));
+    #[cfg(feature = "adversary")]
+    if let Some(k) = eq.keep.as_mut() {
+        k.extend_from_slice(&sc.g);
+    }
     Ok(())
 }
 
-/// F_EQ on the `G'` vectors of every [`step`] of a batch: B commits to its
-/// digest first; `Cheating { check: "leaky-and-equality" }` if they differ.
-pub(crate) fn check(ch: &mut Channel, role: Role, eq: Equality) -> Result<()> {
-    let h = *eq.0.finalize().as_bytes();
+/// F_EQ on the `G'` vectors of every [`step`] of a batch, as a hiding
+/// commitment: B commits to its digest with fresh ρ, A answers its digest,
+/// B opens only if A's matched. `Cheating { check: "leaky-and-equality" }`
+/// on either side if they differ (B's non-opening is 64 zero bytes, which
+/// cannot open the commitment, so an honest A reports the same check
+/// rather than a hang-up). A learns `d_B` only when it equals `d_A`; B
+/// learns `d_A`, which it could test against candidates of A's `x` shares
+/// offline, but only after it is bound: if it attacked, it is then caught
+/// unless its committed guess was right, and the batch is discarded.
+pub(crate) fn check(ch: &mut Channel, role: Role, eq: Equality, prg: &mut Prg) -> Result<()> {
+    let h = *eq.hasher.finalize().as_bytes();
     let (da, db) = (derive(CONTEXT_A, &h), derive(CONTEXT_B, &h));
     let ok = match role {
-        Role::Alice => {
+        Role::Bob => {
+            let mut rho = [0u8; RHO_BYTES];
+            prg.fill_bytes(&mut rho);
+            ch.send_bytes(&commit(&db, &rho))?;
+            ch.flush()?;
             let mut got = [0u8; 32];
             ch.recv_bytes(&mut got)?;
-            let ok = got == db;
-            // On a mismatch A still answers, with a digest that cannot
-            // match, so an honest B learns `Cheating` rather than a hang-up
-            // — and learns nothing else about A's G' vector.
-            ch.send_bytes(if ok { &da } else { &[0u8; 32] })?;
+            let ok = got == da;
+            let mut opening = [0u8; 32 + RHO_BYTES];
+            if ok {
+                opening[..32].copy_from_slice(&db);
+                opening[32..].copy_from_slice(&rho);
+            }
+            rho.zeroize();
+            ch.send_bytes(&opening)?;
             ch.flush()?;
             ok
         }
-        Role::Bob => {
-            ch.send_bytes(&db)?;
+        Role::Alice => {
+            let mut c = [0u8; 32];
+            ch.recv_bytes(&mut c)?;
+            #[allow(unused_mut)]
+            let mut answer = da;
+            #[cfg(feature = "adversary")]
+            if let Some(a) = eq.keep.as_deref().and_then(|k| adapt(k, &c)) {
+                answer = a;
+            }
+            ch.send_bytes(&answer)?;
             ch.flush()?;
-            let mut got = [0u8; 32];
-            ch.recv_bytes(&mut got)?;
-            got == da
+            let mut opening = [0u8; 32 + RHO_BYTES];
+            ch.recv_bytes(&mut opening)?;
+            opening[..32] == db && commit(&opening[..32], &opening[32..]) == c
         }
     };
     if !ok {

@@ -188,6 +188,14 @@ impl TinyOt {
         self.cheat == Some(c)
     }
 
+    /// This party's `x` share of leaky triple `i` of the last batch, kept
+    /// even when the batch failed (selective-failure tests: whether an
+    /// attack was caught must equal whether this bit was 1).
+    #[cfg(feature = "adversary")]
+    pub fn last_leaky_x_share(&self, i: usize) -> Option<bool> {
+        self.batch.bits.get(3 * i).copied()
+    }
+
     /// `n` random authenticated bits ⟦r⟧ (F_aBit both ways, paired): my
     /// random share with its MAC from the peer's KOS sender, and my key for
     /// the peer's share from mine. Alice's bits are extended first.
@@ -354,7 +362,7 @@ impl TinyOt {
             )?;
         }
         self.leaky_index += n as u64;
-        leaky_and::check(ch, self.role, eq)
+        leaky_and::check(ch, self.role, eq, &mut self.prg)
     }
 
     fn g_corruption(&self) -> GCorruption {
@@ -366,6 +374,9 @@ impl TinyOt {
             }
             if self.cheating(Cheat::InconsistentDelta) {
                 return GCorruption::OtherDelta;
+            }
+            if self.cheating(Cheat::LeakyAndAdaptiveEquality) {
+                return GCorruption::Adaptive;
             }
         }
         GCorruption::None
@@ -383,7 +394,14 @@ impl TinyOt {
                 ch.send_bytes(&c)?;
                 ch.flush()?;
                 let theirs = ch.recv_block()?;
-                ch.send_blocks(&[mine, nonce])?;
+                #[allow(unused_mut)]
+                let mut opened = mine;
+                #[cfg(feature = "adversary")]
+                if self.cheating(crate::adversary::Cheat::CoinTossEquivocate) {
+                    // Opens a seed other than the committed one.
+                    opened ^= Block(1);
+                }
+                ch.send_blocks(&[opened, nonce])?;
                 ch.flush()?;
                 Ok(mine ^ theirs)
             }
