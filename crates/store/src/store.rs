@@ -544,8 +544,12 @@ fn check_expected(m: &Manifest, session: &SessionId, e: &Expected) -> Result<()>
     }
     let diff = parameter_differences(&m.parameters, &e.parameters);
     if !diff.is_empty() {
+        let made_for = match m.about.get("circuit") {
+            Some(c) => format!(" The store was made for circuit `{c}`."),
+            None => String::new(),
+        };
         return Err(Error::config(format!(
-            "the store was made for other settings; refusing to use it ({})",
+            "the store was made for other settings; refusing to use it, nothing was touched ({}).{made_for}",
             diff.join("; ")
         )));
     }

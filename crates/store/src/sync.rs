@@ -302,7 +302,19 @@ impl Store {
         // Every group is checked before anything is written.
         let mut problems: Vec<Error> = Vec::new();
         for (m, p) in mine.groups.iter().zip(&peer.groups) {
-            match agree_group(m, p, mine.resync && peer.resync) {
+            let unit = self
+                .manifest
+                .units
+                .iter()
+                .find(|u| {
+                    u.kinds.len() == m.kinds.len()
+                        && u.kinds
+                            .iter()
+                            .zip(&m.kinds)
+                            .all(|((n, per), k)| *n == k.name && *per == k.per_unit)
+                })
+                .map(|u| u.name.clone());
+            match agree_group(m, p, mine.resync && peer.resync, unit.as_deref()) {
                 Ok(g) => {
                     for (k, ks) in m.kinds.iter().zip(&g.kinds) {
                         let e: &mut KindState = st.kinds.entry(k.name.clone()).or_default();
@@ -357,7 +369,12 @@ fn unit_of(g: &GroupCounts) -> Option<u64> {
     Some(unit.unwrap_or(0))
 }
 
-fn agree_group(m: &GroupCounts, p: &GroupCounts, resync: bool) -> Result<GroupSync> {
+fn agree_group(
+    m: &GroupCounts,
+    p: &GroupCounts,
+    resync: bool,
+    unit: Option<&str>,
+) -> Result<GroupSync> {
     let names = |g: &GroupCounts| {
         g.kinds
             .iter()
@@ -412,10 +429,13 @@ fn agree_group(m: &GroupCounts, p: &GroupCounts, resync: bool) -> Result<GroupSy
         .unwrap_or(0);
     let available = units.saturating_sub(next);
     if m.want > available {
+        let what = match unit {
+            Some(u) => format!("{u}(s)"),
+            None => format!("records of {:?}", names(m)),
+        };
         return Err(Error::Exhausted(format!(
-            "the stores have {available} unit(s) of {:?} left, this run asks for {}; nothing was \
-             reserved",
-            names(m),
+            "not enough material: the stores have {available} {what} left, this run asks for {}; \
+             nothing was reserved",
             m.want
         )));
     }
