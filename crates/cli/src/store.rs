@@ -1,6 +1,6 @@
 //! `brickyard store info`: what a store holds and what is left.
 
-use crate::error::CliResult;
+use crate::error::{CliError, CliResult};
 use brickyard_store::StoreInfo;
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -8,6 +8,46 @@ use std::path::PathBuf;
 /// Store subcommands.
 #[derive(Subcommand, Debug)]
 pub enum StoreCmd {
+    /// Moves a store and its key into one file encrypted under a passphrase
+    /// (Argon2id + ChaCha20-Poly1305), to carry it to another machine. The
+    /// store is verified first and refuses all use afterwards: a store must
+    /// be usable in one place only, or indices would be handed out twice.
+    #[command(
+        after_help = "Example:\n  brickyard store export alice.store --out alice.bystore --passphrase-file pass.txt\n\
+then on the other machine:\n  brickyard store import alice.bystore --store alice.store --passphrase-file pass.txt\n\
+Without --passphrase-file the passphrase is read as one line from standard input."
+    )]
+    Export {
+        /// The store directory.
+        dir: PathBuf,
+        /// The archive to write (must not exist).
+        #[arg(long)]
+        out: PathBuf,
+        /// The store's key file, if not in the default place.
+        #[arg(long)]
+        key: Option<PathBuf>,
+        /// Read the passphrase from the first line of this file.
+        #[arg(long)]
+        passphrase_file: Option<PathBuf>,
+    },
+    /// Unpacks an archive made by `store export` into a new store directory
+    /// and its key (default place: $BRICKYARD_HOME/keys), then verifies it.
+    #[command(
+        after_help = "Example:\n  brickyard store import alice.bystore --store alice.store --passphrase-file pass.txt"
+    )]
+    Import {
+        /// The archive.
+        archive: PathBuf,
+        /// The store directory to create (must not exist or be empty).
+        #[arg(long)]
+        store: PathBuf,
+        /// Where to put the key, if not in the default place.
+        #[arg(long)]
+        key: Option<PathBuf>,
+        /// Read the passphrase from the first line of this file.
+        #[arg(long)]
+        passphrase_file: Option<PathBuf>,
+    },
     /// Checks the MAC of every record, the metadata and the secrets, without
     /// reserving or consuming anything: run it before a run to find a
     /// tampered or damaged store before material is burned on it.
@@ -36,9 +76,69 @@ pub enum StoreCmd {
     },
 }
 
+/// The passphrase: the first line of `file`, or of standard input.
+fn passphrase(file: Option<&std::path::Path>) -> Result<zeroize::Zeroizing<String>, CliError> {
+    let mut line = zeroize::Zeroizing::new(String::new());
+    match file {
+        Some(f) => {
+            let all = zeroize::Zeroizing::new(std::fs::read_to_string(f).map_err(|e| {
+                CliError::Usage(format!("cannot read passphrase file {}: {e}", f.display()))
+            })?);
+            line.push_str(all.lines().next().unwrap_or(""));
+        }
+        None => {
+            std::io::stdin()
+                .read_line(&mut line)
+                .map_err(|e| CliError::Usage(format!("cannot read the passphrase: {e}")))?;
+        }
+    }
+    let trimmed = zeroize::Zeroizing::new(line.trim_end_matches(['\r', '\n']).to_string());
+    if trimmed.chars().count() < 8 {
+        return Err(CliError::Usage(
+            "the passphrase must have at least 8 characters".into(),
+        ));
+    }
+    Ok(trimmed)
+}
+
 /// Runs a store subcommand.
 pub fn run(cmd: StoreCmd) -> CliResult {
     match cmd {
+        StoreCmd::Export {
+            dir,
+            out,
+            key,
+            passphrase_file,
+        } => {
+            let pass = passphrase(passphrase_file.as_deref())?;
+            let store = brickyard_store::Store::open_any(&dir, key.as_deref())?;
+            let r = store.export(&out, pass.as_bytes())?;
+            println!(
+                "exported {} ({} files, {} bytes, key {}) to {}; this copy now refuses use",
+                r.store.display(),
+                r.files,
+                r.bytes,
+                r.key.display(),
+                r.archive.display()
+            );
+            Ok(())
+        }
+        StoreCmd::Import {
+            archive,
+            store,
+            key,
+            passphrase_file,
+        } => {
+            let pass = passphrase(passphrase_file.as_deref())?;
+            let r = brickyard_store::import(&archive, &store, key.as_deref(), pass.as_bytes())?;
+            println!(
+                "imported {} into {} (key {}), verified",
+                r.archive.display(),
+                r.store.display(),
+                r.key.display()
+            );
+            Ok(())
+        }
         StoreCmd::Verify { dir, key, json } => {
             let mut store = brickyard_store::Store::open_any(&dir, key.as_deref())?;
             let report = store.verify();

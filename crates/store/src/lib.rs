@@ -35,6 +35,7 @@ mod secret;
 mod state;
 mod store;
 mod sync;
+mod transfer;
 mod types;
 mod verify;
 
@@ -50,6 +51,7 @@ pub use store::{Expected, OpenReport, Store, StoreConfig};
 #[cfg(feature = "adversary")]
 pub use sync::SyncLie;
 pub use sync::{agree_session_id, GroupSync, KindSync, SyncGroup, SyncReport, SYNC_CHECK};
+pub use transfer::{import, TransferReport};
 pub use types::{KindSpec, RecordSize, Role, SessionId};
 pub use verify::VerifyReport;
 

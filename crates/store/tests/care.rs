@@ -153,3 +153,59 @@ fn verify_finds_a_flipped_byte_and_reserves_nothing() {
     let mut s = Store::open_any(&d, Some(&k)).unwrap();
     assert!(matches!(s.verify(), Err(Error::Storage(_))));
 }
+
+#[test]
+fn export_moves_a_store_and_import_restores_it_elsewhere() {
+    let fx = Fixture::new();
+    let (d, k) = (fx.dir("a"), fx.key("a"));
+    let mut s = Store::create(&d, config(&k, Role::Alice, SID, 512)).unwrap();
+    produce(&mut s, Role::Alice, 120);
+    s.put_secret("delta", b"0123456789abcdef").unwrap();
+    let _ = s.reserve("ot", 7).unwrap();
+    drop(s);
+    let archive = fx.root.path().join("a.bystore");
+    let s = Store::open(&d, &expected(&k, Role::Alice)).unwrap();
+    let r = s.export(&archive, b"correct horse battery").unwrap();
+    assert!(r.files >= 6, "{r:?}");
+    assert_eq!(mode(&archive), 0o600);
+    // The source refuses use from now on, also after reopening.
+    let mut s = Store::open(&d, &expected(&k, Role::Alice)).unwrap();
+    let e = s.reserve("ot", 1).unwrap_err();
+    assert!(
+        matches!(&e, Error::Config(m) if m.contains("exported")),
+        "{e}"
+    );
+    drop(s);
+    // "Another machine": another store directory and key place.
+    let (d2, k2) = (fx.dir("moved"), fx.root.path().join("other-keys/a.key"));
+    let wrong = brickyard_store::import(&archive, &d2, Some(&k2), b"wrong passphrase");
+    assert!(wrong.is_err());
+    assert!(
+        !d2.exists() && !k2.exists(),
+        "a failed import leaves nothing"
+    );
+    let mut bytes = std::fs::read(&archive).unwrap();
+    let flipped = fx.root.path().join("flipped.bystore");
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    std::fs::write(&flipped, &bytes).unwrap();
+    assert!(brickyard_store::import(&flipped, &d2, Some(&k2), b"correct horse battery").is_err());
+    let cut = fx.root.path().join("cut.bystore");
+    std::fs::write(&cut, &std::fs::read(&archive).unwrap()[..at]).unwrap();
+    assert!(brickyard_store::import(&cut, &d2, Some(&k2), b"correct horse battery").is_err());
+    brickyard_store::import(&archive, &d2, Some(&k2), b"correct horse battery").unwrap();
+    assert_eq!(mode(&d2), 0o700);
+    assert_eq!(mode(&k2), 0o600);
+    let mut s = Store::open(&d2, &expected(&k2, Role::Alice)).unwrap();
+    let r = s.reserve("ot", 10).unwrap();
+    assert_eq!(
+        r.range(),
+        7..17,
+        "the moved store continues where it stopped"
+    );
+    assert_eq!(s.read(&r).unwrap(), ot_records(Role::Alice, 7..17));
+    assert_eq!(
+        &s.get_secret("delta").unwrap().unwrap()[..],
+        b"0123456789abcdef"
+    );
+}
