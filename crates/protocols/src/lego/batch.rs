@@ -108,6 +108,7 @@ pub fn agree_id(store: &Store, ch: &mut Channel, prg: &mut Prg, alice: bool) -> 
         ch.recv_bytes(&mut theirs)?;
         ch.send_bytes(&mine)?;
         ch.send_bytes(&nonce[..])?;
+        ch.flush()?;
         theirs
     } else {
         let mut com = [0u8; 32];
@@ -809,4 +810,68 @@ fn bob_copies(
             BobReady::new(&session.hcom, rec)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use brickyard_core::channel::memory_pair;
+    use brickyard_store::{Role, SessionId, StoreConfig};
+
+    fn store(dir: &std::path::Path, role: Role) -> Store {
+        let mut c = StoreConfig::new("lego", role, SessionId([3; 16]));
+        c.key_path = Some(dir.join(format!("{role}.key")));
+        Store::create(&dir.join(role.to_string()), c).unwrap()
+    }
+
+    /// Honest Alice and Bob with the given seeds (tests only).
+    fn toss(a: &Store, b: &Store, seeds: (u128, u128)) -> (Result<BatchId>, Result<BatchId>) {
+        let (mut ca, mut cb) = memory_pair();
+        std::thread::scope(|s| {
+            let h =
+                s.spawn(move || agree_id(a, &mut ca, &mut Prg::from_seed(Block(seeds.0)), true));
+            let y = agree_id(b, &mut cb, &mut Prg::from_seed(Block(seeds.1)), false);
+            (h.join().unwrap(), y)
+        })
+    }
+
+    #[test]
+    fn batch_id_is_a_committed_coin_toss_and_collisions_are_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let (a, mut b) = (store(d.path(), Role::Alice), store(d.path(), Role::Bob));
+        let (x, y) = toss(&a, &b, (1, 2));
+        let id = x.unwrap();
+        assert_eq!(id, y.unwrap());
+        // Each side's share changes the name.
+        assert_ne!(toss(&a, &b, (1, 3)).0.unwrap(), id);
+        assert_ne!(toss(&a, &b, (4, 2)).0.unwrap(), id);
+        // A name this store already uses is refused before anything is
+        // written (here the same seeds give the same name again).
+        b.add_kind(KindSpec::fixed(&id.kind("and"), 8)).unwrap();
+        let (_, y) = toss(&a, &b, (1, 2));
+        assert!(matches!(y, Err(Error::Config(m)) if m.contains("already used")));
+
+        // An Alice who opens her commitment to another share, to steer the
+        // name after seeing Bob's, is caught.
+        let (mut ca, mut cb) = memory_pair();
+        let bob = std::thread::spawn(move || {
+            let r = agree_id(&b, &mut cb, &mut Prg::from_seed(Block(9)), false);
+            drop(b);
+            r
+        });
+        let mine = [7u8; 8];
+        let nonce = [5u8; 32];
+        ca.send_bytes(&id_commitment(&mine, &nonce)).unwrap();
+        let mut theirs = [0u8; 8];
+        ca.recv_bytes(&mut theirs).unwrap();
+        let steered: [u8; 8] = std::array::from_fn(|i| id.0[i] ^ theirs[i]);
+        ca.send_bytes(&steered).unwrap();
+        ca.send_bytes(&nonce).unwrap();
+        ca.flush().unwrap();
+        let r = bob.join().unwrap();
+        assert!(
+            matches!(r, Err(Error::Cheating { check }) if check == BATCH_ID_CHECK),
+            "{r:?}"
+        );
+    }
 }
