@@ -84,21 +84,6 @@ pub fn run(args: PreprocessArgs) -> CliResult {
                 .into(),
         ));
     }
-    let mut ch = args.peer.open(role.name())?;
-    let mut contribution = [0u8; 16];
-    Prg::new().fill_bytes(&mut contribution);
-    let session = agree_session_id(&mut ch, role.store_role(), contribution)?;
-    let store = if lego && args.store.join("manifest.json").exists() {
-        // Another Generate batch; lego checks the peer's store is of the
-        // same session before generating.
-        let mut expected = Expected::new(&args.run.protocol, role.store_role());
-        expected.key_path = args.key.clone();
-        Store::open(&args.store, &expected)?
-    } else {
-        let mut scfg = StoreConfig::new(&args.run.protocol, role.store_role(), session);
-        scfg.key_path = args.key.clone();
-        Store::create(&args.store, scfg)?
-    };
     let mut party = match sizes {
         Some(g) => {
             args.run.cg.check_other("lego")?;
@@ -109,6 +94,48 @@ pub fn run(args: PreprocessArgs) -> CliResult {
             args.run.tt.lego_party(role, cfg.clone(), opts)?
         }
         None => args.run.new_party(role, cfg.clone())?,
+    };
+    // What the material is bound to (checked by every later run) and what
+    // `store info` calls it.
+    let parameters = party.store_parameters();
+    let mut about = std::collections::BTreeMap::new();
+    if lego {
+        about.insert(
+            "material".to_string(),
+            "function-independent (LEGO Generate batches)".to_string(),
+        );
+    } else {
+        about.insert("circuit".to_string(), args.run.circuit.clone());
+        about.insert(
+            "executions made".to_string(),
+            args.run.executions.to_string(),
+        );
+    }
+    // Adding a lego batch to an existing store: open it (and check what it
+    // was made for) before connecting.
+    let existing = if lego && args.store.join("manifest.json").exists() {
+        let mut expected = Expected::new(&args.run.protocol, role.store_role());
+        expected.key_path = args.key.clone();
+        expected.parameters = parameters.clone();
+        Some(Store::open(&args.store, &expected)?)
+    } else {
+        None
+    };
+    let mut ch = args.peer.open(role.name())?;
+    let mut contribution = [0u8; 16];
+    Prg::new().fill_bytes(&mut contribution);
+    let session = agree_session_id(&mut ch, role.store_role(), contribution)?;
+    let store = match existing {
+        // Another Generate batch; lego checks the peer's store is of the
+        // same session before generating.
+        Some(s) => s,
+        None => {
+            let mut scfg = StoreConfig::new(&args.run.protocol, role.store_role(), session);
+            scfg.key_path = args.key.clone();
+            scfg.parameters = parameters;
+            scfg.about = about;
+            Store::create(&args.store, scfg)?
+        }
     };
     party.attach_store(store)?;
     let phases = PhaseSet {

@@ -39,6 +39,12 @@ pub struct RunCmdArgs {
     /// The store's key file, if not in the default place.
     #[arg(long, requires = "store")]
     key: Option<std::path::PathBuf>,
+    /// After a run that stopped on one side (crash, kill, lost connection):
+    /// let both stores move forward to the larger next index, burning the
+    /// material only one side reserved, and cut records only one side
+    /// holds. Both parties must pass it; without it such stores are refused.
+    #[arg(long, requires = "store")]
+    resync: bool,
     /// This party's value for its next input group (one per owned group, or
     /// one per owned group per execution).
     #[arg(long = "input", value_name = "V")]
@@ -56,13 +62,18 @@ pub fn run(args: RunCmdArgs) -> CliResult {
     let role: Role = args.role.parse().map_err(crate::error::CliError::Usage)?;
     let cfg = args.run.config()?;
     let inputs = party_inputs(&cfg, role, &args.inputs)?;
-    let mut ch = args.peer.open(role.name())?;
     let mut party = args.run.new_party(role, cfg.clone())?;
+    // The store is opened before connecting: one made for another circuit,
+    // MAC scheme, preprocessing source (--dealer) or protocol is refused
+    // here, naming what differs, before any material is touched.
     let phases = match &args.store {
         Some(dir) => {
             let mut expected = Expected::new(&args.run.protocol, role.store_role());
             expected.key_path = args.key.clone();
-            party.attach_store(Store::open(dir, &expected)?)?;
+            expected.parameters = party.store_parameters();
+            let mut store = Store::open(dir, &expected)?;
+            store.allow_resync(args.resync);
+            party.attach_store(store)?;
             PhaseSet {
                 preprocess: false,
                 online: true,
@@ -70,6 +81,7 @@ pub fn run(args: RunCmdArgs) -> CliResult {
         }
         None => PhaseSet::ALL,
     };
+    let mut ch = args.peer.open(role.name())?;
     let run = run_party(
         &args.run.protocol,
         party.as_mut(),

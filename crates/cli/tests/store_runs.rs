@@ -86,6 +86,9 @@ fn preprocess_then_online_with_kills() {
             &home,
             &[
                 "run",
+                // Runs here are killed on one side at random: exactly when
+                // an operator allows both stores to resynchronise.
+                "--resync",
                 "--role",
                 "alice",
                 "--store",
@@ -100,6 +103,7 @@ fn preprocess_then_online_with_kills() {
         let mut bob = brickyard(&home)
             .args([
                 "run",
+                "--resync",
                 "--role",
                 "bob",
                 "--connect",

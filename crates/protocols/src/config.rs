@@ -113,6 +113,31 @@ impl RunConfig {
         *h.finalize().as_bytes()
     }
 
+    /// BLAKE3 digest of the circuit alone (hex): what function-dependent
+    /// material in a store is bound to.
+    pub fn circuit_digest(&self) -> String {
+        let mut h = blake3::Hasher::new_derive_key("brickyard circuit v1");
+        h.update(&postcard::to_stdvec(&*self.circuit).unwrap_or_default());
+        h.finalize().to_hex().to_string()
+    }
+
+    /// The store parameters of function-dependent material: the circuit's
+    /// digest and who owns which input group (the material's layout
+    /// follows both).
+    pub fn function_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        let groups = |g: &[usize]| {
+            g.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let mut m = std::collections::BTreeMap::new();
+        m.insert("circuit digest".into(), self.circuit_digest());
+        m.insert("alice groups".into(), groups(&self.alice_groups));
+        m.insert("bob groups".into(), groups(&self.bob_groups));
+        m
+    }
+
     /// The groups a role owns.
     pub fn groups_of(&self, role: crate::Role) -> &[usize] {
         match role {

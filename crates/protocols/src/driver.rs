@@ -125,8 +125,29 @@ fn agree(ch: &mut Channel, cfg: &RunConfig, protocol: &str) -> Result<()> {
 
 /// Runs one party. `inputs` holds this party's inputs for each execution;
 /// its length is the number of online executions performed. On error no
-/// outputs are returned at all.
+/// outputs are returned at all; on `Cheating` the party's store (if any)
+/// is durably poisoned first ([`Party::poison_store`]).
 pub fn run_party(
+    protocol: &str,
+    party: &mut dyn Party,
+    role: Role,
+    ch: &mut Channel,
+    cfg: &RunConfig,
+    inputs: &[PartyInputs],
+    phases: PhaseSet,
+) -> Result<PartyRun> {
+    let r = run_party_inner(protocol, party, role, ch, cfg, inputs, phases);
+    if let Err(Error::Cheating { check }) = &r {
+        if let Err(e) = party.poison_store(check) {
+            return Err(Error::Storage(format!(
+                "the peer was caught cheating (check `{check}`) and poisoning the store failed: {e}"
+            )));
+        }
+    }
+    r
+}
+
+fn run_party_inner(
     protocol: &str,
     party: &mut dyn Party,
     role: Role,

@@ -72,6 +72,21 @@ pub trait Party: Send {
             "this protocol does not keep its preprocessing in a store yet",
         ))
     }
+    /// What this party's stored material is bound to, as the store's
+    /// parameters: the store records them when preprocessing creates it, and
+    /// a later run opens it only if they are equal (so material made for
+    /// one circuit, MAC scheme or preprocessing source is never used for
+    /// another). Function-independent material leaves the circuit out.
+    fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        std::collections::BTreeMap::new()
+    }
+    /// Called by the driver when a run ends in `Cheating`: marks the
+    /// attached store durably poisoned (`Store::poison`), so nothing made
+    /// with this peer is used again. No-op without a store.
+    fn poison_store(&mut self, check: &str) -> Result<()> {
+        let _ = check;
+        Ok(())
+    }
     /// Called once before the first online execution of a run, inside the
     /// timed online phase: e.g. agree with the peer on the next unused store
     /// index, so material either side reserved before is never used.

@@ -73,13 +73,16 @@ fn both_cheating(
         };
         cfg.executions = my_in.len().max(1);
         handles.push(std::thread::spawn(move || {
-            let store = if create {
+            let mut store = if create {
                 let mut sc = StoreConfig::new("lego", role.store_role(), SessionId([9; 16]));
                 sc.key_path = Some(key(&dir, role));
                 Store::create(&dir.join(role.name()), sc)?
             } else {
                 open(&dir, role)?
             };
+            // A test that simulates a run stopped on one side allows the
+            // operator's resync by leaving a `resync` file in its directory.
+            store.allow_resync(dir.join("resync").exists());
             let mut party: Box<dyn Party> = match (role, cheat) {
                 #[cfg(feature = "adversary")]
                 (Role::Alice, Some(c)) => {
@@ -258,6 +261,13 @@ fn material_a_crashed_run_reserved_is_never_used() {
         let _r = s.reserve(&kind, ands).unwrap();
     }
     let (x, y, want) = fresh_pair(&mut rng, &cfg);
+    // The stores disagree: refused, nothing used, until both allow a resync.
+    match both(dir, &cfg, &Mode::Online(vec![(x.clone(), y.clone())])) {
+        Err(Error::Config(m)) if m.contains("--resync") => {}
+        other => panic!("disagreeing stores must be refused, got {other:?}"),
+    }
+    assert_eq!(and_kinds(dir, Role::Bob), vec![(3 * ands, 0)]);
+    std::fs::write(dir.join("resync"), b"").unwrap();
     let out = both(dir, &cfg, &Mode::Online(vec![(x, y)])).unwrap();
     assert_eq!(out, vec![want]);
     // Both skipped the reserved buckets: the run used the second copy's.

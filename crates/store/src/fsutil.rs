@@ -6,7 +6,33 @@
 use brickyard_core::Error;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
+
+/// Mode of every file the store writes: the material is half of a secret
+/// computation, and the metadata says how much of it is left.
+pub const FILE_MODE: u32 = 0o600;
+/// Mode of a store directory and of the key directory.
+pub const DIR_MODE: u32 = 0o700;
+
+/// Creates `dir` (and missing parents, those with the default mode) and
+/// makes `dir` itself private (0700), also when it existed already.
+pub fn create_private_dir(dir: &Path) -> Result<(), Error> {
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(DIR_MODE)
+        .create(dir)
+        .and_then(|_| fs::set_permissions(dir, fs::Permissions::from_mode(DIR_MODE)))
+        .map_err(|e| storage(format!("creating directory {}", dir.display()), e))
+}
+
+/// Open options for a new private file (mode 0600 from the start, so the
+/// bytes are never readable by others, not even for a moment).
+pub fn private_new() -> OpenOptions {
+    let mut o = OpenOptions::new();
+    o.mode(FILE_MODE);
+    o
+}
 
 /// Linux's ENOSPC; matched explicitly as well as by `ErrorKind` so that the
 /// message stays clear on toolchains that classify it differently.
@@ -52,7 +78,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     tmp_name.push(".tmp");
     let tmp = dir.join(tmp_name);
     let res = (|| -> io::Result<()> {
-        let mut f = OpenOptions::new()
+        let mut f = private_new()
             .write(true)
             .create(true)
             .truncate(true)

@@ -57,8 +57,26 @@ pub struct StoreInfo {
     /// when the key was not found, in which case the numbers are as the
     /// (possibly tampered) files say.
     pub authenticated: bool,
+    /// Why the store refuses use (poisoned after a cheating peer, or
+    /// exported), if it does.
+    pub closed: Option<String>,
+    /// What the material is, in a user's words (circuit name, source…).
+    pub about: BTreeMap<String, String>,
+    /// What is left, in units a user understands (executions of a circuit).
+    pub units: Vec<UnitInfo>,
     /// Per-kind accounting.
     pub kinds: Vec<KindInfo>,
+}
+
+/// What is left of one unit of use.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnitInfo {
+    /// What one unit is ("execution of builtin:add32").
+    pub name: String,
+    /// Whole units that may still be reserved (0 when the store is closed).
+    pub left: u64,
+    /// Units made.
+    pub made: u64,
 }
 
 fn build(
@@ -76,6 +94,32 @@ fn build(
         session_id: m.session_id.clone(),
         role: m.role,
         authenticated,
+        closed: st.closed.as_ref().map(|c| c.to_string()),
+        about: m.about.clone(),
+        units: m
+            .units
+            .iter()
+            .map(|u| {
+                let count = |f: &dyn Fn(&crate::manifest::KindEntry) -> u64| {
+                    u.kinds
+                        .iter()
+                        .map(|(k, per)| {
+                            m.kinds
+                                .iter()
+                                .find(|e| &e.spec.name == k)
+                                .map_or(0, |e| f(e) / per)
+                        })
+                        .min()
+                        .unwrap_or(0)
+                };
+                let left = count(&|e| e.records.saturating_sub(st.kind(&e.spec.name).next));
+                UnitInfo {
+                    name: u.name.clone(),
+                    left: if st.closed.is_some() { 0 } else { left },
+                    made: count(&|e| e.records),
+                }
+            })
+            .collect(),
         kinds: m
             .kinds
             .iter()

@@ -35,17 +35,25 @@ mod secret;
 mod state;
 mod store;
 mod sync;
+mod transfer;
 mod types;
+mod verify;
 
 pub use bench::{bench_throughput, bench_throughput_report, BenchReport};
-pub use info::{info, info_with_key, KindInfo, StoreInfo};
+pub use info::{info, info_with_key, KindInfo, StoreInfo, UnitInfo};
 pub use key::{brickyard_home, default_key_path};
 pub use kind_file::Recovery;
+pub use manifest::UnitSpec;
 pub use reserve::Reservation;
 pub use secret::MAX_SECRET_LEN;
+pub use state::Closed;
 pub use store::{Expected, OpenReport, Store, StoreConfig};
-pub use sync::{agree_session_id, KindSync, SyncReport};
+#[cfg(feature = "adversary")]
+pub use sync::SyncLie;
+pub use sync::{agree_session_id, GroupSync, KindSync, SyncGroup, SyncReport, SYNC_CHECK};
+pub use transfer::{import, TransferReport};
 pub use types::{KindSpec, RecordSize, Role, SessionId};
+pub use verify::VerifyReport;
 
 /// Version of the on-disk format; stores of other versions are refused.
 pub const FORMAT_VERSION: u32 = 1;

@@ -16,7 +16,7 @@
 use crate::fsutil::storage;
 use brickyard_core::{Error, Result};
 use rustix::fs::{flock, FlockOperation};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -28,6 +28,13 @@ const RETRY_FOR: Duration = Duration::from_millis(250);
 /// File name of the lock file inside a store directory.
 pub const LOCK_FILE: &str = "lock";
 
+/// The lock file of a key: `<key>.lock`, next to the key and its mirror.
+pub fn key_lock_path(key_path: &Path) -> std::path::PathBuf {
+    let mut s = key_path.as_os_str().to_owned();
+    s.push(".lock");
+    std::path::PathBuf::from(s)
+}
+
 /// Holds the lock until dropped.
 pub struct StoreLock {
     _file: File,
@@ -37,8 +44,26 @@ impl StoreLock {
     /// Takes the exclusive lock, or fails if another process still holds it
     /// after [`RETRY_FOR`].
     pub fn acquire(dir: &Path) -> Result<StoreLock> {
-        let path = dir.join(LOCK_FILE);
-        let file = OpenOptions::new()
+        Self::acquire_file(&dir.join(LOCK_FILE), &format!("store {}", dir.display()))
+    }
+
+    /// Takes the exclusive lock on the key of a store (a file beside the
+    /// key, see [`key_lock_path`]): two copies of one store directory share
+    /// the key and its state mirror, so locking only the directory would let
+    /// two processes hand out the same indices from the two copies.
+    pub fn acquire_key(key_path: &Path) -> Result<StoreLock> {
+        Self::acquire_file(
+            &key_lock_path(key_path),
+            &format!(
+                "the key {} (another copy of this store)",
+                key_path.display()
+            ),
+        )
+    }
+
+    fn acquire_file(path: &Path, what: &str) -> Result<StoreLock> {
+        let path = path.to_path_buf();
+        let file = crate::fsutil::private_new()
             .read(true)
             .write(true)
             .create(true)
@@ -52,8 +77,7 @@ impl StoreLock {
                 Err(e) if e == rustix::io::Errno::WOULDBLOCK => {
                     if Instant::now() >= until {
                         return Err(Error::Storage(format!(
-                            "store {} is in use by another process",
-                            dir.display()
+                            "{what} is in use by another process"
                         )));
                     }
                     std::thread::sleep(Duration::from_millis(1));

@@ -49,6 +49,24 @@ pub struct Manifest {
     pub chunk_size: u64,
     /// Material kinds, in declaration order.
     pub kinds: Vec<KindEntry>,
+    /// What a user calls the material (circuit name, who made it, how many
+    /// executions were asked for): shown by `store info`, never compared —
+    /// `parameters` are what a run must match.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub about: BTreeMap<String, String>,
+    /// How the kinds are used together: `store info` reports what is left
+    /// in these units ("executions of builtin:add32") instead of records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<UnitSpec>,
+}
+
+/// A unit of use: one execution takes `per` records of each listed kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitSpec {
+    /// What one unit is, in a user's words (e.g. "execution of builtin:add32").
+    pub name: String,
+    /// Records of each kind one unit takes.
+    pub kinds: Vec<(String, u64)>,
 }
 
 impl Manifest {

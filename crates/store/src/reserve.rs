@@ -54,6 +54,7 @@ impl Store {
     /// fsync pair per run instead of one per kind). Fails with
     /// [`Error::Exhausted`] — reserving nothing — if any kind lacks material.
     pub fn reserve_many(&mut self, wants: &[(&str, u64)]) -> Result<Vec<Reservation>> {
+        self.state.check_open()?;
         let mut st = self.state.clone();
         let mut out = Vec::with_capacity(wants.len());
         for &(kind, count) in wants {

@@ -38,6 +38,27 @@ impl Store {
         )
     }
 
+    /// Names of the secrets this store holds (from the directory listing).
+    pub(crate) fn secret_names(&self) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        let rd = std::fs::read_dir(&self.dir)
+            .map_err(|e| Error::Storage(format!("listing {}: {e}", self.dir.display())))?;
+        for e in rd {
+            let e =
+                e.map_err(|e| Error::Storage(format!("listing {}: {e}", self.dir.display())))?;
+            let n = e.file_name();
+            let n = n.to_string_lossy();
+            if let Some(name) = n
+                .strip_prefix("secret-")
+                .and_then(|x| x.strip_suffix(".bin"))
+            {
+                out.push(name.to_string());
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
     fn secret_path(&self, name: &str) -> Result<std::path::PathBuf> {
         // Same alphabet as kind names: they are file names.
         KindSpec::variable(name).validate()?;

@@ -30,6 +30,38 @@ pub struct KindState {
     pub consumed: u64,
 }
 
+/// Why a store refuses all further use of its material.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Closed {
+    /// A run with this store's peer ended in `Cheating { check }`: the
+    /// peer is known to be malicious, so nothing made with it is used again
+    /// (its commitment watch bits, Δ, MAC keys may be what it attacked).
+    Poisoned {
+        /// The check that failed.
+        check: String,
+    },
+    /// The store was exported (moved) to another machine: the copy there is
+    /// the one to use, and two usable copies would hand out indices twice.
+    Exported,
+}
+
+impl std::fmt::Display for Closed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Closed::Poisoned { check } => write!(
+                f,
+                "poisoned: a run with this peer was aborted by the check `{check}`; \
+                 nothing made with this peer is used again"
+            ),
+            Closed::Exported => write!(
+                f,
+                "exported: this store was moved to another machine with `store export`"
+            ),
+        }
+    }
+}
+
 /// The state body.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
@@ -37,6 +69,9 @@ pub struct State {
     pub generation: u64,
     /// Per-kind counters.
     pub kinds: BTreeMap<String, KindState>,
+    /// Set once, never cleared: the store refuses all further use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<Closed>,
 }
 
 /// Where the two copies live.
@@ -60,7 +95,25 @@ impl StatePaths {
 impl State {
     /// Writes the next generation: mirror first, so a crash between the two
     /// writes leaves the trusted copy ahead, never behind.
+    ///
+    /// First re-reads the mirror: if its generation is newer than the one
+    /// this handle loaded, another process (working on a copy of this store
+    /// directory, which shares the key and mirror) has reserved meanwhile,
+    /// and writing our view would hand out its indices again. The key lock
+    /// (`lock.rs`) already keeps a second copy from opening; this check
+    /// covers file systems where `flock` does not reach across processes.
     pub fn save(&mut self, paths: &StatePaths, key: &StoreKey, session: &SessionId) -> Result<()> {
+        if let Some(m) = read_copy(&paths.mirror, key, session)? {
+            if m.generation > self.generation {
+                return Err(Error::Storage(format!(
+                    "the reservation state {} changed since this store was opened (generation {}, \
+                     ours {}): another copy of this store is in use; refusing to hand out indices",
+                    paths.mirror.display(),
+                    m.generation,
+                    self.generation
+                )));
+            }
+        }
         let mut next = self.clone();
         next.generation += 1;
         let body = serde_json::to_vec_pretty(&next)
@@ -103,6 +156,14 @@ impl State {
         let (body, _) = split_sealed(&bytes, &what)?;
         serde_json::from_slice(body)
             .map_err(|e| Error::Storage(format!("{what} does not parse: {e}")))
+    }
+
+    /// Refuses use of a closed (poisoned or exported) store.
+    pub fn check_open(&self) -> Result<()> {
+        match &self.closed {
+            None => Ok(()),
+            Some(c) => Err(Error::config(format!("store refuses use: {c}"))),
+        }
     }
 
     /// Counters of `kind` (zero when it has none yet).
@@ -163,5 +224,48 @@ mod tests {
         assert_eq!(State::load(&paths, &key, &sid).unwrap().kind("ot").next, 10);
         std::fs::remove_file(&paths.mirror).unwrap();
         assert!(State::load(&paths, &key, &sid).is_err());
+    }
+
+    #[test]
+    fn save_refuses_when_another_copy_advanced_the_mirror() {
+        let d = tempfile::tempdir().unwrap();
+        let kp = d.path().join("keys/k.key");
+        let key = create_key(&kp).unwrap();
+        for s in ["s", "copy"] {
+            std::fs::create_dir(d.path().join(s)).unwrap();
+        }
+        let sid = SessionId([4; 16]);
+        let (p1, p2) = (
+            StatePaths::new(&d.path().join("s"), &kp),
+            StatePaths::new(&d.path().join("copy"), &kp),
+        );
+        let mut st = State::default();
+        st.save(&p1, &key, &sid).unwrap();
+        // Two handles load the same generation (two copies of one store).
+        let mut one = State::load(&p1, &key, &sid).unwrap();
+        std::fs::copy(&p1.store, &p2.store).unwrap();
+        let mut two = State::load(&p2, &key, &sid).unwrap();
+        one.kinds.insert(
+            "ot".into(),
+            KindState {
+                next: 5,
+                consumed: 0,
+            },
+        );
+        one.save(&p1, &key, &sid).unwrap();
+        two.kinds.insert(
+            "ot".into(),
+            KindState {
+                next: 5,
+                consumed: 0,
+            },
+        );
+        let e = two.save(&p2, &key, &sid).unwrap_err();
+        assert!(
+            matches!(&e, Error::Storage(m) if m.contains("another copy")),
+            "{e}"
+        );
+        // The mirror still has the first handle's reservation only once.
+        assert_eq!(State::load(&p1, &key, &sid).unwrap().generation, 2);
     }
 }

@@ -1,12 +1,12 @@
 //! The store handle: creating, opening (with crash recovery), appending and
 //! committing material.
 
-use crate::fsutil::{fsync_dir, storage};
+use crate::fsutil::{create_private_dir, fsync_dir, storage};
 use crate::key::{create_key, default_key_path, load_key, StoreKey};
 use crate::kind_file::{KindFile, Recovery};
 use crate::lock::StoreLock;
-use crate::manifest::{KindEntry, Manifest};
-use crate::state::{State, StatePaths};
+use crate::manifest::{KindEntry, Manifest, UnitSpec};
+use crate::state::{Closed, State, StatePaths};
 use crate::types::{KindSpec, Role, SessionId};
 use crate::{DEFAULT_CHUNK_SIZE, FORMAT_VERSION};
 use brickyard_core::{Error, Result};
@@ -31,6 +31,8 @@ pub struct StoreConfig {
     pub key_path: Option<PathBuf>,
     /// Target chunk payload size in bytes.
     pub chunk_size: usize,
+    /// Informational labels for `store info` (see [`Store::set_about`]).
+    pub about: BTreeMap<String, String>,
 }
 
 impl StoreConfig {
@@ -45,6 +47,7 @@ impl StoreConfig {
             kinds: Vec::new(),
             key_path: None,
             chunk_size: DEFAULT_CHUNK_SIZE,
+            about: BTreeMap::new(),
         }
     }
 }
@@ -101,7 +104,15 @@ pub struct Store {
     pub(crate) next_reservation: u64,
     /// Open reservations of this handle: id → (kind index, count).
     pub(crate) open: HashMap<u64, (usize, u64)>,
+    /// Whether the next handshake may skip forward to a peer that is ahead
+    /// (see [`Store::allow_resync`]).
+    pub(crate) resync: bool,
+    pub(crate) key_path: PathBuf,
+    /// A lie to tell at the next handshakes (adversary builds only).
+    #[cfg(feature = "adversary")]
+    pub(crate) lie: Option<crate::sync::SyncLie>,
     _lock: StoreLock,
+    _key_lock: StoreLock,
 }
 
 impl Store {
@@ -122,8 +133,7 @@ impl Store {
                 crate::MAX_CHUNK_PAYLOAD
             )));
         }
-        std::fs::create_dir_all(dir)
-            .map_err(|e| storage(format!("creating store directory {}", dir.display()), e))?;
+        create_private_dir(dir)?;
         let non_empty = std::fs::read_dir(dir)
             .map_err(|e| storage(format!("listing {}", dir.display()), e))?
             .next()
@@ -140,6 +150,7 @@ impl Store {
             None => default_key_path(&cfg.session_id, cfg.role)?,
         };
         let key = create_key(&key_path)?;
+        let key_lock = StoreLock::acquire_key(&key_path)?;
         let mut files = Vec::new();
         for k in &cfg.kinds {
             files.push(KindFile::create(dir, k, cfg.chunk_size)?);
@@ -155,6 +166,8 @@ impl Store {
             session_id: cfg.session_id.to_hex(),
             chunk_size: cfg.chunk_size as u64,
             kinds: files.iter().map(|f| f.entry(0)).collect(),
+            about: cfg.about,
+            units: Vec::new(),
         };
         manifest.save(dir, &key)?;
         fsync_dir(dir)?;
@@ -167,7 +180,8 @@ impl Store {
             state_paths,
             files,
             OpenReport::default(),
-            lock,
+            [lock, key_lock],
+            key_path,
         ))
     }
 
@@ -181,7 +195,8 @@ impl Store {
         state_paths: StatePaths,
         files: Vec<KindFile>,
         report: OpenReport,
-        lock: StoreLock,
+        [lock, key_lock]: [StoreLock; 2],
+        key_path: PathBuf,
     ) -> Store {
         let mut tag = [0u8; 8];
         // A fixed tag would only weaken a debugging aid, never safety.
@@ -198,7 +213,12 @@ impl Store {
             tag: u64::from_le_bytes(tag),
             next_reservation: 0,
             open: HashMap::new(),
+            resync: false,
+            key_path,
+            #[cfg(feature = "adversary")]
+            lie: None,
             _lock: lock,
+            _key_lock: key_lock,
         }
     }
 
@@ -214,6 +234,7 @@ impl Store {
             None => default_key_path(&session, unverified.role)?,
         };
         let key = load_key(&key_path)?;
+        let key_lock = StoreLock::acquire_key(&key_path)?;
         let mut manifest = Manifest::load(dir, &key)?;
         check_expected(&manifest, &session, expected)?;
         let state_paths = StatePaths::new(dir, &key_path);
@@ -243,7 +264,8 @@ impl Store {
             state_paths,
             files,
             report,
-            lock,
+            [lock, key_lock],
+            key_path,
         ))
     }
 
@@ -265,6 +287,90 @@ impl Store {
     /// This party's role.
     pub fn role(&self) -> Role {
         self.manifest.role
+    }
+
+    /// The parameters the material was made for.
+    pub fn parameters(&self) -> &BTreeMap<String, String> {
+        &self.manifest.parameters
+    }
+
+    /// Why the store refuses use, if it does.
+    pub fn closed(&self) -> Option<&Closed> {
+        self.state.closed.as_ref()
+    }
+
+    /// Lets the next handshakes skip forward to a peer whose next index is
+    /// ahead of ours (a run that stopped on one side after reserving leaves
+    /// this). Off by default: a skip burns our material on the peer's word,
+    /// so only an operator who knows a run stopped may allow it.
+    pub fn allow_resync(&mut self, yes: bool) {
+        self.resync = yes;
+    }
+
+    /// Makes this store lie at every later handshake (adversary builds).
+    #[cfg(feature = "adversary")]
+    pub fn lie_at_sync(&mut self, lie: crate::sync::SyncLie) {
+        self.lie = Some(lie);
+    }
+
+    /// Durably marks the store poisoned after the peer was caught cheating
+    /// (`check` names the failed check): all further reservations and
+    /// handshakes are refused, in this and every later process, because
+    /// material made with a malicious peer (watch bits, Δ, MAC keys) may be
+    /// what it attacked. Written to the mirror beside the key as well, so
+    /// restoring the store directory does not lift it.
+    pub fn poison(&mut self, check: &str) -> Result<()> {
+        self.close(Closed::Poisoned {
+            check: check.to_string(),
+        })
+    }
+
+    pub(crate) fn close(&mut self, why: Closed) -> Result<()> {
+        if self.state.closed.is_some() {
+            return Ok(());
+        }
+        let mut st = self.state.clone();
+        st.closed = Some(why);
+        st.save(&self.state_paths, &self.key, &self.session)?;
+        self.state = st;
+        Ok(())
+    }
+
+    /// Sets an informational label shown by `store info` (e.g. the circuit's
+    /// name); durable at once.
+    pub fn set_about(&mut self, key: &str, value: &str) -> Result<()> {
+        if self.manifest.about.get(key).map(String::as_str) == Some(value) {
+            return Ok(());
+        }
+        let mut m = self.manifest.clone();
+        m.about.insert(key.to_string(), value.to_string());
+        m.save(&self.dir, &self.key)?;
+        self.manifest = m;
+        Ok(())
+    }
+
+    /// Declares how kinds are used together, so `store info` can say how
+    /// many executions are left (no-op if a unit of that name exists).
+    pub fn declare_unit(&mut self, name: &str, kinds: &[(&str, u64)]) -> Result<()> {
+        if self.manifest.units.iter().any(|u| u.name == name) {
+            return Ok(());
+        }
+        for (k, per) in kinds {
+            self.kind_index(k)?;
+            if *per == 0 {
+                return Err(Error::config(format!(
+                    "unit `{name}` takes 0 records of `{k}`"
+                )));
+            }
+        }
+        let mut m = self.manifest.clone();
+        m.units.push(UnitSpec {
+            name: name.to_string(),
+            kinds: kinds.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
+        });
+        m.save(&self.dir, &self.key)?;
+        self.manifest = m;
+        Ok(())
     }
 
     /// Declares a new kind (no-op if it exists with the same record size).
@@ -404,6 +510,31 @@ impl Store {
     }
 }
 
+/// Names every parameter that differs, in a user's words: "store made for
+/// circuit … (digest …), this run asks for …".
+pub(crate) fn parameter_differences(
+    store: &BTreeMap<String, String>,
+    run: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let mut keys: Vec<&String> = store.keys().chain(run.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| store.get(*k) != run.get(*k))
+        .map(|k| {
+            let show = |v: Option<&String>| match v {
+                Some(v) => format!("`{v}`"),
+                None => "nothing".to_string(),
+            };
+            format!(
+                "{k}: the store was made with {}, this run asks for {}",
+                show(store.get(k)),
+                show(run.get(k))
+            )
+        })
+        .collect()
+}
+
 fn check_expected(m: &Manifest, session: &SessionId, e: &Expected) -> Result<()> {
     if m.protocol != e.protocol {
         return Err(Error::config(format!(
@@ -411,10 +542,15 @@ fn check_expected(m: &Manifest, session: &SessionId, e: &Expected) -> Result<()>
             m.protocol, e.protocol
         )));
     }
-    if m.parameters != e.parameters {
+    let diff = parameter_differences(&m.parameters, &e.parameters);
+    if !diff.is_empty() {
+        let made_for = match m.about.get("circuit") {
+            Some(c) => format!(" The store was made for circuit `{c}`."),
+            None => String::new(),
+        };
         return Err(Error::config(format!(
-            "store was made with parameters {:?}, expected {:?}",
-            m.parameters, e.parameters
+            "the store was made for other settings; refusing to use it, nothing was touched ({}).{made_for}",
+            diff.join("; ")
         )));
     }
     if m.role != e.role {

@@ -131,7 +131,11 @@ fn mismatched_expectations_and_versions_are_refused() {
     assert!(matches!(Store::open(&dir, &e), Err(Error::Config(m)) if m.contains("protocol")));
     let mut e = expected(&key, Role::Alice);
     e.parameters.insert("k".into(), "80".into());
-    assert!(matches!(Store::open(&dir, &e), Err(Error::Config(m)) if m.contains("parameters")));
+    let err = Store::open(&dir, &e).unwrap_err();
+    assert!(
+        matches!(&err, Error::Config(m) if m.contains("k: the store was made with `128`, this run asks for `80`")),
+        "{err}"
+    );
     assert!(matches!(
         Store::open(&dir, &expected(&key, Role::Bob)),
         Err(Error::Config(_))

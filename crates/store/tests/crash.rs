@@ -349,6 +349,9 @@ fn party_child(role: Role) -> i32 {
     // Both parties draw the same operation sequence.
     let mut rng = Rng(env_u64("CRASH_SEED") | 1);
     let mut s = Store::open(&dir, &expected(&key, role)).unwrap();
+    // Runs here are killed on one side at random: exactly what an operator
+    // resolves by allowing a resync (skip forward, cut what one side lacks).
+    s.allow_resync(true);
     let Some(mut ch) = connect(role, &env_path("CRASH_PORT_FILE")) else {
         return EXIT_PEER_GONE;
     };

@@ -120,12 +120,21 @@ impl Party for CompgcAlice {
         Ok(())
     }
 
+    fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        self.params.store_parameters()
+    }
+
+    fn poison_store(&mut self, check: &str) -> Result<()> {
+        crate::yao::material::poison(&mut self.pool, check)
+    }
+
     fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
         ch.send_bytes(&self.function.digest)?;
         ch.flush()?;
         if let Pool::Store(s) = &mut self.pool {
-            let mut kinds = vec![ROT_KIND.to_string()];
-            for t in &self.function.types {
+            let e = self.cfg.executions as u64;
+            let mut kinds = vec![(ROT_KIND.to_string(), e * self.function.bob_ot.len() as u64)];
+            for (t, &n) in self.function.types.iter().zip(&self.function.type_counts) {
                 let k = super::kind_name(&t.name);
                 if s.produced(&k).is_err() {
                     return Err(Error::Exhausted(format!(
@@ -133,10 +142,18 @@ impl Party for CompgcAlice {
                         t.name
                     )));
                 }
-                kinds.push(k);
+                kinds.push((k, e * n as u64));
             }
-            let refs: Vec<&str> = kinds.iter().map(String::as_str).collect();
-            s.sync_next_index(ch, &refs)?;
+            // Every kind is checked against both stores, and the run's
+            // whole need against what both hold, before anything is reserved.
+            let groups: Vec<brickyard_store::SyncGroup> = kinds
+                .iter()
+                .map(|(k, want)| brickyard_store::SyncGroup {
+                    kinds: vec![(k.as_str(), 1)],
+                    want: *want,
+                })
+                .collect();
+            s.sync_groups(ch, &groups)?;
             if self.delta.is_none() {
                 let raw = s.get_secret(DELTA_SECRET)?.ok_or_else(|| {
                     Error::Exhausted("compgc: the store holds no component library".into())

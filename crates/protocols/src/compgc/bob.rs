@@ -131,6 +131,14 @@ impl Party for CompgcBob {
         Ok(())
     }
 
+    fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        self.params.store_parameters()
+    }
+
+    fn poison_store(&mut self, check: &str) -> Result<()> {
+        crate::yao::material::poison(&mut self.pool, check)
+    }
+
     fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
         let mut theirs = [0u8; 32];
         ch.recv_bytes(&mut theirs)?;
@@ -140,8 +148,9 @@ impl Party for CompgcBob {
             ));
         }
         if let Pool::Store(s) = &mut self.pool {
-            let mut kinds = vec![ROT_KIND.to_string()];
-            for t in &self.function.types {
+            let e = self.cfg.executions as u64;
+            let mut kinds = vec![(ROT_KIND.to_string(), e * self.function.bob_ot.len() as u64)];
+            for (t, &n) in self.function.types.iter().zip(&self.function.type_counts) {
                 let k = super::kind_name(&t.name);
                 if s.produced(&k).is_err() {
                     return Err(Error::Exhausted(format!(
@@ -149,10 +158,18 @@ impl Party for CompgcBob {
                         t.name
                     )));
                 }
-                kinds.push(k);
+                kinds.push((k, e * n as u64));
             }
-            let refs: Vec<&str> = kinds.iter().map(String::as_str).collect();
-            s.sync_next_index(ch, &refs)?;
+            // Every kind is checked against both stores, and the run's
+            // whole need against what both hold, before anything is reserved.
+            let groups: Vec<brickyard_store::SyncGroup> = kinds
+                .iter()
+                .map(|(k, want)| brickyard_store::SyncGroup {
+                    kinds: vec![(k.as_str(), 1)],
+                    want: *want,
+                })
+                .collect();
+            s.sync_groups(ch, &groups)?;
         }
         Ok(())
     }

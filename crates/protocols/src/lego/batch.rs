@@ -55,8 +55,9 @@ pub const BATCHES_SECRET: &str = "lego-batches";
 /// The five kinds of a batch, in record order of [`Counts`].
 pub const PARTS: [&str; 5] = ["and", "in", "rot", "out", "ref"];
 
-/// A batch's name: Alice's and Bob's 8 random bytes XORed, so it is fresh
-/// if either party is honest (a reused name could alias old records).
+/// A batch's name: a committed coin toss of Alice's and Bob's 8 random
+/// bytes (see [`agree_id`]), so it is fresh if either party is honest (a
+/// reused name could alias old records).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BatchId(pub [u8; 8]);
 
@@ -77,14 +78,64 @@ impl BatchId {
     }
 }
 
-/// Both parties: a fresh batch name.
-pub fn agree_id(ch: &mut Channel, prg: &mut Prg) -> Result<BatchId> {
+/// The check a party fails by opening its batch-id commitment to another
+/// value.
+pub const BATCH_ID_CHECK: &str = "batch-id-commit";
+
+fn id_commitment(share: &[u8; 8], nonce: &[u8; 32]) -> [u8; 32] {
+    let mut h = blake3::Hasher::new_derive_key("brickyard lego batch id commitment v1");
+    h.update(share);
+    h.update(nonce);
+    *h.finalize().as_bytes()
+}
+
+/// Both parties: a fresh batch name by a committed coin toss. Alice commits
+/// to her share with 256 bits of fresh randomness (hiding), Bob answers
+/// with his share in the clear, Alice opens; the name is the XOR. Bob
+/// chooses without seeing Alice's share, and Alice is bound before seeing
+/// Bob's, so neither steers the name (an XOR sent in the clear by both, as
+/// before, let the second sender choose it outright). A name that
+/// collides with a batch or kind this store already holds is refused
+/// before anything is written.
+pub fn agree_id(store: &Store, ch: &mut Channel, prg: &mut Prg, alice: bool) -> Result<BatchId> {
     let mut mine = [0u8; 8];
     prg.fill_bytes(&mut mine);
-    ch.send_bytes(&mine)?;
-    let mut theirs = [0u8; 8];
-    ch.recv_bytes(&mut theirs)?;
-    Ok(BatchId(std::array::from_fn(|i| mine[i] ^ theirs[i])))
+    let theirs = if alice {
+        let mut nonce = Zeroizing::new([0u8; 32]);
+        prg.fill_bytes(&mut nonce[..]);
+        ch.send_bytes(&id_commitment(&mine, &nonce))?;
+        let mut theirs = [0u8; 8];
+        ch.recv_bytes(&mut theirs)?;
+        ch.send_bytes(&mine)?;
+        ch.send_bytes(&nonce[..])?;
+        ch.flush()?;
+        theirs
+    } else {
+        let mut com = [0u8; 32];
+        ch.recv_bytes(&mut com)?;
+        ch.send_bytes(&mine)?;
+        let mut theirs = [0u8; 8];
+        ch.recv_bytes(&mut theirs)?;
+        let mut nonce = [0u8; 32];
+        ch.recv_bytes(&mut nonce)?;
+        if id_commitment(&theirs, &nonce) != com {
+            return Err(Error::Cheating {
+                check: BATCH_ID_CHECK,
+            });
+        }
+        theirs
+    };
+    let id = BatchId(std::array::from_fn(|i| mine[i] ^ theirs[i]));
+    let taken = list(store)?.contains(&id)
+        || store.get_secret(&id.secret())?.is_some()
+        || id.kinds().iter().any(|k| store.produced(k).is_ok());
+    if taken {
+        return Err(Error::config(format!(
+            "lego: the agreed batch name {} is already used in this store; refusing to write over it",
+            id.hex()
+        )));
+    }
+    Ok(id)
 }
 
 /// Items of each part a batch holds (or a copy needs), in [`PARTS`] order.
@@ -188,7 +239,20 @@ fn publish(store: &mut Store, id: BatchId, secret: &[u8]) -> Result<()> {
     store.put_secret(&id.secret(), secret)?;
     let mut l = list(store)?;
     l.push(id);
-    store.put_secret(BATCHES_SECRET, &enc(&l)?)
+    store.put_secret(BATCHES_SECRET, &enc(&l)?)?;
+    // What `store info` reports, in a user's words.
+    let n = l.len();
+    for (part, what) in [
+        ("and", "AND gates"),
+        ("in", "input wires"),
+        ("out", "output wires"),
+    ] {
+        store.declare_unit(
+            &format!("{what} of Generate batch {n}"),
+            &[(&id.kind(part), 1)],
+        )?;
+    }
+    Ok(())
 }
 
 fn counts(l: &Layout) -> Counts {
@@ -430,6 +494,30 @@ fn take(
     )))
 }
 
+/// How many copies of `want` the batches hold in all (copies never mix
+/// batches).
+fn capacity(store: &Store, batches: &[BatchId], want: Counts) -> u64 {
+    let info = store.info();
+    let left = |k: &str| {
+        info.kinds
+            .iter()
+            .find(|x| x.name == k)
+            .map_or(0, |x| x.remaining)
+    };
+    batches
+        .iter()
+        .map(|b| {
+            b.kinds()
+                .iter()
+                .zip(want.0)
+                .filter(|(_, w)| *w > 0)
+                .map(|(k, w)| left(k) / w)
+                .min()
+                .unwrap_or(u64::MAX)
+        })
+        .fold(0, u64::saturating_add)
+}
+
 /// Copy `i`'s bytes of each part, records of `sizes` bytes.
 fn copy_slices(
     bytes: &[Zeroizing<Vec<u8>>],
@@ -510,6 +598,18 @@ fn take_copies<S: DeserializeOwned, R>(
     mut build: impl FnMut(&S, Vec<[&[u8]; 5]>) -> Result<Vec<R>>,
 ) -> Result<Vec<R>> {
     let want = prep.want;
+    // Both stores agree on every count (the handshake checked them), so
+    // both parties refuse alike, before anything is reserved.
+    let have = capacity(store, batches, want);
+    if have < copies as u64 {
+        let [a, i, r, o, f] = want.0;
+        return Err(Error::Exhausted(format!(
+            "lego: the stores' {} Generate batches have material for {have} built copies of f \
+             ({a} AND buckets, {i} inputs, {r} Δ-ROTs, {o} outputs, {f} refresh keys each), \
+             this run asks for {copies}; nothing was reserved",
+            batches.len()
+        )));
+    }
     let mut out = Vec::with_capacity(copies);
     while out.len() < copies {
         let (b, k, rs) = take(store, batches, want, (copies - out.len()) as u64)?;
@@ -710,4 +810,68 @@ fn bob_copies(
             BobReady::new(&session.hcom, rec)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use brickyard_core::channel::memory_pair;
+    use brickyard_store::{Role, SessionId, StoreConfig};
+
+    fn store(dir: &std::path::Path, role: Role) -> Store {
+        let mut c = StoreConfig::new("lego", role, SessionId([3; 16]));
+        c.key_path = Some(dir.join(format!("{role}.key")));
+        Store::create(&dir.join(role.to_string()), c).unwrap()
+    }
+
+    /// Honest Alice and Bob with the given seeds (tests only).
+    fn toss(a: &Store, b: &Store, seeds: (u128, u128)) -> (Result<BatchId>, Result<BatchId>) {
+        let (mut ca, mut cb) = memory_pair();
+        std::thread::scope(|s| {
+            let h =
+                s.spawn(move || agree_id(a, &mut ca, &mut Prg::from_seed(Block(seeds.0)), true));
+            let y = agree_id(b, &mut cb, &mut Prg::from_seed(Block(seeds.1)), false);
+            (h.join().unwrap(), y)
+        })
+    }
+
+    #[test]
+    fn batch_id_is_a_committed_coin_toss_and_collisions_are_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let (a, mut b) = (store(d.path(), Role::Alice), store(d.path(), Role::Bob));
+        let (x, y) = toss(&a, &b, (1, 2));
+        let id = x.unwrap();
+        assert_eq!(id, y.unwrap());
+        // Each side's share changes the name.
+        assert_ne!(toss(&a, &b, (1, 3)).0.unwrap(), id);
+        assert_ne!(toss(&a, &b, (4, 2)).0.unwrap(), id);
+        // A name this store already uses is refused before anything is
+        // written (here the same seeds give the same name again).
+        b.add_kind(KindSpec::fixed(&id.kind("and"), 8)).unwrap();
+        let (_, y) = toss(&a, &b, (1, 2));
+        assert!(matches!(y, Err(Error::Config(m)) if m.contains("already used")));
+
+        // An Alice who opens her commitment to another share, to steer the
+        // name after seeing Bob's, is caught.
+        let (mut ca, mut cb) = memory_pair();
+        let bob = std::thread::spawn(move || {
+            let r = agree_id(&b, &mut cb, &mut Prg::from_seed(Block(9)), false);
+            drop(b);
+            r
+        });
+        let mine = [7u8; 8];
+        let nonce = [5u8; 32];
+        ca.send_bytes(&id_commitment(&mine, &nonce)).unwrap();
+        let mut theirs = [0u8; 8];
+        ca.recv_bytes(&mut theirs).unwrap();
+        let steered: [u8; 8] = std::array::from_fn(|i| id.0[i] ^ theirs[i]);
+        ca.send_bytes(&steered).unwrap();
+        ca.send_bytes(&nonce).unwrap();
+        ca.flush().unwrap();
+        let r = bob.join().unwrap();
+        assert!(
+            matches!(r, Err(Error::Cheating { check }) if check == BATCH_ID_CHECK),
+            "{r:?}"
+        );
+    }
 }

@@ -158,6 +158,17 @@ impl Party for LegoAlice {
         Ok(())
     }
 
+    fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        lego_store_parameters(&self.opts)
+    }
+
+    fn poison_store(&mut self, check: &str) -> Result<()> {
+        match self.store.as_mut() {
+            Some(s) => s.poison(check),
+            None => Ok(()),
+        }
+    }
+
     fn dependent_in_online_run(&self) -> bool {
         self.store.is_some()
     }
@@ -171,7 +182,7 @@ impl Party for LegoAlice {
     fn independent(&mut self, ch: &mut Channel) -> Result<()> {
         let plan = plan_for(&self.cfg, &self.opts)?;
         let id = match self.store.as_mut() {
-            Some(store) => Some(new_batch(store, ch, &mut self.prg)?),
+            Some(store) => Some(new_batch(store, ch, &mut self.prg, true)?),
             None => None,
         };
         let rot = match self.rot.take() {
@@ -265,9 +276,18 @@ impl Party for LegoAlice {
 /// Before a Generate into the store: checks the peer's store is of the
 /// same session (a store may be opened again to add a batch), then names
 /// the new batch.
-fn new_batch(store: &mut Store, ch: &mut Channel, prg: &mut Prg) -> Result<BatchId> {
+fn new_batch(store: &mut Store, ch: &mut Channel, prg: &mut Prg, alice: bool) -> Result<BatchId> {
     store.sync_next_index(ch, &[])?;
-    batch::agree_id(ch, prg)
+    batch::agree_id(store, ch, prg, alice)
+}
+
+/// What LEGO's stored material is bound to: it is function-independent
+/// (NST17 Generate), so only the security parameters that size buckets.
+fn lego_store_parameters(opts: &LegoOptions) -> std::collections::BTreeMap<String, String> {
+    let mut m = std::collections::BTreeMap::new();
+    m.insert("k".into(), "128".into());
+    m.insert("s".into(), opts.s.to_string());
+    m
 }
 
 /// Bob, the evaluator.
@@ -365,6 +385,17 @@ impl Party for LegoBob {
         Ok(())
     }
 
+    fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        lego_store_parameters(&self.opts)
+    }
+
+    fn poison_store(&mut self, check: &str) -> Result<()> {
+        match self.store.as_mut() {
+            Some(s) => s.poison(check),
+            None => Ok(()),
+        }
+    }
+
     fn dependent_in_online_run(&self) -> bool {
         self.store.is_some()
     }
@@ -383,7 +414,7 @@ impl Party for LegoBob {
     fn independent(&mut self, ch: &mut Channel) -> Result<()> {
         let plan = plan_for(&self.cfg, &self.opts)?;
         let id = match self.store.as_mut() {
-            Some(store) => Some(new_batch(store, ch, &mut self.prg)?),
+            Some(store) => Some(new_batch(store, ch, &mut self.prg, false)?),
             None => None,
         };
         let rot = match self.rot.take() {

@@ -220,17 +220,50 @@ impl TinyTableParty {
     }
 }
 
+impl TinyTableParty {
+    /// One execution's records: its execution record and its T tables.
+    /// They are reserved together, as one unit with one index, and the
+    /// handshake checks both kinds stand at the same unit: execution j
+    /// never runs with another execution's tables.
+    fn unit(&self) -> ([String; 2], u64) {
+        (self.kinds(), self.program.table_count() as u64)
+    }
+}
+
 impl Party for TinyTableParty {
     fn attach_store(&mut self, mut store: Store) -> Result<()> {
         let [ek, gk] = self.kinds();
         let l = self.layouts[self.me()];
-        for (k, size) in [(ek, l.exec_bytes), (gk, l.gate_bytes)] {
-            if store.produced(&k).is_err() {
-                store.add_kind(KindSpec::fixed(&k, size as u32))?;
+        for (k, size) in [(&ek, l.exec_bytes), (&gk, l.gate_bytes)] {
+            if store.produced(k).is_err() {
+                store.add_kind(KindSpec::fixed(k, size as u32))?;
             }
         }
+        let tables = self.program.table_count() as u64;
+        store.declare_unit("execution", &[(&ek, 1), (&gk, tables)])?;
         self.pool = Pool::Store(Box::new(store));
         Ok(())
+    }
+
+    fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        let mut m = self.cfg.function_parameters();
+        m.insert("tinytable variant".into(), self.opts.variant.name().into());
+        m.insert("mac".into(), self.opts.mac.name().into());
+        m.insert(
+            "preprocessing source".into(),
+            match self.opts.source {
+                Source::Real => "real (Fig. 8)".into(),
+                Source::Dealer => "trusted dealer (--dealer)".into(),
+            },
+        );
+        m
+    }
+
+    fn poison_store(&mut self, check: &str) -> Result<()> {
+        match &mut self.pool {
+            Pool::Store(s) => s.poison(check),
+            Pool::Memory(_) => Ok(()),
+        }
     }
 
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
@@ -269,9 +302,12 @@ impl Party for TinyTableParty {
     }
 
     fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
-        let [ek, gk] = self.kinds();
+        let ([ek, gk], tables) = self.unit();
+        let want = self.cfg.executions as u64;
         if let Pool::Store(s) = &mut self.pool {
-            s.sync_next_index(ch, &[&ek, &gk])?;
+            // One agreed unit index, checked against both stores; refuses
+            // (reserving nothing) a run wanting more than both hold.
+            s.sync_units(ch, &[(&ek, 1), (&gk, tables)], want)?;
         }
         Ok(())
     }

@@ -94,7 +94,16 @@ impl Party for YaoAlice {
     }
 
     fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
-        material::sync(&mut self.pool, ch)
+        let want = (self.theirs.len() * self.cfg.executions) as u64;
+        material::sync(&mut self.pool, ch, want)
+    }
+
+    fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        material::store_parameters()
+    }
+
+    fn poison_store(&mut self, check: &str) -> Result<()> {
+        material::poison(&mut self.pool, check)
     }
 
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {

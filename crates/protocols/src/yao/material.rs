@@ -32,16 +32,41 @@ pub fn prepare_store(store: &mut Store, record_bytes: u32) -> Result<()> {
     if store.produced(ROT_KIND).is_err() {
         store.add_kind(KindSpec::fixed(ROT_KIND, record_bytes))?;
     }
+    store.declare_unit(
+        "random OTs (an execution takes one per input bit of Bob)",
+        &[(ROT_KIND, 1)],
+    )
+}
+
+/// Agrees on the next OT index with the peer (checked against both
+/// stores, see `brickyard_store::sync`) and checks that both hold the
+/// `want` OTs the run takes before any is reserved.
+pub fn sync<B>(pool: &mut Pool<B>, ch: &mut Channel, want: u64) -> Result<()> {
+    if let Pool::Store(s) = pool {
+        s.sync_groups(
+            ch,
+            &[brickyard_store::SyncGroup {
+                kinds: vec![(ROT_KIND, 1)],
+                want,
+            }],
+        )?;
+    }
     Ok(())
 }
 
-/// Syncs the next OT index with the peer (both skip anything either side
-/// reserved before, e.g. in a run that crashed).
-pub fn sync<B>(pool: &mut Pool<B>, ch: &mut Channel) -> Result<()> {
-    if let Pool::Store(s) = pool {
-        s.sync_next_index(ch, &[ROT_KIND])?;
+/// Poisons the pool's store, if it has one (see `Party::poison_store`).
+pub fn poison<B>(pool: &mut Pool<B>, check: &str) -> Result<()> {
+    match pool {
+        Pool::Store(s) => s.poison(check),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// Store parameters of yao's random OTs (function-independent).
+pub fn store_parameters() -> std::collections::BTreeMap<String, String> {
+    let mut m = std::collections::BTreeMap::new();
+    m.insert("ot extension".into(), "IKNP random OT, k = 128".into());
+    m
 }
 
 fn no_ots() -> Error {
