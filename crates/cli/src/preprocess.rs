@@ -84,20 +84,27 @@ pub fn run(args: PreprocessArgs) -> CliResult {
                 .into(),
         ));
     }
-    let mut ch = args.peer.open(role.name())?;
-    let mut contribution = [0u8; 16];
-    Prg::new().fill_bytes(&mut contribution);
-    let session = agree_session_id(&mut ch, role.store_role(), contribution)?;
-    let store = if lego && args.store.join("manifest.json").exists() {
+    // Local mistakes are reported before connecting: the address, the
+    // store directory, the memory a Generate of this size needs.
+    args.peer.check()?;
+    let add_batch = lego && args.store.join("manifest.json").exists();
+    if !add_batch && args.store.exists() {
+        return Err(crate::error::CliError::Usage(format!(
+            "{}: already exists (preprocess makes a new store; only lego adds batches to an existing one)",
+            args.store.display()
+        )));
+    }
+    if sizes.is_none() {
+        crate::limits::check_memory(&args.run.protocol, &cfg, false)?;
+    }
+    let existing = if add_batch {
         // Another Generate batch; lego checks the peer's store is of the
         // same session before generating.
         let mut expected = Expected::new(&args.run.protocol, role.store_role());
         expected.key_path = args.key.clone();
-        Store::open(&args.store, &expected)?
+        Some(Store::open(&args.store, &expected)?)
     } else {
-        let mut scfg = StoreConfig::new(&args.run.protocol, role.store_role(), session);
-        scfg.key_path = args.key.clone();
-        Store::create(&args.store, scfg)?
+        None
     };
     let mut party = match sizes {
         Some(g) => {
@@ -110,7 +117,31 @@ pub fn run(args: PreprocessArgs) -> CliResult {
         }
         None => args.run.new_party(role, cfg.clone())?,
     };
-    party.attach_store(store)?;
+    let mut ch = args.peer.open(role.name())?;
+    let opened = (|| -> Result<Store, brickyard_core::Error> {
+        let mut contribution = [0u8; 16];
+        Prg::new().fill_bytes(&mut contribution);
+        let session = agree_session_id(&mut ch, role.store_role(), contribution)?;
+        match existing {
+            Some(store) => Ok(store),
+            None => {
+                let mut scfg = StoreConfig::new(&args.run.protocol, role.store_role(), session);
+                scfg.key_path = args.key.clone();
+                Store::create(&args.store, scfg)
+            }
+        }
+    })();
+    let store = match opened {
+        Ok(s) => s,
+        Err(e) => {
+            brickyard_protocols::driver::abort_peer(&mut ch, &e);
+            return Err(e.into());
+        }
+    };
+    if let Err(e) = party.attach_store(store) {
+        brickyard_protocols::driver::abort_peer(&mut ch, &e);
+        return Err(e.into());
+    }
     let phases = PhaseSet {
         preprocess: true,
         online: false,

@@ -45,6 +45,10 @@ pub struct RunConfig {
     /// Where long preprocessing reports its progress (not part of the
     /// agreement between the parties).
     pub progress: crate::progress::Progress,
+    /// The session of the store this run consumes, if any: part of the
+    /// run agreement, so two stores of different sessions are refused
+    /// before any material is touched.
+    pub store_session: Option<String>,
 }
 
 impl RunConfig {
@@ -61,6 +65,7 @@ impl RunConfig {
             executions: 1,
             output: OutputMode::Bob,
             progress: Default::default(),
+            store_session: None,
         };
         cfg.validate()?;
         Ok(cfg)
@@ -110,6 +115,14 @@ impl RunConfig {
             self.output,
         );
         h.update(&postcard::to_stdvec(&owned).unwrap_or_default());
+        *h.finalize().as_bytes()
+    }
+
+    /// A digest of the circuit alone (the run agreement sends it instead
+    /// of the circuit).
+    pub fn circuit_digest(&self) -> [u8; 32] {
+        let mut h = blake3::Hasher::new_derive_key("brickyard circuit v1");
+        h.update(&postcard::to_stdvec(&*self.circuit).unwrap_or_default());
         *h.finalize().as_bytes()
     }
 
