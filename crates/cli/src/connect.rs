@@ -85,7 +85,7 @@ impl PeerArgs {
 
 /// Runs `f` while a progress bar for `progress` is drawn on stderr: only
 /// when stderr is a terminal, not with `quiet` (JSON output), and only once
-/// the work has taken more than a second (short runs print no bar). The
+/// the work has taken more than half a second (short runs print no bar). The
 /// bar shows the current stage, done/total, the rate and the ETA.
 pub fn with_progress<T>(
     progress: &brickyard_protocols::progress::Progress,
@@ -108,7 +108,7 @@ pub fn with_progress<T>(
                     std::thread::sleep(Duration::from_millis(100));
                     let (d, t) = progress.get();
                     let stage = progress.stage();
-                    if t == 0 || start.elapsed() < Duration::from_secs(1) {
+                    if t == 0 || start.elapsed() < Duration::from_millis(500) {
                         continue;
                     }
                     let fresh = bar.as_ref().is_none_or(|(_, st)| *st != stage);
@@ -120,7 +120,7 @@ pub fn with_progress<T>(
                             ProgressBar::with_draw_target(Some(t), ProgressDrawTarget::stderr());
                         b.set_style(
                             ProgressStyle::with_template(
-                                "{msg} [{bar:30}] {pos}/{len} ({per_sec}, eta {eta})",
+                                "{msg} [{bar:20}] {human_pos}/{human_len} eta {eta}",
                             )
                             .unwrap_or_else(|_| ProgressStyle::default_bar()),
                         );
