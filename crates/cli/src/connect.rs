@@ -120,7 +120,7 @@ pub fn with_progress<T>(
                             ProgressBar::with_draw_target(Some(t), ProgressDrawTarget::stderr());
                         b.set_style(
                             ProgressStyle::with_template(
-                                "{msg} [{bar:20}] {human_pos}/{human_len} eta {eta}",
+                                "{msg} [{bar:16}] {human_pos}/{human_len} {per_sec} eta {eta}",
                             )
                             .unwrap_or_else(|_| ProgressStyle::default_bar()),
                         );

@@ -180,7 +180,7 @@ pub fn alice_with_progress(
 }
 
 /// The second stage of Generate's progress.
-const CHECK_STAGE: &str = "Generate: checks and bucketing";
+const CHECK_STAGE: &str = "Generate: checks";
 
 /// Receives `n` blocks, advancing `progress` by one per `per_unit` blocks.
 fn recv_counted(
