@@ -103,9 +103,13 @@ pub fn run(args: DemoArgs) -> CliResult {
         .notes
         .insert(0, format!("{} is {}", info.name, info.security));
     report.notes.extend(args.run.tt.notes(proto));
+    // The outputs shown: Bob's, or Alice's when only she learns them.
+    let shown = match (&result.alice_outputs, result.bob_outputs.is_empty()) {
+        (Some(a), true) => a.clone(),
+        _ => result.bob_outputs.clone(),
+    };
     if args.json {
-        let outs: Vec<Vec<String>> = result
-            .bob_outputs
+        let outs: Vec<Vec<String>> = shown
             .iter()
             .map(|o| format_outputs(o, args.format))
             .collect();
@@ -120,16 +124,19 @@ pub fn run(args: DemoArgs) -> CliResult {
         println!("AES-128, FIPS-197 C.1: Alice's key {FIPS_KEY}, Bob's plaintext {FIPS_PLAINTEXT}");
     }
     println!(
-        "output (Bob){}:",
-        if result.alice_outputs.is_some() {
-            " and Alice"
-        } else {
-            ""
+        "output ({}):",
+        match (
+            result.alice_outputs.is_some(),
+            result.bob_outputs.is_empty()
+        ) {
+            (true, true) => "Alice",
+            (true, false) => "Bob and Alice",
+            _ => "Bob",
         }
     );
-    print_outputs(&result.bob_outputs, args.format)?;
+    print_outputs(&shown, args.format)?;
     if fips {
-        let got = format_outputs(&result.bob_outputs[0], Format::Hex);
+        let got = format_outputs(&shown[0], Format::Hex);
         let ok = got.first().map(String::as_str) == Some(FIPS_CIPHERTEXT);
         println!(
             "expected {FIPS_CIPHERTEXT}: {}",

@@ -24,8 +24,8 @@ pub struct RunArgs {
     /// Input groups Bob owns, comma-separated (default: all others).
     #[arg(long, value_delimiter = ',', value_name = "G,..")]
     pub bob_groups: Option<Vec<usize>>,
-    /// Who learns the output.
-    #[arg(long, default_value = "bob", value_parser = ["bob", "both"])]
+    /// Who learns the output: bob, both, or alice (yao and compgc only).
+    #[arg(long, default_value = "bob", value_parser = ["bob", "both", "alice"])]
     pub output: String,
     /// Number of online executions.
     #[arg(long, default_value_t = 1)]

@@ -399,6 +399,72 @@ fn inputs_from_a_file_and_from_stdin() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+#[test]
+fn output_to_alice_only() {
+    let (alice, addr) = listen(
+        &[
+            &[
+                "run", "--role", "alice", "--output", "alice", "--input", "5",
+            ][..],
+            &ADD,
+        ]
+        .concat(),
+    );
+    let bob = connect(
+        &addr,
+        &[
+            &["run", "--role", "bob", "--output", "alice", "--input", "7"][..],
+            &ADD,
+        ]
+        .concat(),
+    );
+    let a = alice.wait_with_output().unwrap();
+    assert!(bob.status.success(), "{}", text(&bob.stderr));
+    assert!(a.status.success(), "{}", last_listener_stderr());
+    assert_eq!(text(&a.stdout).trim(), "12");
+    assert!(
+        text(&bob.stdout).contains("learns no output"),
+        "{}",
+        text(&bob.stdout)
+    );
+    assert!(!text(&bob.stdout).contains("12"));
+    let out = brickyard()
+        .args([
+            "demo",
+            "--protocol",
+            "compgc",
+            "--output",
+            "alice",
+            "--alice",
+            "5",
+            "--bob",
+            "7",
+        ])
+        .args(ADD)
+        .output()
+        .unwrap();
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(t.contains("output (Alice):\n12\n"), "{t}");
+    // lego gives output to Bob only (the paper's online phase).
+    let out = brickyard()
+        .args([
+            "demo",
+            "--protocol",
+            "lego",
+            "--output",
+            "alice",
+            "--alice",
+            "5",
+            "--bob",
+            "7",
+        ])
+        .args(ADD)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+}
+
 // ---- item 9: many executions ----
 
 #[test]

@@ -14,6 +14,21 @@ pub enum OutputMode {
     Bob,
     /// Both parties learn the output.
     Both,
+    /// Only Alice (the garbler) learns the output: Bob returns his output
+    /// labels without decoding them. Semi-honest protocols only (`yao`,
+    /// `compgc`); the malicious ones refuse it.
+    Alice,
+}
+
+impl OutputMode {
+    /// Whether `role` learns the output.
+    pub fn learns(self, role: crate::Role) -> bool {
+        match self {
+            OutputMode::Both => true,
+            OutputMode::Bob => role == crate::Role::Bob,
+            OutputMode::Alice => role == crate::Role::Alice,
+        }
+    }
 }
 
 impl std::str::FromStr for OutputMode {
@@ -22,8 +37,9 @@ impl std::str::FromStr for OutputMode {
         match s {
             "bob" => Ok(OutputMode::Bob),
             "both" => Ok(OutputMode::Both),
+            "alice" => Ok(OutputMode::Alice),
             other => Err(format!(
-                "unknown output mode `{other}` (expected bob or both)"
+                "unknown output mode `{other}` (expected bob, both or alice)"
             )),
         }
     }

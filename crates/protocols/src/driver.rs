@@ -403,7 +403,7 @@ pub struct LocalNet {
 pub struct LocalRun {
     /// The phase table.
     pub report: Report,
-    /// Bob's outputs per execution.
+    /// Bob's outputs per execution (empty with output to Alice only).
     pub bob_outputs: Vec<Outputs>,
     /// Alice's outputs per execution, when she learns them.
     pub alice_outputs: Option<Vec<Outputs>>,
@@ -484,17 +484,25 @@ pub fn run_local(
     } else {
         vec!["throughput: mean of barrier-separated executions (no pipelined mode for this protocol or E = 1)".to_string()]
     };
-    let bob_outputs = bob_run
-        .outputs
-        .into_iter()
-        .map(|o| o.ok_or_else(|| Error::Config("Bob produced no output".into())))
-        .collect::<Result<Vec<_>>>()?;
+    let executions = bob_run.outputs.len();
+    let bob_outputs = if cfg.output.learns(Role::Bob) {
+        bob_run
+            .outputs
+            .into_iter()
+            .map(|o| o.ok_or_else(|| Error::Config("Bob produced no output".into())))
+            .collect::<Result<Vec<_>>>()?
+    } else {
+        Vec::new()
+    };
     let alice_outputs = alice_run.outputs.into_iter().collect::<Option<Vec<_>>>();
+    if cfg.output.learns(Role::Alice) && alice_outputs.is_none() {
+        return Err(Error::Config("Alice produced no output".into()));
+    }
     Ok(LocalRun {
         report: Report {
             protocol: protocol.to_string(),
             circuit: circuit_name.to_string(),
-            executions: bob_outputs.len(),
+            executions,
             net: name,
             phases,
             online,
