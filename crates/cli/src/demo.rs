@@ -2,7 +2,9 @@
 
 use crate::circuit::Format;
 use crate::error::{CliError, CliResult};
-use crate::twoparty::{format_outputs, party_inputs, print_outputs, RunArgs};
+use crate::twoparty::{
+    format_outputs, input_values, party_inputs, print_outputs, stdin_if_asked, RunArgs,
+};
 use brickyard_protocols::{driver::run_local, Role};
 use clap::Args;
 use serde_json::json;
@@ -29,12 +31,18 @@ brickyard demo --executions 10 --json\n\n",
 pub struct DemoArgs {
     #[command(flatten)]
     run: RunArgs,
-    /// Alice's value for her next input group.
+    /// Alice's value for her next input group (`--alice -`: read her values from stdin).
     #[arg(long = "alice", value_name = "V")]
     alice: Vec<String>,
-    /// Bob's value for his next input group.
+    /// Bob's value for his next input group (`--bob -`: read his values from stdin).
     #[arg(long = "bob", value_name = "V")]
     bob: Vec<String>,
+    /// Read Alice's values from a file (whitespace-separated, `#` comments).
+    #[arg(long, value_name = "PATH", conflicts_with = "alice")]
+    alice_file: Option<std::path::PathBuf>,
+    /// Read Bob's values from a file (whitespace-separated, `#` comments).
+    #[arg(long, value_name = "PATH", conflicts_with = "bob")]
+    bob_file: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Hex)]
     format: Format,
@@ -51,15 +59,29 @@ pub fn run(args: DemoArgs) -> CliResult {
     if args.run.tt.list_cheats(&args.run.protocol)? {
         return Ok(());
     }
-    let fips = args.run.circuit == "builtin:aes128" && args.alice.is_empty() && args.bob.is_empty();
+    let fips = args.run.circuit == "builtin:aes128"
+        && args.alice.is_empty()
+        && args.bob.is_empty()
+        && args.alice_file.is_none()
+        && args.bob_file.is_none();
     let (alice, bob) = if fips {
         (vec![FIPS_KEY.to_string()], vec![FIPS_PLAINTEXT.to_string()])
     } else {
-        (args.alice.clone(), args.bob.clone())
+        if args.alice.iter().any(|v| v == "-") && args.bob.iter().any(|v| v == "-") {
+            return Err(CliError::Usage(
+                "only one of --alice - and --bob - can read stdin; use --alice-file/--bob-file for the other".into(),
+            ));
+        }
+        let mut stdin = stdin_if_asked(&[&args.alice, &args.bob])?;
+        (
+            input_values(&args.alice, args.alice_file.as_deref(), &mut stdin)?,
+            input_values(&args.bob, args.bob_file.as_deref(), &mut stdin)?,
+        )
     };
     let cfg = args.run.config()?;
     let a_in = party_inputs(&cfg, Role::Alice, &alice)?;
     let b_in = party_inputs(&cfg, Role::Bob, &bob)?;
+    crate::limits::check_memory_for(&args.run.protocol, &cfg, false, 2)?;
     let profile = crate::localnet::profile(&args.net)?;
     let net_name = if profile.is_some() {
         args.net.clone()
@@ -69,24 +91,25 @@ pub fn run(args: DemoArgs) -> CliResult {
     let net = crate::localnet::loopback(profile, &net_name)?;
     let proto = &args.run.protocol;
     let info = brickyard_protocols::registry::info(proto)?;
-    let result = run_local(
-        proto,
-        &args.run.circuit,
+    let (pa, pb) = (
         args.run.new_party(Role::Alice, cfg.clone())?,
         args.run.new_party(Role::Bob, cfg.clone())?,
-        &cfg,
-        a_in,
-        b_in,
-        net,
-    )?;
+    );
+    let result = crate::connect::with_progress(&cfg.progress, args.json, "demo", || {
+        run_local(proto, &args.run.circuit, pa, pb, &cfg, a_in, b_in, net)
+    })?;
     let mut report = result.report;
     report
         .notes
         .insert(0, format!("{} is {}", info.name, info.security));
     report.notes.extend(args.run.tt.notes(proto));
+    // The outputs shown: Bob's, or Alice's when only she learns them.
+    let shown = match (&result.alice_outputs, result.bob_outputs.is_empty()) {
+        (Some(a), true) => a.clone(),
+        _ => result.bob_outputs.clone(),
+    };
     if args.json {
-        let outs: Vec<Vec<String>> = result
-            .bob_outputs
+        let outs: Vec<Vec<String>> = shown
             .iter()
             .map(|o| format_outputs(o, args.format))
             .collect();
@@ -101,16 +124,19 @@ pub fn run(args: DemoArgs) -> CliResult {
         println!("AES-128, FIPS-197 C.1: Alice's key {FIPS_KEY}, Bob's plaintext {FIPS_PLAINTEXT}");
     }
     println!(
-        "output (Bob){}:",
-        if result.alice_outputs.is_some() {
-            " and Alice"
-        } else {
-            ""
+        "output ({}):",
+        match (
+            result.alice_outputs.is_some(),
+            result.bob_outputs.is_empty()
+        ) {
+            (true, true) => "Alice",
+            (true, false) => "Bob and Alice",
+            _ => "Bob",
         }
     );
-    print_outputs(&result.bob_outputs, args.format)?;
+    print_outputs(&shown, args.format)?;
     if fips {
-        let got = format_outputs(&result.bob_outputs[0], Format::Hex);
+        let got = format_outputs(&shown[0], Format::Hex);
         let ok = got.first().map(String::as_str) == Some(FIPS_CIPHERTEXT);
         println!(
             "expected {FIPS_CIPHERTEXT}: {}",

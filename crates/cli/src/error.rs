@@ -1,4 +1,8 @@
-//! The CLI's error type: every failure is printed as one `error: …` line.
+//! The CLI's error type: every failure is printed as one `error: …` line
+//! (or, with `--json`, one JSON object on stdout) and ends the process with
+//! an exit code that says what kind of failure it was (`docs/cli.md`).
+
+use brickyard_core::Error;
 
 /// What a subcommand can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -6,7 +10,7 @@ pub enum CliError {
     /// Loading, parsing, evaluating or building a circuit failed.
     #[error(transparent)]
     Circuit(#[from] brickyard_circuit::Error),
-    /// Writing an output file failed.
+    /// Reading or writing a file named on the command line failed.
     #[error("{path}: {source}")]
     Io {
         /// The file.
@@ -20,6 +24,72 @@ pub enum CliError {
     /// The arguments are inconsistent with the circuit.
     #[error("{0}")]
     Usage(String),
+}
+
+/// The exit codes, one per kind of failure (documented in `docs/cli.md`;
+/// the CLI tests assert them).
+pub mod exit {
+    /// Internal error: a bug or an unexpected failure.
+    pub const INTERNAL: u8 = 1;
+    /// Bad arguments, unreadable input values or files named on the command line.
+    pub const USAGE: u8 = 2;
+    /// Invalid or insecure configuration, or settings that differ from the peer's.
+    pub const CONFIG: u8 = 3;
+    /// A protocol check failed: the peer cheated (or the link corrupted data).
+    pub const CHEATING: u8 = 4;
+    /// Network failure: could not connect, timed out, or the peer vanished.
+    pub const NETWORK: u8 = 5;
+    /// The store refused: exhausted, busy, missing key, corrupted or tampered.
+    pub const STORE: u8 = 6;
+    /// Malformed input: a circuit file, or bytes from the peer, do not parse.
+    pub const MALFORMED: u8 = 7;
+    /// The peer aborted and said why.
+    pub const PEER_ABORTED: u8 = 8;
+}
+
+impl CliError {
+    /// A short name for the kind of failure (the `kind` of JSON errors).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CliError::Circuit(_) => "malformed",
+            CliError::Io { .. } | CliError::Usage(_) => "usage",
+            CliError::Protocol(e) => e.kind().name(),
+        }
+    }
+
+    /// The process exit code for this failure.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Circuit(_) => exit::MALFORMED,
+            CliError::Io { .. } | CliError::Usage(_) => exit::USAGE,
+            CliError::Protocol(e) => match e {
+                Error::Config(_) => exit::CONFIG,
+                Error::Cheating { .. } => exit::CHEATING,
+                Error::Io(_) | Error::Timeout(_) | Error::Disconnected(_) => exit::NETWORK,
+                Error::Exhausted(_) | Error::Storage(_) => exit::STORE,
+                Error::Malformed(_) => exit::MALFORMED,
+                Error::PeerAborted { .. } => exit::PEER_ABORTED,
+            },
+        }
+    }
+
+    /// The name of the failed check, for a detected cheat.
+    pub fn check(&self) -> Option<&'static str> {
+        match self {
+            CliError::Protocol(Error::Cheating { check }) => Some(check),
+            _ => None,
+        }
+    }
+
+    /// The JSON form printed with `--json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({"error": {
+            "kind": self.kind(),
+            "message": self.to_string(),
+            "check": self.check(),
+            "exit_code": self.exit_code(),
+        }})
+    }
 }
 
 /// The result type of subcommands.

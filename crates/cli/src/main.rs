@@ -11,6 +11,7 @@ mod compgc;
 mod connect;
 mod demo;
 mod error;
+mod limits;
 mod localnet;
 mod params;
 mod preprocess;
@@ -69,8 +70,21 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
+    // `--json` anywhere makes errors JSON too (also argument errors, which
+    // clap reports before any subcommand's flags are known).
+    let json = std::env::args_os().any(|a| a == "--json");
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if json && e.use_stderr() => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            let err = CliError::Usage(first.trim_start_matches("error: ").to_string());
+            println!("{}", err.to_json());
+            return ExitCode::from(error::exit::USAGE);
+        }
+        Err(e) => e.exit(),
+    };
+    let dispatch = move || match cli.command {
         Command::Circuit(cmd) => circuit::run(cmd),
         Command::Demo(args) => demo::run(args),
         Command::Run(args) => run::run(args),
@@ -79,11 +93,24 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Params(cmd) => params::run(cmd),
     };
+    // A panic is a bug: the hook has printed it; exit with the internal code.
+    let Ok(result) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(dispatch)) else {
+        if json {
+            use std::io::Write;
+            let v = serde_json::json!({"error": {"kind": "internal", "message": "internal error (panic)", "check": null, "exit_code": error::exit::INTERNAL}});
+            let _ = writeln!(std::io::stdout(), "{v}");
+        }
+        return ExitCode::from(error::exit::INTERNAL);
+    };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
+            if json {
+                println!("{}", e.to_json());
+            } else {
+                eprintln!("error: {e}");
+            }
+            ExitCode::from(e.exit_code())
         }
     }
 }

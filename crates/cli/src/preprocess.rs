@@ -84,6 +84,19 @@ pub fn run(args: PreprocessArgs) -> CliResult {
                 .into(),
         ));
     }
+    // Local mistakes are reported before connecting: the address, the
+    // store directory, the memory a Generate of this size needs.
+    args.peer.check()?;
+    let add_batch = lego && args.store.join("manifest.json").exists();
+    if !add_batch && args.store.exists() {
+        return Err(crate::error::CliError::Usage(format!(
+            "{}: already exists (preprocess makes a new store; only lego adds batches to an existing one)",
+            args.store.display()
+        )));
+    }
+    if sizes.is_none() {
+        crate::limits::check_memory(&args.run.protocol, &cfg, false)?;
+    }
     let mut party = match sizes {
         Some(g) => {
             args.run.cg.check_other("lego")?;
@@ -113,7 +126,7 @@ pub fn run(args: PreprocessArgs) -> CliResult {
     }
     // Adding a lego batch to an existing store: open it (and check what it
     // was made for) before connecting.
-    let existing = if lego && args.store.join("manifest.json").exists() {
+    let existing = if add_batch {
         let mut expected = Expected::new(&args.run.protocol, role.store_role());
         expected.key_path = args.key.clone();
         expected.parameters = parameters.clone();
@@ -122,22 +135,34 @@ pub fn run(args: PreprocessArgs) -> CliResult {
         None
     };
     let mut ch = args.peer.open(role.name())?;
-    let mut contribution = [0u8; 16];
-    Prg::new().fill_bytes(&mut contribution);
-    let session = agree_session_id(&mut ch, role.store_role(), contribution)?;
-    let store = match existing {
-        // Another Generate batch; lego checks the peer's store is of the
-        // same session before generating.
-        Some(s) => s,
-        None => {
-            let mut scfg = StoreConfig::new(&args.run.protocol, role.store_role(), session);
-            scfg.key_path = args.key.clone();
-            scfg.parameters = parameters;
-            scfg.about = about;
-            Store::create(&args.store, scfg)?
+    let opened = (|| -> Result<Store, brickyard_core::Error> {
+        let mut contribution = [0u8; 16];
+        Prg::new().fill_bytes(&mut contribution);
+        let session = agree_session_id(&mut ch, role.store_role(), contribution)?;
+        match existing {
+            // Another Generate batch; lego checks the peer's store is of
+            // the same session before generating.
+            Some(store) => Ok(store),
+            None => {
+                let mut scfg = StoreConfig::new(&args.run.protocol, role.store_role(), session);
+                scfg.key_path = args.key.clone();
+                scfg.parameters = parameters;
+                scfg.about = about;
+                Store::create(&args.store, scfg)
+            }
+        }
+    })();
+    let store = match opened {
+        Ok(s) => s,
+        Err(e) => {
+            brickyard_protocols::driver::abort_peer(&mut ch, &e);
+            return Err(e.into());
         }
     };
-    party.attach_store(store)?;
+    if let Err(e) = party.attach_store(store) {
+        brickyard_protocols::driver::abort_peer(&mut ch, &e);
+        return Err(e.into());
+    }
     let phases = PhaseSet {
         preprocess: true,
         online: false,

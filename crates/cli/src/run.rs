@@ -2,7 +2,9 @@
 
 use crate::circuit::Format;
 use crate::error::CliResult;
-use crate::twoparty::{format_outputs, party_inputs, print_outputs, RunArgs};
+use crate::twoparty::{
+    format_outputs, input_values, party_inputs, print_outputs, stdin_if_asked, RunArgs,
+};
 use brickyard_protocols::driver::{run_party, PartyRun, PhaseSet};
 use brickyard_protocols::report::median;
 use brickyard_protocols::Role;
@@ -46,9 +48,15 @@ pub struct RunCmdArgs {
     #[arg(long, requires = "store")]
     resync: bool,
     /// This party's value for its next input group (one per owned group, or
-    /// one per owned group per execution).
+    /// one per owned group per execution); `--input -` reads the values
+    /// from stdin. Values on the command line show in `ps` and shell
+    /// history: for secrets use `--input -` or `--input-file`.
     #[arg(long = "input", value_name = "V")]
     inputs: Vec<String>,
+    /// Read this party's values from a file (whitespace- or newline-separated,
+    /// `#` starts a comment), in the order `--input` takes them.
+    #[arg(long, value_name = "PATH", conflicts_with = "inputs")]
+    input_file: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Hex)]
     format: Format,
@@ -57,11 +65,18 @@ pub struct RunCmdArgs {
     json: bool,
 }
 
-/// Runs one party.
+/// Runs one party. Everything that can fail locally (arguments, inputs,
+/// the address, the store) is checked before connecting, so a mistake is
+/// reported at once instead of after the peer has waited; once connected,
+/// a failure is sent to the peer as an abort (see the driver).
 pub fn run(args: RunCmdArgs) -> CliResult {
     let role: Role = args.role.parse().map_err(crate::error::CliError::Usage)?;
-    let cfg = args.run.config()?;
-    let inputs = party_inputs(&cfg, role, &args.inputs)?;
+    args.peer.check()?;
+    let mut cfg = args.run.config()?;
+    let mut stdin = stdin_if_asked(&[&args.inputs])?;
+    let values = input_values(&args.inputs, args.input_file.as_deref(), &mut stdin)?;
+    let inputs = party_inputs(&cfg, role, &values)?;
+    crate::limits::check_memory(&args.run.protocol, &cfg, args.store.is_some())?;
     let mut party = args.run.new_party(role, cfg.clone())?;
     // The store is opened before connecting: one made for another circuit,
     // MAC scheme, preprocessing source (--dealer) or protocol is refused
@@ -73,6 +88,7 @@ pub fn run(args: RunCmdArgs) -> CliResult {
             expected.parameters = party.store_parameters();
             let mut store = Store::open(dir, &expected)?;
             store.allow_resync(args.resync);
+            cfg.store_session = Some(store.session_id().to_hex());
             party.attach_store(store)?;
             PhaseSet {
                 preprocess: false,
@@ -82,15 +98,18 @@ pub fn run(args: RunCmdArgs) -> CliResult {
         None => PhaseSet::ALL,
     };
     let mut ch = args.peer.open(role.name())?;
-    let run = run_party(
-        &args.run.protocol,
-        party.as_mut(),
-        role,
-        &mut ch,
-        &cfg,
-        &inputs,
-        phases,
-    )?;
+    let quiet = args.json;
+    let run = crate::connect::with_progress(&cfg.progress, quiet, "executions", || {
+        run_party(
+            &args.run.protocol,
+            party.as_mut(),
+            role,
+            &mut ch,
+            &cfg,
+            &inputs,
+            phases,
+        )
+    })?;
     report(&args, role, &run)
 }
 
@@ -134,6 +153,9 @@ fn report(args: &RunCmdArgs, role: Role, run: &PartyRun) -> CliResult {
             n, p.wall_ms, p.traffic.bytes_sent, p.traffic.bytes_received
         );
     }
-    eprintln!("online latency {latency_ms:.3} ms (median, this side)");
+    eprintln!(
+        "online latency {} (median, this side)",
+        brickyard_protocols::report::human_ms(latency_ms)
+    );
     Ok(())
 }

@@ -24,8 +24,8 @@ pub struct RunArgs {
     /// Input groups Bob owns, comma-separated (default: all others).
     #[arg(long, value_delimiter = ',', value_name = "G,..")]
     pub bob_groups: Option<Vec<usize>>,
-    /// Who learns the output.
-    #[arg(long, default_value = "bob", value_parser = ["bob", "both"])]
+    /// Who learns the output: bob, both, or alice (yao and compgc only).
+    #[arg(long, default_value = "bob", value_parser = ["bob", "both", "alice"])]
     pub output: String,
     /// Number of online executions.
     #[arg(long, default_value_t = 1)]
@@ -152,15 +152,91 @@ pub fn format_outputs(outs: &Outputs, fmt: Format) -> Vec<String> {
     outs.iter().map(|o| format_value(o, f)).collect()
 }
 
-/// Prints outputs, one group per line (a blank line between executions).
+/// Prints outputs: for one execution one group per line; for several,
+/// one line per execution labelled `#i` (from 0) with its groups after it,
+/// so a script can tell executions apart.
 pub fn print_outputs(all: &[Outputs], fmt: Format) -> CliResult {
-    for (i, o) in all.iter().enumerate() {
-        if i > 0 {
-            println!();
-        }
-        for line in format_outputs(o, fmt) {
-            println!("{line}");
-        }
-    }
+    print!("{}", render_outputs(all, fmt));
     Ok(())
+}
+
+/// The text [`print_outputs`] prints.
+pub fn render_outputs(all: &[Outputs], fmt: Format) -> String {
+    let mut s = String::new();
+    if all.len() == 1 {
+        for line in format_outputs(&all[0], fmt) {
+            s += &line;
+            s.push('\n');
+        }
+        return s;
+    }
+    for (i, o) in all.iter().enumerate() {
+        s += &format!("#{i} {}\n", format_outputs(o, fmt).join(" "));
+    }
+    s
+}
+
+/// A party's input values from the command line, a file or stdin: values
+/// given with `--input V` (or `--alice`/`--bob`), where a single `-` means
+/// "read them from stdin", or from `--input-file PATH`. Files and stdin hold
+/// values separated by whitespace or newlines; `#` starts a comment. Values
+/// on the command line show in `ps` and shell history; files and stdin do
+/// not.
+pub fn input_values(
+    inline: &[String],
+    file: Option<&std::path::Path>,
+    stdin: &mut Option<String>,
+) -> Result<Vec<String>, CliError> {
+    let from_text = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.split('#').next().unwrap_or(""))
+            .flat_map(|l| l.split_whitespace().map(str::to_string))
+            .collect()
+    };
+    if let Some(path) = file {
+        if !inline.is_empty() {
+            return Err(CliError::Usage(
+                "give values either inline or in a file, not both".into(),
+            ));
+        }
+        let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        return Ok(from_text(&text));
+    }
+    if inline.iter().any(|v| v == "-") {
+        if inline.len() != 1 {
+            return Err(CliError::Usage(
+                "`-` (read values from stdin) must be the only value given".into(),
+            ));
+        }
+        let Some(text) = stdin.take() else {
+            return Err(CliError::Usage("stdin can be read only once".into()));
+        };
+        return Ok(from_text(&text));
+    }
+    Ok(inline.to_vec())
+}
+
+/// Reads all of stdin for [`input_values`] if any of `lists` asks for it
+/// with `-`.
+pub fn stdin_if_asked(lists: &[&[String]]) -> Result<Option<String>, CliError> {
+    if lists.iter().any(|l| l.iter().any(|v| v == "-")) {
+        read_stdin().map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+fn read_stdin() -> Result<String, CliError> {
+    use std::io::Read;
+    let mut s = String::new();
+    std::io::stdin()
+        .read_to_string(&mut s)
+        .map_err(|source| CliError::Io {
+            path: "stdin".into(),
+            source,
+        })?;
+    Ok(s)
 }

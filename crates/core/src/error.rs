@@ -36,9 +36,83 @@ pub enum Error {
     /// The peer closed the connection before the protocol finished.
     #[error("peer disconnected: {0}")]
     Disconnected(String),
+    /// The peer stopped and told us why (an abort frame, see
+    /// [`crate::channel::Abort`]).
+    #[error("peer aborted: {} ({kind})", if reason.is_empty() { "no reason given" } else { reason.as_str() })]
+    PeerAborted {
+        /// The kind of the peer's error.
+        kind: ErrorKind,
+        /// The peer's short reason (bounded, control characters removed).
+        reason: String,
+    },
+}
+
+/// The kind of an [`Error`], without its details: what an abort frame
+/// carries to the peer, and what the CLI maps to an exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorKind {
+    /// [`Error::Io`].
+    Io,
+    /// [`Error::Timeout`].
+    Timeout,
+    /// [`Error::Malformed`].
+    Malformed,
+    /// [`Error::Cheating`].
+    Cheating,
+    /// [`Error::Exhausted`].
+    Exhausted,
+    /// [`Error::Config`].
+    Config,
+    /// [`Error::Storage`].
+    Storage,
+    /// [`Error::Disconnected`].
+    Disconnected,
+    /// [`Error::PeerAborted`].
+    PeerAborted,
+    /// A usage error above the core layer (bad arguments or input values).
+    Usage,
+}
+
+impl ErrorKind {
+    /// Kebab-case name, as in JSON errors.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Io => "io",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Malformed => "malformed",
+            ErrorKind::Cheating => "cheating",
+            ErrorKind::Exhausted => "exhausted",
+            ErrorKind::Config => "config",
+            ErrorKind::Storage => "storage",
+            ErrorKind::Disconnected => "disconnected",
+            ErrorKind::PeerAborted => "peer-aborted",
+            ErrorKind::Usage => "usage",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl Error {
+    /// This error's kind.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Io(_) => ErrorKind::Io,
+            Error::Timeout(_) => ErrorKind::Timeout,
+            Error::Malformed(_) => ErrorKind::Malformed,
+            Error::Cheating { .. } => ErrorKind::Cheating,
+            Error::Exhausted(_) => ErrorKind::Exhausted,
+            Error::Config(_) => ErrorKind::Config,
+            Error::Storage(_) => ErrorKind::Storage,
+            Error::Disconnected(_) => ErrorKind::Disconnected,
+            Error::PeerAborted { .. } => ErrorKind::PeerAborted,
+        }
+    }
     /// Shorthand for [`Error::Malformed`] with a formatted message.
     pub fn malformed(msg: impl fmt::Display) -> Self {
         Error::Malformed(msg.to_string())

@@ -20,4 +20,4 @@ pub mod transpose_cols;
 
 pub use block::Block;
 pub use channel::{Channel, ChannelStats};
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};

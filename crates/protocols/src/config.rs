@@ -14,6 +14,21 @@ pub enum OutputMode {
     Bob,
     /// Both parties learn the output.
     Both,
+    /// Only Alice (the garbler) learns the output: Bob returns his output
+    /// labels without decoding them. Semi-honest protocols only (`yao`,
+    /// `compgc`); the malicious ones refuse it.
+    Alice,
+}
+
+impl OutputMode {
+    /// Whether `role` learns the output.
+    pub fn learns(self, role: crate::Role) -> bool {
+        match self {
+            OutputMode::Both => true,
+            OutputMode::Bob => role == crate::Role::Bob,
+            OutputMode::Alice => role == crate::Role::Alice,
+        }
+    }
 }
 
 impl std::str::FromStr for OutputMode {
@@ -22,8 +37,9 @@ impl std::str::FromStr for OutputMode {
         match s {
             "bob" => Ok(OutputMode::Bob),
             "both" => Ok(OutputMode::Both),
+            "alice" => Ok(OutputMode::Alice),
             other => Err(format!(
-                "unknown output mode `{other}` (expected bob or both)"
+                "unknown output mode `{other}` (expected bob, both or alice)"
             )),
         }
     }
@@ -45,6 +61,10 @@ pub struct RunConfig {
     /// Where long preprocessing reports its progress (not part of the
     /// agreement between the parties).
     pub progress: crate::progress::Progress,
+    /// The session of the store this run consumes, if any: part of the
+    /// run agreement, so two stores of different sessions are refused
+    /// before any material is touched.
+    pub store_session: Option<String>,
 }
 
 impl RunConfig {
@@ -61,6 +81,7 @@ impl RunConfig {
             executions: 1,
             output: OutputMode::Bob,
             progress: Default::default(),
+            store_session: None,
         };
         cfg.validate()?;
         Ok(cfg)
@@ -113,12 +134,12 @@ impl RunConfig {
         *h.finalize().as_bytes()
     }
 
-    /// BLAKE3 digest of the circuit alone (hex): what function-dependent
-    /// material in a store is bound to.
-    pub fn circuit_digest(&self) -> String {
+    /// A digest of the circuit alone (the run agreement sends it instead
+    /// of the circuit).
+    pub fn circuit_digest(&self) -> [u8; 32] {
         let mut h = blake3::Hasher::new_derive_key("brickyard circuit v1");
         h.update(&postcard::to_stdvec(&*self.circuit).unwrap_or_default());
-        h.finalize().to_hex().to_string()
+        *h.finalize().as_bytes()
     }
 
     /// The store parameters of function-dependent material: the circuit's
@@ -131,8 +152,13 @@ impl RunConfig {
                 .collect::<Vec<_>>()
                 .join(",")
         };
+        let digest: String = self
+            .circuit_digest()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
         let mut m = std::collections::BTreeMap::new();
-        m.insert("circuit digest".into(), self.circuit_digest());
+        m.insert("circuit digest".into(), digest);
         m.insert("alice groups".into(), groups(&self.alice_groups));
         m.insert("bob groups".into(), groups(&self.bob_groups));
         m

@@ -20,7 +20,9 @@
 use crate::party::{Outputs, Party, PartyInputs, Role};
 use crate::report::{median, OnlineStats, PhaseStats, Report, PHASE_NAMES};
 use crate::RunConfig;
+use brickyard_core::channel::Abort;
 use brickyard_core::{Channel, ChannelStats, Error, Result};
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// Which phases a run performs: a preprocessing run stops before online, an
@@ -108,25 +110,159 @@ fn timed<T>(
     ))
 }
 
-/// Exchanges run digests (see [`RunConfig::digest`]); untimed, like the barriers.
-fn agree(ch: &mut Channel, cfg: &RunConfig, protocol: &str) -> Result<()> {
-    let mine = cfg.digest(protocol);
-    ch.send_bytes(&mine)?;
-    let mut theirs = [0u8; 32];
-    ch.recv_bytes(&mut theirs)?;
+/// What each party says about its run before any cryptography: the
+/// driver exchanges these and compares them field by field, so a mismatch
+/// names the setting that differs. Everything here is public (the circuit
+/// travels as a digest).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Agreement {
+    /// Format of this message; a peer speaking another format is refused.
+    version: u32,
+    role: Role,
+    protocol: String,
+    circuit: [u8; 32],
+    alice_groups: Vec<u64>,
+    bob_groups: Vec<u64>,
+    executions: u64,
+    output: crate::OutputMode,
+    store_session: Option<String>,
+}
+
+const AGREEMENT_VERSION: u32 = 2;
+
+impl Agreement {
+    fn new(cfg: &RunConfig, protocol: &str, role: Role) -> Agreement {
+        let groups = |g: &[usize]| g.iter().map(|&x| x as u64).collect();
+        Agreement {
+            version: AGREEMENT_VERSION,
+            role,
+            protocol: protocol.to_string(),
+            circuit: cfg.circuit_digest(),
+            alice_groups: groups(&cfg.alice_groups),
+            bob_groups: groups(&cfg.bob_groups),
+            executions: cfg.executions as u64,
+            output: cfg.output,
+            store_session: cfg.store_session.clone(),
+        }
+    }
+
+    /// Every setting that differs between `self` (ours) and `peer`, with
+    /// both values, for the error message.
+    fn differences(&self, peer: &Agreement) -> Vec<String> {
+        let short = |s: &str| s.chars().take(40).collect::<String>();
+        let hex = |d: &[u8; 32]| {
+            d[..6]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        };
+        let groups = |a: &[u64], b: &[u64]| {
+            let l = |v: &[u64]| {
+                v.iter()
+                    .take(16)
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            format!("alice [{}] bob [{}]", l(a), l(b))
+        };
+        let session = |s: &Option<String>| match s {
+            Some(s) => short(s),
+            None => "none (preprocessing now)".to_string(),
+        };
+        let mut d = Vec::new();
+        if self.protocol != peer.protocol {
+            d.push(format!(
+                "protocol: this side {}, peer {}",
+                self.protocol,
+                short(&peer.protocol)
+            ));
+        }
+        if self.circuit != peer.circuit {
+            d.push(format!(
+                "circuit: digest {}… here, {}… at the peer",
+                hex(&self.circuit),
+                hex(&peer.circuit)
+            ));
+        }
+        if self.alice_groups != peer.alice_groups || self.bob_groups != peer.bob_groups {
+            d.push(format!(
+                "input ownership: this side {}, peer {}",
+                groups(&self.alice_groups, &self.bob_groups),
+                groups(&peer.alice_groups, &peer.bob_groups)
+            ));
+        }
+        if self.executions != peer.executions {
+            d.push(format!(
+                "executions: this side {}, peer {}",
+                self.executions, peer.executions
+            ));
+        }
+        if self.output != peer.output {
+            d.push(
+                format!(
+                    "output: this side {:?}, peer {:?}",
+                    self.output, peer.output
+                )
+                .to_lowercase(),
+            );
+        }
+        if self.store_session != peer.store_session {
+            d.push(format!(
+                "store session: this side {}, peer {}",
+                session(&self.store_session),
+                session(&peer.store_session)
+            ));
+        }
+        d
+    }
+}
+
+/// The run-agreement exchange (untimed, like the barriers): both parties
+/// send their [`Agreement`] and check the peer's. Two parties with the same
+/// role, or any differing setting, stop here with [`Error::Config`] naming
+/// what differs, before any cryptography.
+fn agree(ch: &mut Channel, cfg: &RunConfig, protocol: &str, role: Role) -> Result<()> {
+    let mine = Agreement::new(cfg, protocol, role);
+    ch.send_msg(&mine)?;
+    let theirs: Agreement = ch.recv_msg()?;
     ch.end_flight()?;
-    if mine != theirs {
-        return Err(Error::config(
-            "the peer runs a different protocol, circuit, input ownership, execution count or output mode",
-        ));
+    if theirs.version != AGREEMENT_VERSION {
+        return Err(Error::config(format!(
+            "the peer speaks run-agreement version {}, this side {AGREEMENT_VERSION}: use the same brickyard version",
+            theirs.version
+        )));
+    }
+    if theirs.role == role {
+        return Err(Error::config(format!(
+            "both parties were started as {}: one must be --role alice, the other --role bob",
+            role.name()
+        )));
+    }
+    let d = mine.differences(&theirs);
+    if !d.is_empty() {
+        return Err(Error::config(format!(
+            "settings differ from the peer's: {}",
+            d.join("; ")
+        )));
     }
     Ok(())
+}
+
+/// Tells the peer why this party stops, unless the error came from the
+/// peer or the connection (then there is no one to tell). Best effort.
+pub fn abort_peer(ch: &mut Channel, err: &Error) {
+    if !matches!(err, Error::PeerAborted { .. } | Error::Disconnected(_)) {
+        ch.send_abort(&Abort::for_error(err));
+    }
 }
 
 /// Runs one party. `inputs` holds this party's inputs for each execution;
 /// its length is the number of online executions performed. On error no
 /// outputs are returned at all; on `Cheating` the party's store (if any)
-/// is durably poisoned first ([`Party::poison_store`]).
+/// is durably poisoned first ([`Party::poison_store`]), and the peer is
+/// sent an abort frame with the error's kind and a short reason
+/// ([`abort_peer`]), so it stops at once instead of waiting for a timeout.
 pub fn run_party(
     protocol: &str,
     party: &mut dyn Party,
@@ -159,8 +295,24 @@ fn run_party_inner(
     for i in inputs {
         cfg.check_inputs(role, i)?;
     }
+    let r = run_phases(protocol, party, role, ch, cfg, inputs, phases);
+    if let Err(e) = &r {
+        abort_peer(ch, e);
+    }
+    r
+}
+
+fn run_phases(
+    protocol: &str,
+    party: &mut dyn Party,
+    role: Role,
+    ch: &mut Channel,
+    cfg: &RunConfig,
+    inputs: &[PartyInputs],
+    phases: PhaseSet,
+) -> Result<PartyRun> {
     let mut run = PartyRun::default();
-    agree(ch, cfg, protocol)?;
+    agree(ch, cfg, protocol, role)?;
     let late = party.dependent_in_online_run();
     if phases.preprocess {
         barrier(ch, role, 0)?;
@@ -179,6 +331,8 @@ fn run_party_inner(
         }
         barrier(ch, role, 250)?;
         let (_, mut total) = timed(ch, |c| party.begin_online(c))?;
+        let progress = cfg.progress.clone();
+        progress.stage_start("online executions", inputs.len() as u64);
         // Both parties compute the same split: `pipelines` is a property of
         // the protocol, and the execution count is in the agreed digest.
         let latency_runs = if party.pipelines() && inputs.len() >= 2 {
@@ -198,6 +352,7 @@ fn run_party_inner(
             add(&mut total, &p);
             run.execution_ms.push(p.wall_ms);
             run.outputs.push(out);
+            progress.advance(1);
         }
         let rest = &inputs[latency_runs..];
         if !rest.is_empty() {
@@ -209,6 +364,7 @@ fn run_party_inner(
                         // Push this execution's last message now: the peer
                         // may be waiting for it while we start the next.
                         c.end_flight()?;
+                        progress.advance(1);
                         Ok(out)
                     })
                     .collect::<Result<Vec<_>>>()
@@ -268,7 +424,7 @@ pub struct LocalNet {
 pub struct LocalRun {
     /// The phase table.
     pub report: Report,
-    /// Bob's outputs per execution.
+    /// Bob's outputs per execution (empty with output to Alice only).
     pub bob_outputs: Vec<Outputs>,
     /// Alice's outputs per execution, when she learns them.
     pub alice_outputs: Option<Vec<Outputs>>,
@@ -292,7 +448,10 @@ pub fn run_local(
         bob: mut ch_b,
         name,
     } = net;
-    let cfg_a = cfg.clone();
+    let mut cfg_a = cfg.clone();
+    // Alice counts her progress apart: the caller's meter shows Bob's view
+    // (one count per execution, not two).
+    cfg_a.progress = Default::default();
     let proto = protocol.to_string();
     let handle = std::thread::Builder::new()
         .name("alice".into())
@@ -325,12 +484,13 @@ pub fn run_local(
         .map_err(|_| Error::Config("Alice's thread panicked".into()))?;
     let (alice_run, bob_run) = match (alice_run, bob_run) {
         (Ok(a), Ok(b)) => (a, b),
-        // Report the root cause: a party that saw the peer vanish reports
-        // Disconnected, which is rarely the interesting error.
+        // Report the root cause: a party that saw the peer vanish or abort
+        // reports Disconnected or PeerAborted, which is rarely the
+        // interesting error.
         (Err(e), Ok(_)) | (Ok(_), Err(e)) => return Err(e),
         (Err(ea), Err(eb)) => {
             return Err(match (&ea, &eb) {
-                (Error::Disconnected(_), _) => eb,
+                (Error::Disconnected(_) | Error::PeerAborted { .. }, _) => eb,
                 _ => ea,
             })
         }
@@ -345,17 +505,25 @@ pub fn run_local(
     } else {
         vec!["throughput: mean of barrier-separated executions (no pipelined mode for this protocol or E = 1)".to_string()]
     };
-    let bob_outputs = bob_run
-        .outputs
-        .into_iter()
-        .map(|o| o.ok_or_else(|| Error::Config("Bob produced no output".into())))
-        .collect::<Result<Vec<_>>>()?;
+    let executions = bob_run.outputs.len();
+    let bob_outputs = if cfg.output.learns(Role::Bob) {
+        bob_run
+            .outputs
+            .into_iter()
+            .map(|o| o.ok_or_else(|| Error::Config("Bob produced no output".into())))
+            .collect::<Result<Vec<_>>>()?
+    } else {
+        Vec::new()
+    };
     let alice_outputs = alice_run.outputs.into_iter().collect::<Option<Vec<_>>>();
+    if cfg.output.learns(Role::Alice) && alice_outputs.is_none() {
+        return Err(Error::Config("Alice produced no output".into()));
+    }
     Ok(LocalRun {
         report: Report {
             protocol: protocol.to_string(),
             circuit: circuit_name.to_string(),
-            executions: bob_outputs.len(),
+            executions,
             net: name,
             phases,
             online,

@@ -73,3 +73,17 @@ pub fn new_party(protocol: &str, role: Role, cfg: RunConfig) -> Result<Box<dyn P
         }
     })
 }
+
+/// Estimated peak memory in bytes of one party of `protocol` running
+/// `cfg` (preprocessing included unless `from_store`), for refusing runs
+/// that cannot fit before they start; `None` where no estimate is known
+/// (the protocol's memory does not grow with the execution count faster
+/// than its inputs do).
+pub fn memory_estimate(protocol: &str, cfg: &RunConfig, from_store: bool) -> Option<u64> {
+    match protocol {
+        "lego" if !from_store => {
+            crate::lego::memory_estimate(cfg, &crate::lego::LegoOptions::default()).ok()
+        }
+        _ => None,
+    }
+}

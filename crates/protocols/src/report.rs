@@ -75,15 +75,35 @@ impl Report {
             );
         }
         s += &format!(
-            "online latency {:.3} ms (median), throughput {:.3} ms/execution",
-            self.online.latency_ms, self.online.throughput_ms
+            "online latency {} (median), throughput {}/execution",
+            human_ms(self.online.latency_ms),
+            human_ms(self.online.throughput_ms)
         );
-        if self.and_gates > 0 && self.online.throughput_ms > 0.0 {
+        // A gate rate means something only for circuits big enough that
+        // gates, not round trips, set the time.
+        if self.and_gates >= MIN_GATES_FOR_RATE && self.online.throughput_ms > 0.0 {
             let rate = self.and_gates as f64 / (self.online.throughput_ms * 1e3);
             s += &format!(" = {rate:.1} M AND/s");
         }
         s.push('\n');
         s
+    }
+}
+
+/// Below this many AND gates the table prints no AND-gate rate: the time
+/// of a tiny circuit is round trips and overhead, and a rate like
+/// "0.0 M AND/s" only misleads.
+pub const MIN_GATES_FOR_RATE: u64 = 1000;
+
+/// A duration given in milliseconds, in a unit that suits it (µs below a
+/// millisecond, s above ten seconds).
+pub fn human_ms(ms: f64) -> String {
+    if ms < 1.0 {
+        format!("{:.1} µs", ms * 1e3)
+    } else if ms < 10_000.0 {
+        format!("{ms:.3} ms")
+    } else {
+        format!("{:.2} s", ms / 1e3)
     }
 }
 
@@ -99,5 +119,30 @@ pub fn median(v: &[f64]) -> f64 {
         s[m]
     } else {
         (s[m - 1] + s[m]) / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speed_line_units_and_no_rate_for_tiny_circuits() {
+        assert_eq!(human_ms(0.0421), "42.1 µs");
+        assert_eq!(human_ms(3.5), "3.500 ms");
+        assert_eq!(human_ms(12_345.0), "12.35 s");
+        let mut r = Report {
+            and_gates: 31,
+            online: OnlineStats {
+                latency_ms: 0.05,
+                throughput_ms: 0.04,
+            },
+            ..Default::default()
+        };
+        let t = r.table();
+        assert!(t.contains("50.0 µs (median)"), "{t}");
+        assert!(!t.contains("AND/s"), "{t}");
+        r.and_gates = 6400;
+        assert!(r.table().contains("M AND/s"));
     }
 }

@@ -89,6 +89,7 @@ fn check_honest(cfg: &RunConfig, o: Options, seed: u64) {
         match cfg.output {
             OutputMode::Both => assert_eq!(ra.outputs[x].as_ref().unwrap(), &want),
             OutputMode::Bob => assert!(ra.outputs[x].is_none()),
+            OutputMode::Alice => unreachable!("tinytable refuses output to Alice only"),
         }
     }
 }

@@ -68,6 +68,11 @@ fn median_report(reports: &[Report]) -> Report {
 /// Runs the benchmark.
 pub fn run(args: ProtocolBenchArgs) -> CliResult {
     let cfg = args.run.config()?;
+    if cfg.output == brickyard_protocols::OutputMode::Alice {
+        return Err(crate::error::CliError::Usage(
+            "bench checks Bob's outputs: use --output bob or both".into(),
+        ));
+    }
     let proto = &args.run.protocol;
     let profile = crate::localnet::profile(&args.net)?;
     let net_name = if profile.is_some() {

@@ -15,8 +15,12 @@ use brickyard_circuit::{Circuit, ValueFormat};
 #[derive(Subcommand, Debug)]
 pub enum CircuitCmd {
     /// List the builtin circuits.
-    #[command(after_help = "Example:\n  brickyard circuit list")]
-    List,
+    #[command(after_help = "Examples:\n  brickyard circuit list\n  brickyard circuit list --json")]
+    List {
+        /// Print a JSON array of {"name", "description"} instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Gate counts, AND count and depth, input and output groups.
     #[command(after_help = "Examples:\n  brickyard circuit stats builtin:sha256\n  \
         brickyard circuit stats ../shared/circuits/bristol_fashion/aes_128.txt --json")]
@@ -87,7 +91,7 @@ pub(crate) fn load(spec: &str) -> Result<Circuit, CliError> {
 /// Runs one circuit subcommand.
 pub fn run(cmd: CircuitCmd) -> CliResult {
     match cmd {
-        CircuitCmd::List => list::run(),
+        CircuitCmd::List { json } => list::run(json),
         CircuitCmd::Stats { circuit, json } => stats::run(&circuit, json),
         CircuitCmd::Eval {
             circuit,

@@ -7,6 +7,17 @@
 //! sending to receiving, and once more for a party's last message of a
 //! phase, see [`Channel::end_flight`]), so every protocol reports the same
 //! statistics.
+//!
+//! **Frames and aborts.** On the wire every flush is one frame: a `u32`
+//! little-endian header, then the payload. A header below 2^31 is the length
+//! of a data frame; a header with the top bit set is a control frame whose
+//! low bits give its (bounded) length, and the only control frame is an
+//! [`Abort`]: a party that fails after connecting tells the peer its error
+//! kind and a short reason ([`Channel::send_abort`]). Every read recognises
+//! it between data frames, so the peer stops at once with
+//! [`Error::PeerAborted`] instead of waiting for a timeout, whatever step of
+//! whatever protocol it was in. Headers are not counted in the statistics:
+//! byte counts stay protocol bytes.
 
 mod memory;
 mod scripted;
@@ -20,14 +31,78 @@ pub use shaped::{shaped_memory_pair, NetProfile, ShapedTransport};
 pub use spin::ReadSpin;
 pub use tcp::{accept, accept_transport, connect, listen, NetOptions, TcpTransport};
 
-use crate::{Block, Error, Result};
-use serde::{de::DeserializeOwned, Serialize};
+use crate::{Block, Error, ErrorKind, Result};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::time::Duration;
 
 /// Largest typed message accepted from the peer; anything longer is
 /// [`Error::Malformed`], so a hostile length prefix cannot make us allocate.
 pub const MAX_MESSAGE_LEN: usize = 64 << 20;
 
 const WRITE_BUFFER: usize = 1 << 16;
+
+/// Bytes of a frame header.
+const HEADER: usize = 4;
+
+/// The header bit that marks a control (abort) frame.
+const CONTROL: u32 = 1 << 31;
+
+/// Largest data frame; longer sends are split.
+const MAX_FRAME: usize = 1 << 30;
+
+/// Largest abort frame accepted from the peer (its reason is cut to
+/// [`ABORT_REASON_LEN`] bytes before sending).
+const MAX_ABORT_FRAME: usize = 1024;
+
+/// Longest reason an abort carries.
+pub const ABORT_REASON_LEN: usize = 200;
+
+/// How long an aborting party keeps reading (and discarding) what the peer
+/// still sends, so the peer's unread bytes do not make the OS reset the
+/// connection and destroy the abort frame before the peer reads it.
+const ABORT_LINGER: Duration = Duration::from_secs(2);
+
+/// The abort message: why the peer stopped. Never carries secrets: the
+/// reason is the text of a local error (configuration, store, network),
+/// and for a failed cheating check only the kind is sent, not which check
+/// (which check fails can depend on the honest party's input).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Abort {
+    /// The kind of the error that stopped the peer.
+    pub kind: ErrorKind,
+    /// A short reason (at most [`ABORT_REASON_LEN`] bytes).
+    pub reason: String,
+}
+
+impl Abort {
+    /// The abort message that tells the peer about `err`.
+    pub fn for_error(err: &Error) -> Abort {
+        let kind = err.kind();
+        let reason = match err {
+            Error::Cheating { .. } => "a check on the peer's messages failed".to_string(),
+            Error::Io(_) => "local I/O error".to_string(),
+            other => other.to_string(),
+        };
+        Abort {
+            kind,
+            reason: truncate(&reason, ABORT_REASON_LEN),
+        }
+    }
+}
+
+/// Cuts `s` to at most `max` bytes at a character boundary, replacing
+/// control characters (a hostile reason must not drive the terminal).
+fn truncate(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        let c = if c.is_control() { ' ' } else { c };
+        if out.len() + c.len_utf8() > max {
+            break;
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// A byte pipe to the peer. Implementations do no buffering of their own
 /// beyond what the OS does; [`Channel`] buffers.
@@ -59,6 +134,13 @@ pub trait Transport: Send {
     fn ready(&mut self) -> Result<bool> {
         Ok(true)
     }
+    /// Closes our direction and reads (discarding) until the peer closes or
+    /// `max` passed, so bytes the peer still sends do not reset the
+    /// connection (which can destroy what we sent last). The default does
+    /// nothing.
+    fn linger(&mut self, max: Duration) {
+        let _ = max;
+    }
 }
 
 /// Traffic counters of one channel endpoint.
@@ -89,20 +171,98 @@ impl ChannelStats {
 /// A buffered, counting endpoint of a two-party connection.
 pub struct Channel {
     transport: Box<dyn Transport>,
+    /// Queued output, after [`HEADER`] bytes reserved for the frame header.
     out: Vec<u8>,
     stats: ChannelStats,
     sent_since_read: bool,
+    /// Payload bytes left in the data frame being read.
+    in_left: usize,
 }
 
 impl Channel {
     /// Wraps a transport.
     pub fn new(transport: impl Transport + 'static) -> Self {
+        let mut out = Vec::with_capacity(HEADER + WRITE_BUFFER);
+        out.resize(HEADER, 0);
         Channel {
             transport: Box::new(transport),
-            out: Vec::with_capacity(WRITE_BUFFER),
+            out,
             stats: ChannelStats::default(),
             sent_since_read: false,
+            in_left: 0,
         }
+    }
+
+    /// Tells the peer why this party stops (best effort: the connection may
+    /// already be gone), then lingers briefly so the message survives. Any
+    /// queued output is dropped, not sent: the run is over.
+    pub fn send_abort(&mut self, abort: &Abort) {
+        self.out.truncate(HEADER);
+        let abort = Abort {
+            kind: abort.kind,
+            reason: truncate(&abort.reason, ABORT_REASON_LEN),
+        };
+        let Ok(body) = postcard::to_stdvec(&abort) else {
+            return;
+        };
+        let header = (CONTROL | body.len() as u32).to_le_bytes();
+        if self.transport.write_all_pair(&header, &body).is_ok() && self.transport.flush().is_ok() {
+            self.transport.linger(ABORT_LINGER);
+        }
+    }
+
+    /// Makes sure a data frame with unread payload is current: reads frame
+    /// headers (skipping empty frames) and turns an abort frame into
+    /// [`Error::PeerAborted`].
+    fn next_frame(&mut self) -> Result<()> {
+        while self.in_left == 0 {
+            let mut h = [0u8; HEADER];
+            self.transport.read_exact(&mut h)?;
+            let h = u32::from_le_bytes(h);
+            if h & CONTROL == 0 {
+                self.in_left = h as usize;
+                continue;
+            }
+            let len = (h & !CONTROL) as usize;
+            if len > MAX_ABORT_FRAME {
+                return Err(Error::malformed(format!(
+                    "control frame of {len} bytes exceeds the limit"
+                )));
+            }
+            let mut body = vec![0u8; len];
+            self.transport.read_exact(&mut body)?;
+            let abort: Abort = match postcard::from_bytes(&body) {
+                Ok(a) => a,
+                Err(e) => return Err(Error::malformed(format!("undecodable abort frame: {e}"))),
+            };
+            return Err(Error::PeerAborted {
+                kind: abort.kind,
+                reason: truncate(&abort.reason, ABORT_REASON_LEN),
+            });
+        }
+        Ok(())
+    }
+
+    /// Reads exactly `buf.len()` payload bytes across frame boundaries.
+    fn read_payload(&mut self, buf: &mut [u8]) -> Result<()> {
+        let mut pos = 0;
+        while pos < buf.len() {
+            self.next_frame()?;
+            let n = self.in_left.min(buf.len() - pos);
+            self.transport.read_exact(&mut buf[pos..pos + n])?;
+            self.in_left -= n;
+            pos += n;
+        }
+        Ok(())
+    }
+
+    /// Writes one data frame (split if longer than [`MAX_FRAME`]).
+    fn write_frame(&mut self, data: &[u8]) -> Result<()> {
+        for part in data.chunks(MAX_FRAME) {
+            let header = (part.len() as u32).to_le_bytes();
+            self.transport.write_all_pair(&header, part)?;
+        }
+        Ok(())
     }
 
     /// Counters so far.
@@ -114,10 +274,10 @@ impl Channel {
     pub fn send_bytes(&mut self, data: &[u8]) -> Result<()> {
         self.stats.bytes_sent += data.len() as u64;
         self.sent_since_read = true;
-        if self.out.len() + data.len() > WRITE_BUFFER {
+        if self.out.len() - HEADER + data.len() > WRITE_BUFFER {
             self.flush_buffer()?;
             if data.len() >= WRITE_BUFFER {
-                return self.transport.write_all(data);
+                return self.write_frame(data);
             }
         }
         self.out.extend_from_slice(data);
@@ -131,7 +291,7 @@ impl Channel {
             self.stats.rounds += 1;
             self.sent_since_read = false;
         }
-        self.transport.read_exact(buf)?;
+        self.read_payload(buf)?;
         self.stats.bytes_received += buf.len() as u64;
         Ok(())
     }
@@ -149,13 +309,19 @@ impl Channel {
             self.stats.rounds += 1;
             self.sent_since_read = false;
         }
-        let n = if min == 0 {
-            0
-        } else {
-            self.transport.read_at_least(buf, min)?
-        };
-        self.stats.bytes_received += n as u64;
-        Ok(n)
+        let mut got = 0;
+        while got < min {
+            self.next_frame()?;
+            let cap = self.in_left.min(buf.len() - got);
+            let want = (min - got).min(cap);
+            let n = self
+                .transport
+                .read_at_least(&mut buf[got..got + cap], want)?;
+            self.in_left -= n;
+            got += n;
+        }
+        self.stats.bytes_received += got as u64;
+        Ok(got)
     }
 
     /// Whether the peer's next bytes have arrived, without blocking: lets a
@@ -173,11 +339,16 @@ impl Channel {
     pub fn send_bytes_now(&mut self, data: &[u8]) -> Result<()> {
         self.stats.bytes_sent += data.len() as u64;
         self.sent_since_read = true;
-        if self.out.is_empty() {
-            self.transport.write_all(data)?;
+        let queued = self.out.len() - HEADER;
+        if queued == 0 || queued + data.len() > MAX_FRAME {
+            self.flush_buffer()?;
+            self.write_frame(data)?;
         } else {
+            // One frame: header, queued bytes, then `data`, in one call.
+            let len = (queued + data.len()) as u32;
+            self.out[..HEADER].copy_from_slice(&len.to_le_bytes());
             self.transport.write_all_pair(&self.out, data)?;
-            self.out.clear();
+            self.out.truncate(HEADER);
         }
         self.transport.flush()
     }
@@ -206,9 +377,11 @@ impl Channel {
     }
 
     fn flush_buffer(&mut self) -> Result<()> {
-        if !self.out.is_empty() {
+        let queued = self.out.len() - HEADER;
+        if queued > 0 {
+            self.out[..HEADER].copy_from_slice(&(queued as u32).to_le_bytes());
             self.transport.write_all(&self.out)?;
-            self.out.clear();
+            self.out.truncate(HEADER);
         }
         Ok(())
     }
@@ -373,6 +546,59 @@ mod tests {
         a.send_bytes(&u32::MAX.to_le_bytes()).unwrap();
         a.flush().unwrap();
         assert!(matches!(b.recv_msg::<u8>(), Err(Error::Malformed(_))));
+    }
+
+    #[test]
+    fn abort_frames_are_typed_and_bounded() {
+        // Between data frames, mid-stream.
+        let (mut a, mut b) = memory_pair();
+        a.send_bytes(&[1, 2, 3]).unwrap();
+        a.flush().unwrap();
+        a.send_abort(&Abort {
+            kind: ErrorKind::Storage,
+            reason: format!("store busy\x1b[2J{}", "x".repeat(500)),
+        });
+        let mut x = [0u8; 2];
+        b.recv_bytes(&mut x).unwrap();
+        let mut y = [0u8; 2];
+        match b.recv_bytes(&mut y) {
+            Err(Error::PeerAborted { kind, reason }) => {
+                assert_eq!(kind, ErrorKind::Storage);
+                assert!(reason.starts_with("store busy"));
+                assert!(!reason.contains('\x1b'));
+                assert!(reason.len() <= ABORT_REASON_LEN);
+            }
+            other => panic!("{other:?}"),
+        }
+        // An over-long control frame is malformed, never allocated.
+        let (mut a, b) = memory_transport_pair();
+        a.write_all(&(CONTROL | 0x7fff_ffff).to_le_bytes()).unwrap();
+        let mut b = Channel::new(b);
+        assert!(matches!(b.recv_block(), Err(Error::Malformed(_))));
+        // An undecodable abort body (unknown kind) is malformed.
+        let (mut a, b2) = memory_transport_pair();
+        a.write_all(&(CONTROL | 2).to_le_bytes()).unwrap();
+        a.write_all(&[200, 0]).unwrap();
+        let mut b2 = Channel::new(b2);
+        assert!(matches!(b2.recv_block(), Err(Error::Malformed(_))));
+    }
+
+    #[test]
+    fn frames_do_not_count_and_split_reads_work() {
+        let (mut a, mut b) = memory_pair();
+        a.send_bytes(&[1; 10]).unwrap();
+        a.flush().unwrap();
+        a.send_bytes_now(&[2; 5]).unwrap();
+        a.send_bytes(&[3; 7]).unwrap();
+        a.send_bytes_now(&[4; 3]).unwrap();
+        let mut buf = [0u8; 25];
+        b.recv_bytes(&mut buf).unwrap();
+        assert_eq!(&buf[..10], &[1; 10]);
+        assert_eq!(&buf[10..15], &[2; 5]);
+        assert_eq!(&buf[15..22], &[3; 7]);
+        assert_eq!(&buf[22..], &[4; 3]);
+        assert_eq!(a.stats().bytes_sent, 25);
+        assert_eq!(b.stats().bytes_received, 25);
     }
 
     #[test]

@@ -261,6 +261,26 @@ impl Transport for TcpTransport {
         self.writer.flush().map_err(|e| map_io(e, "flush"))
     }
 
+    fn linger(&mut self, max: Duration) {
+        let deadline = Instant::now() + max;
+        let _ = self.writer.shutdown(std::net::Shutdown::Write);
+        let _ = self.writer.set_nonblocking(false);
+        self.nonblocking = false;
+        let mut sink = [0u8; 1 << 14];
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || self.writer.set_read_timeout(Some(left)).is_err() {
+                return;
+            }
+            match self.reader.read(&mut sink) {
+                Ok(0) => return,
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return,
+            }
+        }
+    }
+
     fn ready(&mut self) -> Result<bool> {
         if !self.reader.buffer().is_empty() {
             return Ok(true);
@@ -515,6 +535,51 @@ mod tests {
         assert!(start.elapsed() >= Duration::from_millis(250));
         drop(b);
         assert!(matches!(a.recv_block(), Err(Error::Disconnected(_))));
+    }
+
+    #[test]
+    fn abort_reaches_a_reader_and_a_blocked_writer() {
+        use crate::channel::Abort;
+        use crate::ErrorKind;
+        // The peer is reading: it sees the abort at once.
+        let (mut a, mut b) = pair(Duration::from_secs(30));
+        let t = std::thread::spawn(move || {
+            let start = Instant::now();
+            let r = b.recv_block();
+            (r, start.elapsed())
+        });
+        std::thread::sleep(Duration::from_millis(20));
+        a.send_abort(&Abort::for_error(&Error::config("wrong circuit")));
+        drop(a);
+        let (r, el) = t.join().unwrap();
+        match r {
+            Err(Error::PeerAborted { kind, reason }) => {
+                assert_eq!(kind, ErrorKind::Config);
+                assert!(reason.contains("wrong circuit"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(el < Duration::from_secs(5), "{el:?}");
+        // The peer is writing more than the socket buffers hold and reads
+        // only afterwards: the aborting side drains, so the abort survives.
+        let (mut a, mut b) = pair(Duration::from_secs(30));
+        let t = std::thread::spawn(move || {
+            let bulk = vec![Block(1); 1 << 18];
+            b.send_blocks_now(&bulk)?;
+            b.recv_block()
+        });
+        std::thread::sleep(Duration::from_millis(50));
+        a.send_abort(&Abort::for_error(&Error::Cheating {
+            check: "secret-check",
+        }));
+        drop(a);
+        match t.join().unwrap() {
+            Err(Error::PeerAborted { kind, reason }) => {
+                assert_eq!(kind, ErrorKind::Cheating);
+                assert!(!reason.contains("secret-check"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -216,8 +216,10 @@ impl Party for CompgcAlice {
             }
         }
         ch.send_blocks(&msg)?;
-        let decoding: Vec<bool> = f.outputs.iter().map(|&(g, w)| out0(g, w).lsb()).collect();
-        ch.send_bits(&decoding)?;
+        if self.cfg.output != OutputMode::Alice {
+            let decoding: Vec<bool> = f.outputs.iter().map(|&(g, w)| out0(g, w).lsb()).collect();
+            ch.send_bits(&decoding)?;
+        }
         let pairs: Zeroizing<Vec<(Block, Block)>> = Zeroizing::new(
             f.bob_ot
                 .iter()
@@ -230,7 +232,7 @@ impl Party for CompgcAlice {
         beaver::send(ch, &mut rots, &pairs)?;
         match self.cfg.output {
             OutputMode::Bob => Ok(None),
-            OutputMode::Both => {
+            OutputMode::Both | OutputMode::Alice => {
                 let labels = ch.recv_block_vec(f.outputs.len())?;
                 let zero: Zeroizing<Vec<Block>> =
                     Zeroizing::new(f.outputs.iter().map(|&(g, w)| out0(g, w)).collect());

@@ -191,8 +191,14 @@ impl Party for CompgcBob {
         }
         let n_msg = f.alice_dests.len() + f.consts.len() + f.link_labels();
         let msg = ch.recv_block_vec(n_msg)?;
+        // With output to Alice only, Bob gets no decoding bits.
+        let alice_only = self.cfg.output == OutputMode::Alice;
         let decoding = Decoding {
-            bits: ch.recv_bits(f.outputs.len())?,
+            bits: if alice_only {
+                Vec::new()
+            } else {
+                ch.recv_bits(f.outputs.len())?
+            },
         };
         let ys = ch.recv_block_vec(2 * n_ot)?;
         let ot_labels: Zeroizing<Vec<Block>> = Zeroizing::new(
@@ -256,6 +262,10 @@ impl Party for CompgcBob {
             .iter()
             .map(|&(g, w)| outs[g as usize][w as usize])
             .collect();
+        if alice_only {
+            ch.send_blocks(&out_labels)?;
+            return Ok(None);
+        }
         let bits = decode(&out_labels, &decoding)?;
         if self.cfg.output == OutputMode::Both {
             ch.send_blocks(&out_labels)?;

@@ -24,6 +24,7 @@ use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Layout};
 use super::params::{LegoParams, S};
 use super::verleak;
+use crate::progress::Progress;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_garble::Delta;
@@ -102,8 +103,26 @@ pub fn alice(
     rot: DeltaRotSender,
     ch: &mut Channel,
     plan: &Plan,
-    #[allow(unused)] cheat: &super::cheat::Cheats,
+    cheat: &super::cheat::Cheats,
 ) -> Result<(Layout, Zeroizing<Block>)> {
+    alice_with_progress(hcom, rot, ch, plan, cheat, &Progress::default())
+}
+
+/// Blocks Bob receives per progress step while garbled tables arrive.
+const PROGRESS_CHUNK: usize = 1 << 16;
+
+/// [`alice`], reporting progress: components (garbled gates and
+/// authenticators) made and sent, then the checks (commitment
+/// consistency, VerLeak, cut-and-choose, bucketing) as a second stage.
+pub fn alice_with_progress(
+    hcom: &mut HcomSender,
+    rot: DeltaRotSender,
+    ch: &mut Channel,
+    plan: &Plan,
+    #[allow(unused)] cheat: &super::cheat::Cheats,
+    progress: &Progress,
+) -> Result<(Layout, Zeroizing<Block>)> {
+    progress.stage_start("Generate: components", (plan.gates + plan.auths) as u64);
     let (n, m, q, a) = (plan.n(), plan.m, plan.gates, plan.auths);
     let s = S as usize;
     // Step 2: Δ-ROTs; Δ becomes the garbling offset.
@@ -130,6 +149,7 @@ pub fn alice(
     cheat.corrupt_components(&mut chosen[..q], &mut tables, &mut [], *delta);
     ch.send_blocks(&tables)?;
     tables.clear();
+    progress.advance(q as u64);
     // Authenticators a chunk at a time into reused buffers.
     const AUTH_CHUNK: usize = 2048;
     let mut buf = Zeroizing::new(vec![Block::ZERO; 2 * AUTH_CHUNK.min(a)]);
@@ -140,19 +160,43 @@ pub fn alice(
         #[cfg(feature = "adversary")]
         cheat.corrupt_auths(keys, c * AUTH_CHUNK, a, *delta, out);
         ch.send_blocks(out)?;
+        progress.advance(keys.len() as u64);
     }
     chosen[q] = *delta;
     chosen[q + 1..].copy_from_slice(&rots.r0);
     #[cfg(feature = "adversary")]
     cheat.corrupt_commitments(&mut chosen, q, *delta);
     let pending_chosen = hcom.commit_start(ch, &chosen)?;
+    progress.stage_start(CHECK_STAGE, 4);
     hcom.finish(ch, pending)?;
     let chosen_ids = hcom.finish(ch, pending_chosen)?;
+    progress.advance(1);
     let ids = Ids::new(plan, random.start, chosen_ids.start);
     verleak::alice(hcom, ch, &ids, n, m, cheat)?;
+    progress.advance(1);
     let survivors = cut_and_choose::alice(hcom, ch, plan, &ids, cheat)?;
+    progress.advance(1);
     let layout = bucketing::alice(hcom, ch, plan, &ids, survivors, cheat)?;
+    progress.advance(1);
     Ok((layout, delta))
+}
+
+/// The second stage of Generate's progress.
+const CHECK_STAGE: &str = "Generate: checks";
+
+/// Receives `n` blocks, advancing `progress` by one per `per_unit` blocks.
+fn recv_counted(
+    ch: &mut Channel,
+    n: usize,
+    per_unit: usize,
+    progress: &Progress,
+) -> Result<Vec<Block>> {
+    let mut v = vec![Block::ZERO; n];
+    for part in v.chunks_mut(PROGRESS_CHUNK * per_unit) {
+        ch.recv_blocks(part)?;
+        progress.advance((part.len() / per_unit) as u64);
+    }
+    Ok(v)
 }
 
 /// Bob's Generate: returns the layout and his material.
@@ -162,23 +206,40 @@ pub fn bob(
     ch: &mut Channel,
     plan: &Plan,
     prg: &mut Prg,
-    #[allow(unused)] cheat: &super::cheat::Cheats,
+    cheat: &super::cheat::Cheats,
 ) -> Result<(Layout, BobMaterial)> {
+    bob_with_progress(hcom, rot, ch, plan, prg, cheat, &Progress::default())
+}
+
+/// [`bob`], reporting progress as [`alice_with_progress`] does.
+pub fn bob_with_progress(
+    hcom: &mut HcomReceiver,
+    rot: DeltaRotReceiver,
+    ch: &mut Channel,
+    plan: &Plan,
+    prg: &mut Prg,
+    #[allow(unused)] cheat: &super::cheat::Cheats,
+    progress: &Progress,
+) -> Result<(Layout, BobMaterial)> {
+    progress.stage_start("Generate: components", (plan.gates + plan.auths) as u64);
     let (n, m, q, a) = (plan.n(), plan.m, plan.gates, plan.auths);
     let s = S as usize;
     let (rot_b, rot_r) = delta_rot::receive(rot, ch, n + s)?;
     hcom.reserve(2 * q + a + m + s + plan.refresh() + q + 1 + n + s);
     let pending = hcom.receive_start(ch, 2 * q + a + m + s + plan.refresh())?;
-    let tables = ch.recv_block_vec(2 * q)?;
-    let auth_tables = ch.recv_block_vec(2 * a)?;
+    let tables = recv_counted(ch, 2 * q, 2, progress)?;
+    let auth_tables = recv_counted(ch, 2 * a, 2, progress)?;
     let pending_chosen = hcom.receive_start(ch, q + 1 + n + s)?;
+    progress.stage_start(CHECK_STAGE, 4);
     let random = hcom.finish(ch, pending)?;
     let chosen = hcom.finish(ch, pending_chosen)?;
+    progress.advance(1);
     if random.len() != 2 * q + a + m + s + plan.refresh() || chosen.len() != q + 1 + n + s {
         return Err(Error::malformed("lego: commitment batch of the wrong size"));
     }
     let ids = Ids::new(plan, random.start, chosen.start);
     let (r_lsb, v_lsb) = verleak::bob(hcom, ch, &ids, n, m)?;
+    progress.advance(1);
     let cc = cut_and_choose::bob(
         hcom,
         ch,
@@ -191,6 +252,7 @@ pub fn bob(
         prg,
         cheat,
     )?;
+    progress.advance(1);
     let (layout, mut mat) = bucketing::bob(
         hcom,
         ch,
@@ -206,5 +268,6 @@ pub fn bob(
     mat.r_lsb = r_lsb;
     mat.v_lsb = v_lsb;
     mat.checked_auths = cc.checked_auths;
+    progress.advance(1);
     Ok((layout, mat))
 }

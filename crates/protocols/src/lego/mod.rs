@@ -37,4 +37,4 @@ pub mod verleak;
 
 pub use cheat::Cheat;
 pub use params::{Bound, Cost, LegoParams, Objective};
-pub use party::{plan_for, GenerateSize, LegoAlice, LegoBob, LegoOptions};
+pub use party::{memory_estimate, plan_for, GenerateSize, LegoAlice, LegoBob, LegoOptions};

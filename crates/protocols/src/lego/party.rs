@@ -13,6 +13,7 @@ use super::material::{BobMaterial, Layout};
 use super::params::{LegoParams, Objective, S};
 use super::store::{self as lstore, AliceReady, BobReady};
 use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
+use brickyard_commit::params::WIRE_ROW_BYTES;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_ot::delta_rot::{DeltaRotReceiver, DeltaRotSender};
@@ -77,6 +78,35 @@ pub fn plan_for(cfg: &RunConfig, opts: &LegoOptions) -> Result<Plan> {
         opts.objective,
     )?;
     Ok(Plan::new(params, need.out * cfg.executions))
+}
+
+/// Bytes one party holds per commitment of a Generate call: the scheme's
+/// code rows (two per commitment at Alice, one at Bob, [`WIRE_ROW_BYTES`]
+/// each), the value, and the bookkeeping around them, rounded up so the
+/// estimate covers the peak RSS measured for `demo --protocol lego` on
+/// AES-128 (≈ 12.8 MB per party and execution in a debug build).
+const BYTES_PER_COMMITMENT: u64 = 2 * WIRE_ROW_BYTES as u64 + 64;
+
+/// Estimated peak memory of one party for a Generate sized by
+/// [`plan_for`]: every commitment of the call, the garbled tables and
+/// authenticators Bob keeps (two blocks each), Alice's chosen values, and
+/// the built copies' keys. An upper-side estimate, to refuse runs that
+/// cannot fit before they start (`brickyard demo --protocol lego
+/// --executions 100000` would otherwise abort on one huge allocation).
+pub fn memory_estimate(cfg: &RunConfig, opts: &LegoOptions) -> Result<u64> {
+    let plan = plan_for(cfg, opts)?;
+    let (q, a, n, m) = (
+        plan.gates as u64,
+        plan.auths as u64,
+        plan.params.n,
+        plan.m as u64,
+    );
+    let s = S as u64;
+    let commitments = 2 * q + a + m + s + plan.refresh() as u64 + q + 1 + n + s;
+    let blocks = 2 * q + 2 * a + q + n;
+    Ok(commitments
+        .saturating_mul(BYTES_PER_COMMITMENT)
+        .saturating_add(blocks.saturating_mul(16)))
 }
 
 fn common(cfg: &RunConfig) -> Result<(Vec<usize>, Vec<usize>)> {
@@ -190,7 +220,9 @@ impl Party for LegoAlice {
             None => delta_rot::sender_setup(ch, &mut self.prg)?,
         };
         let cheats = self.cheats.clone();
-        let (layout, delta) = generate::alice(self.hcom()?, rot, ch, &plan, &cheats)?;
+        let progress = self.cfg.progress.clone();
+        let (layout, delta) =
+            generate::alice_with_progress(self.hcom()?, rot, ch, &plan, &cheats, &progress)?;
         match (self.store.as_mut(), id) {
             (Some(store), Some(id)) => {
                 // The batch keeps what Build and Eval need; this process
@@ -423,7 +455,16 @@ impl Party for LegoBob {
         };
         let cheats = self.cheats.clone();
         let mut prg = Prg::from_seed(self.prg.random_block());
-        let (layout, mat) = generate::bob(self.hcom()?, rot, ch, &plan, &mut prg, &cheats)?;
+        let progress = self.cfg.progress.clone();
+        let (layout, mat) = generate::bob_with_progress(
+            self.hcom()?,
+            rot,
+            ch,
+            &plan,
+            &mut prg,
+            &cheats,
+            &progress,
+        )?;
         match (self.store.as_mut(), id) {
             (Some(store), Some(id)) => {
                 let hcom = self

@@ -51,6 +51,11 @@ impl TinyTableParty {
     /// Compiles the program and checks the options.
     pub fn new(role: Role, cfg: RunConfig, opts: Options) -> Result<Self> {
         cfg.validate()?;
+        if cfg.output == crate::OutputMode::Alice {
+            return Err(Error::config(
+                "tinytable: output to Alice only is not supported (use --output bob or both)",
+            ));
+        }
         let program = opts.variant.compile(&cfg.circuit)?;
         let wires = |r: Role| -> Vec<u32> {
             cfg.groups_of(r)

@@ -188,10 +188,13 @@ impl Party for YaoAlice {
             ch.send_blocks_now(&held)?;
         }
         self.held = held;
-        ch.send_bits(&out.decoding().bits)?;
+        // With output to Alice only, Bob never gets the decoding bits.
+        if self.cfg.output != OutputMode::Alice {
+            ch.send_bits(&out.decoding().bits)?;
+        }
         match self.cfg.output {
             OutputMode::Bob => Ok(None),
-            OutputMode::Both => {
+            OutputMode::Both | OutputMode::Alice => {
                 let labels = ch.recv_block_vec(self.plan.output_wires().len())?;
                 let bits = decode_checked(&labels, &out.output_zero_labels, &delta)?;
                 Ok(Some(super::split_outputs(&self.cfg, &bits)))

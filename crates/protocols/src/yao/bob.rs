@@ -101,6 +101,12 @@ impl Party for YaoBob {
             labels[p] = l;
         }
         let out = evaluate_streaming(&self.plan, &labels, 0, Keep::Outputs, ch)?;
+        if self.cfg.output == OutputMode::Alice {
+            // Alice decodes (and checks each label is one of the wire's
+            // two); Bob, without the decoding bits, learns nothing.
+            ch.send_blocks(&out.output_labels)?;
+            return Ok(None);
+        }
         let decoding = Decoding {
             bits: ch.recv_bits(self.plan.output_wires().len())?,
         };

@@ -1,0 +1,89 @@
+//! Refusing runs that cannot fit in memory, before they start: a run that
+//! would allocate more than the machine has is stopped with the estimate
+//! instead of being killed (or aborting) halfway.
+
+use crate::error::CliError;
+use brickyard_protocols::RunConfig;
+
+/// Bytes available for new allocations: `MemAvailable` from
+/// `/proc/meminfo` (None where there is no such file).
+pub fn mem_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_mem_available(&text)
+}
+
+fn parse_mem_available(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let mut parts = line.split_whitespace().skip(1);
+    let n: u64 = parts.next()?.parse().ok()?;
+    let unit = parts.next().unwrap_or("kB");
+    Some(match unit {
+        "kB" => n.checked_mul(1024)?,
+        _ => n,
+    })
+}
+
+/// Refuses a run of `protocol` on `cfg` whose estimated peak memory
+/// (for this process; both parties for a demo, `parties` = 2) exceeds
+/// `MemAvailable`. Protocols without an estimate pass.
+pub fn check_memory_for(
+    protocol: &str,
+    cfg: &RunConfig,
+    from_store: bool,
+    parties: u64,
+) -> Result<(), CliError> {
+    let Some(per_party) = brickyard_protocols::registry::memory_estimate(protocol, cfg, from_store)
+    else {
+        return Ok(());
+    };
+    let need = per_party.saturating_mul(parties);
+    let Some(avail) = mem_available() else {
+        return Ok(());
+    };
+    if need > avail {
+        return Err(CliError::Protocol(brickyard_core::Error::config(format!(
+            "{protocol} with {} execution(s) of this circuit needs about {} of memory ({}), \
+             but only {} is available (MemAvailable): use fewer --executions{}",
+            cfg.executions,
+            gib(need),
+            if parties == 1 {
+                "this party"
+            } else {
+                "both parties in this process"
+            },
+            gib(avail),
+            if protocol == "lego" {
+                ", or preprocess into a store and run batches from it"
+            } else {
+                ""
+            }
+        ))));
+    }
+    Ok(())
+}
+
+/// [`check_memory_for`] for one party (`run`, `preprocess`).
+pub fn check_memory(protocol: &str, cfg: &RunConfig, from_store: bool) -> Result<(), CliError> {
+    check_memory_for(protocol, cfg, from_store, 1)
+}
+
+fn gib(b: u64) -> String {
+    if b >= 1 << 30 {
+        format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{:.0} MiB", b as f64 / (1u64 << 20) as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meminfo_is_parsed() {
+        let t = "MemTotal:       8000000 kB\nMemFree:  100 kB\nMemAvailable:    4000000 kB\n";
+        assert_eq!(parse_mem_available(t), Some(4_000_000 * 1024));
+        assert_eq!(parse_mem_available("MemTotal: 5 kB\n"), None);
+        assert_eq!(gib(3 << 30), "3.0 GiB");
+    }
+}
