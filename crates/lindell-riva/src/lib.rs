@@ -13,3 +13,4 @@
 #![deny(missing_docs)]
 
 pub mod params;
+pub mod probe;
