@@ -12,5 +12,6 @@
 //! store, bench) is not built yet: see `docs/protocols/lindell-riva.md`.
 #![deny(missing_docs)]
 
+pub mod excom;
 pub mod params;
 pub mod probe;
