@@ -41,7 +41,8 @@ pub use hashcom::{commit, Commitment, Opening, Role};
 pub use prover::{AwaitingChallenge, AwaitingCommit, BucketToken, ProverCommitted, ProverSession};
 pub use selection::{Selection, CHECK_SELECTION};
 pub use verifier::{
-    DifferenceClaim, OpenedClaim, ProvenDifferences, VerifierAwaiting, VerifierSession,
+    CheckedMessage, DifferenceClaim, OpenedClaim, ProvenDifferences, VerifierAwaiting,
+    VerifierSession,
 };
 
 use brickyard_core::{Error, Result};
@@ -165,7 +166,7 @@ pub(crate) fn bytes_to_bits(bytes: &[u8], n: usize) -> Result<Vec<bool>> {
     if bytes.len() != n.div_ceil(8) {
         return Err(Error::malformed("bit vector of the wrong length"));
     }
-    if n % 8 != 0 && bytes[n / 8] >> (n % 8) != 0 {
+    if !n.is_multiple_of(8) && bytes[n / 8] >> (n % 8) != 0 {
         return Err(Error::malformed("nonzero padding in bit vector"));
     }
     Ok((0..n).map(|i| bytes[i / 8] >> (i % 8) & 1 == 1).collect())

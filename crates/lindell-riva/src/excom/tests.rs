@@ -68,7 +68,7 @@ fn bob(
     p: ExComParams,
     seed: u128,
     challenges: Option<Vec<BucketChallenge>>,
-) -> Result<(Vec<ProvenDifferences>, Vec<(usize, Vec<u8>)>)> {
+) -> Result<(Vec<ProvenDifferences>, Vec<CheckedMessage>)> {
     let mut prg = Prg::from_seed(Block(seed));
     let (v, challenges) = match challenges {
         None => VerifierAwaiting::start(ch, p, &mut prg)?,
@@ -219,12 +219,12 @@ fn malformed_peer_bytes() {
         Err(Error::Malformed(_))
     ));
     let mut pad = vec![0u8; 5 + 16];
-    pad[4] = 0x80; // bit 39 < 40 is fine; use s = 36 so the top nibble is padding
+    pad[4] = 0x80; // bit 39: padding when s = 36
     assert!(matches!(
         challenge::open(0, 36, &pad, &c),
         Err(Error::Malformed(_))
     ));
-    assert!(matches!(challenge::open(0, 40, &[0u8; 21], &c), Ok(_)));
+    assert!(challenge::open(0, 40, &[0u8; 21], &c).is_ok());
     assert!(matches!(
         challenge::open(1, 40, &[0u8; 21], &c),
         Err(Error::Cheating {

@@ -84,7 +84,7 @@ impl VerifierAwaiting {
     pub fn receive_commitments(
         self,
         ch: &mut Channel,
-    ) -> Result<(VerifierSession, Vec<(usize, Vec<u8>)>)> {
+    ) -> Result<(VerifierSession, Vec<CheckedMessage>)> {
         let p = self.p;
         let per = 2 * p.s as usize;
         let mut raw = vec![0u8; p.total * per * 32];
@@ -127,6 +127,9 @@ impl VerifierAwaiting {
         ))
     }
 }
+
+/// A checked message opened in the clear: `(j, m_j)`.
+pub type CheckedMessage = (usize, Vec<u8>);
 
 /// Bob's state after the cut.
 pub struct VerifierSession {
@@ -252,9 +255,8 @@ impl VerifierSession {
             values.push(vals);
         }
         for (k, pair) in o.pairs.iter().enumerate() {
-            for i in 0..p.s as usize {
-                let side = o.w[i] as usize;
-                if xor(&values[k][i], &values[k + 1][i]) != pair.d[i][side] {
+            for (i, (&wi, di)) in o.w.iter().zip(&pair.d).enumerate() {
+                if xor(&values[k][i], &values[k + 1][i]) != di[wi as usize] {
                     return Err(Error::Cheating {
                         check: CHECK_DIFFERENCE,
                     });
