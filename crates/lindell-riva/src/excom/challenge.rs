@@ -97,7 +97,7 @@ impl BucketChallenge {
     }
 
     /// Test hook: a chosen `W` (to model the prototype's single challenge).
-    #[cfg(test)]
+    #[cfg(all(test, feature = "adversary"))]
     pub(crate) fn fixed(bucket: usize, w: Vec<bool>, prg: &mut Prg) -> Self {
         let mut r = [0u8; 16];
         prg.fill_bytes(&mut r);
@@ -105,7 +105,7 @@ impl BucketChallenge {
     }
 
     /// Adversary hook: an opening with one bit of `W` flipped.
-    #[cfg(any(test, feature = "adversary"))]
+    #[cfg(feature = "adversary")]
     pub(crate) fn reveal_tampered(mut self) -> (Vec<u8>, Vec<bool>) {
         self.w[0] ^= true;
         self.reveal()

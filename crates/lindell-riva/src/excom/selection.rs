@@ -100,7 +100,7 @@ impl Selection {
     }
 
     /// Test/adversary hook: a copy whose opening no longer matches.
-    #[cfg(any(test, feature = "adversary"))]
+    #[cfg(feature = "adversary")]
     pub(crate) fn tampered(&self) -> Self {
         let mut s = self.clone();
         s.seed_pi[0] ^= 1;
