@@ -99,6 +99,16 @@ impl Selection {
         (buckets, checked)
     }
 
+    /// Test hook: a chosen σ (any weight) with a random seed_π.
+    #[cfg(test)]
+    pub(crate) fn with_sigma(sigma: Vec<bool>, prg: &mut Prg) -> Self {
+        let mut seed_pi = [0u8; 16];
+        let mut r = [0u8; 16];
+        prg.fill_bytes(&mut seed_pi);
+        prg.fill_bytes(&mut r);
+        Selection { sigma, seed_pi, r }
+    }
+
     /// Test/adversary hook: a copy whose opening no longer matches.
     #[cfg(feature = "adversary")]
     pub(crate) fn tampered(&self) -> Self {

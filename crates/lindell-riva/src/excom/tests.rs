@@ -160,6 +160,71 @@ fn batched_buckets() {
     assert_eq!(b.unwrap(), 3);
 }
 
+/// A committed σ with one evaluated circuit too few (Bob would check, and
+/// so see the seed of, one more circuit than agreed) is refused by Alice.
+#[test]
+fn selection_of_the_wrong_weight_is_refused() {
+    let p = ExComParams::new(40, 16, 10, 2, 3).unwrap();
+    let (a, _) = run(
+        move |ch| alice(ch, p, messages(&p, 40), 41, None),
+        move |ch| -> Result<()> {
+            let mut prg = Prg::from_seed(Block(42));
+            let mut sigma = vec![false; p.total];
+            sigma[..p.evaluated() - 1]
+                .iter_mut()
+                .for_each(|b| *b = true);
+            let sel = Selection::with_sigma(sigma, &mut prg);
+            let ch_list = (0..p.buckets)
+                .map(|j| BucketChallenge::random(j, p.s, &mut prg))
+                .collect();
+            let (v, _) = VerifierAwaiting::start_with(ch, p, sel, ch_list)?;
+            v.receive_commitments(ch).map(|_| ())
+        },
+    );
+    assert!(
+        matches!(a, Err(Error::Cheating { check }) if check == CHECK_SELECTION),
+        "{a:?}"
+    );
+}
+
+/// Bob's σ is uniform: each of M = 20 positions is evaluated (NB = 10)
+/// with probability 1/2; a two-sided χ² test over 4000 draws, seed printed.
+#[test]
+fn selection_is_uniform() {
+    let seed = Prg::new().random_u64();
+    println!("selection_is_uniform seed = {seed}");
+    let p = ExComParams::new(40, 1, 20, 5, 2).unwrap();
+    let mut prg = Prg::from_seed(Block(seed as u128));
+    let draws = 4000;
+    let mut counts = [0u64; 20];
+    for _ in 0..draws {
+        let (buckets, checked) = Selection::random(&p, &mut prg).buckets(&p);
+        assert_eq!(checked.len(), 10);
+        assert!(buckets.iter().all(|b| b.len() == 2));
+        for b in buckets {
+            for j in b {
+                counts[j] += 1;
+            }
+        }
+    }
+    // Each count has variance draws/4; exactly 10 of 20 per draw gives
+    // covariance −draws/76 between positions, so the covariance has
+    // eigenvalue draws·5/19 on the 19 directions orthogonal to (1,…,1)
+    // and 0 along it: Σ (c−e)²/(draws/4) · 19/20 ~ χ² with 19 d.o.f.
+    let e = draws as f64 / 2.0;
+    let stat: f64 = counts
+        .iter()
+        .map(|&c| (c as f64 - e).powi(2) / (draws as f64 / 4.0))
+        .sum::<f64>()
+        * 19.0
+        / 20.0;
+    // Two-sided at 0.001 each way (Wilson–Hilferty): 5.3 < χ²_19 < 43.8.
+    assert!(
+        (5.3..43.8).contains(&stat),
+        "seed {seed}: chi2 = {stat:.1}, counts {counts:?}"
+    );
+}
+
 #[test]
 fn parameters_are_checked() {
     assert!(matches!(

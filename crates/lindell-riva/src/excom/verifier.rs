@@ -44,8 +44,8 @@ impl VerifierAwaiting {
     }
 
     /// As [`Self::start`] with a given selection and challenges (one per
-    /// bucket, in bucket order).
-    pub fn start_with(
+    /// bucket, in bucket order); tests use it to model other choices.
+    pub(crate) fn start_with(
         ch: &mut Channel,
         p: ExComParams,
         selection: Selection,
