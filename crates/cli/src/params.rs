@@ -2,6 +2,9 @@
 //! protocols crate (the CLI only prints them).
 
 use crate::error::{CliError, CliResult};
+use brickyard_lindell_riva::params::{
+    Choice, CutAndChoose, LrParams, Objective as LrObjective, S as LR_S,
+};
 use brickyard_protocols::lego::{LegoParams, Objective};
 use clap::Subcommand;
 
@@ -39,6 +42,91 @@ pub enum ParamsCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Lindell–Riva (CCS'15) cut-and-choose: B, p, M for the main circuit
+    /// (Lemma 2.2) and B', p', M' for the cheating-recovery circuit
+    /// (Lemma 2.3), so that one execution is cheated w.p. <= 2^-s (exact
+    /// arithmetic; p on a grid of 0.01; M = ceil(N*B/p)).
+    #[command(after_help = "Examples:\n  \
+        brickyard params lindell-riva --executions 128\n  \
+        brickyard params lindell-riva --executions 1024 --objective bucket --max-circuits 6000\n  \
+        brickyard params lindell-riva --executions 32 --bucket 7 --recovery-bucket 20   # the paper's Table 2 choice\n  \
+        brickyard params lindell-riva --executions 32 --bucket 7 --p 0.63 --json        # refused: misses 2^-40")]
+    LindellRiva {
+        /// Number of online executions N (buckets).
+        #[arg(long)]
+        executions: u64,
+        /// Statistical security parameter for one execution (at least 40).
+        #[arg(long, default_value_t = LR_S)]
+        s: u32,
+        /// Main-circuit bucket size B (the largest p that meets 2^-s is chosen).
+        #[arg(long)]
+        bucket: Option<u64>,
+        /// Main-circuit fraction evaluated, e.g. 0.62 (needs --bucket); refused if it misses 2^-s.
+        #[arg(long, requires = "bucket")]
+        p: Option<String>,
+        /// Cheating-recovery bucket size B'.
+        #[arg(long)]
+        recovery_bucket: Option<u64>,
+        /// Cheating-recovery fraction p', e.g. 0.71 (needs --recovery-bucket).
+        #[arg(long, requires = "recovery_bucket")]
+        recovery_p: Option<String>,
+        /// `circuits` (fewest total circuits: offline cost) or `bucket` (smallest bucket: online cost).
+        #[arg(long, default_value = "circuits")]
+        objective: String,
+        /// With a search: ignore choices with more circuits than this.
+        #[arg(long)]
+        max_circuits: Option<u64>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Parses a probability with at most two decimals ("0.62", ".62", "62%")
+/// into hundredths, without floating point.
+fn percent(v: &str) -> Result<u64, CliError> {
+    let bad = || CliError::Usage(format!("p must look like 0.62 or 62%, got `{v}`"));
+    if let Some(pct) = v.strip_suffix('%') {
+        return pct.parse().map_err(|_| bad());
+    }
+    let frac = v
+        .strip_prefix("0.")
+        .or_else(|| v.strip_prefix('.'))
+        .ok_or_else(bad)?;
+    if frac.is_empty() || frac.len() > 2 || !frac.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let n: u64 = frac.parse().map_err(|_| bad())?;
+    Ok(if frac.len() == 1 { n * 10 } else { n })
+}
+
+fn choice(
+    bucket: Option<u64>,
+    p: Option<String>,
+    search: LrObjective,
+    cap: Option<u64>,
+) -> Result<Choice, CliError> {
+    Ok(match (bucket, p) {
+        (Some(b), Some(p)) => Choice::Fixed(b, percent(&p)?),
+        (Some(b), None) => Choice::Bucket(b),
+        (None, _) => Choice::Search(search, cap),
+    })
+}
+
+fn print_cc(name: &str, c: &CutAndChoose) {
+    println!(
+        "{name}: B = {}  p = 0.{:02}  M = {}  (evaluated {}, checked {}; B/p = {:.2} circuits per execution)",
+        c.b,
+        c.p_percent,
+        c.m,
+        c.m - c.checked,
+        c.checked,
+        c.circuits_per_execution()
+    );
+    println!(
+        "    bound for one execution 2^{:.2} (worst case t = {} cracked circuits)",
+        c.bound_log2, c.worst_t
+    );
 }
 
 /// Runs a `params` subcommand.
@@ -92,6 +180,58 @@ pub fn run(cmd: ParamsCmd) -> CliResult {
                 println!(
                     "predicted Generate traffic (Alice -> Bob): {:.2} MB",
                     cost.independent_bytes / 1e6
+                );
+            }
+            Ok(())
+        }
+        ParamsCmd::LindellRiva {
+            executions,
+            s,
+            bucket,
+            p,
+            recovery_bucket,
+            recovery_p,
+            objective,
+            max_circuits,
+            json,
+        } => {
+            let objective = match objective.as_str() {
+                "circuits" => LrObjective::Circuits,
+                "bucket" => LrObjective::Bucket,
+                o => {
+                    return Err(CliError::Usage(format!(
+                        "unknown objective `{o}` (circuits or bucket)"
+                    )))
+                }
+            };
+            let main = choice(bucket, p, objective, max_circuits)?;
+            let recovery = choice(recovery_bucket, recovery_p, objective, max_circuits)?;
+            let params = LrParams::new(executions, s, main, recovery)?;
+            if json {
+                let v = serde_json::json!({
+                    "params": params,
+                    "execution_bound_log2": params.execution_bound_log2(),
+                    "overall_bound_log2": params.overall_bound_log2(),
+                });
+                println!("{v}");
+            } else {
+                println!("N = {executions} executions, s = {s} (per execution)");
+                print_cc(
+                    "main circuit C, Lemma 2.2 (fully cracked bucket)",
+                    &params.main,
+                );
+                print_cc(
+                    "recovery circuit C', Lemma 2.3 (majority cracked bucket)",
+                    &params.recovery,
+                );
+                println!(
+                    "one execution, either event: <= 2^{:.2}; all N executions (union bound): <= 2^{:.2}",
+                    params.execution_bound_log2(),
+                    params.overall_bound_log2()
+                );
+                println!(
+                    "circuits to garble: {} (C) + {} (C')",
+                    params.main.m, params.recovery.m
                 );
             }
             Ok(())

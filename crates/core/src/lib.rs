@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod aes;
+pub mod bigint;
 pub mod block;
 pub mod channel;
 pub mod error;

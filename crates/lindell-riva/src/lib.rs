@@ -1,0 +1,17 @@
+//! Lindell–Riva, "Blazing Fast 2PC in the Offline/Online Setting with
+//! Security for Malicious Adversaries" (CCS'15): the building blocks of the
+//! Appendix A protocol. P1 = Alice garbles, P2 = Bob evaluates and outputs.
+//!
+//! * [`params`]: Lemmas 2.2 / 2.3 — bucket sizes and check fractions for
+//!   the main circuit C and the cheating-recovery circuit C', exact.
+//! * [`probe`]: s-probe-resistant encoding of Bob's input (Sec. 2.3).
+//! * [`excom`]: F_ExCom∆ZK (Sec. 3), split commitments with a
+//!   zero-knowledge proof of difference, one committed challenge per bucket.
+//!
+//! The protocol itself (garbling of M bundles, OTs, cheating recovery,
+//! store, bench) is not built yet: see `docs/protocols/lindell-riva.md`.
+#![deny(missing_docs)]
+
+pub mod excom;
+pub mod params;
+pub mod probe;
