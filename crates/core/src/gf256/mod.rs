@@ -16,6 +16,7 @@
 //! [`Field`] (scalar work), and the slice kernels of [`slice`] (bulk work;
 //! a portable twin, AVX2 nibble tables, GFNI + AVX-512, chosen at run time).
 
+pub mod combine;
 pub mod matrix;
 pub mod reference;
 pub mod slice;
@@ -25,6 +26,7 @@ mod tests;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub use combine::{combine_rows, const_muls};
 pub use matrix::GfMatrix;
 pub use slice::{mul_add_const, mul_const, mul_slices, ConstMul, Kernel};
 

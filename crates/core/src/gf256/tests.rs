@@ -199,3 +199,36 @@ fn inverse_and_rank() {
         assert_eq!(s.rank(), 2);
     }
 }
+
+#[test]
+fn combine_rows_kernels_agree() {
+    use super::combine::combine_rows_on;
+    let mut prg = Prg::from_seed(Block(0x3c_u128));
+    for f in fields() {
+        for (count, stride) in [
+            (0, 32),
+            (1, 32),
+            (5, 32),
+            (33, 64),
+            (7, 13),
+            (4, 0),
+            (20, 96),
+        ] {
+            let coeffs = bytes(&mut prg, count);
+            let rows = bytes(&mut prg, count * stride);
+            let acc0 = bytes(&mut prg, stride);
+            let mask = (f.order() - 1) as u8;
+            let mut want = acc0.clone();
+            for (i, &c) in coeffs.iter().enumerate() {
+                for k in 0..stride {
+                    want[k] ^= ConstMul::new(f, c & mask).apply(rows[i * stride + k]);
+                }
+            }
+            for k in Kernel::available() {
+                let mut got = acc0.clone();
+                combine_rows_on(k, f, &coeffs, &rows, &mut got);
+                assert_eq!(got, want, "{k:?} σ={} {count}×{stride}", f.sigma());
+            }
+        }
+    }
+}

@@ -88,3 +88,71 @@ pub(super) unsafe fn gfni512_mul_slices(a: &[u8], b: &[u8], dst: &mut [u8]) {
         dst[j] = super::reference::mul_poly(a[j], b[j], 8, 0x11B);
     }
 }
+
+/// acc ^= Σ_i c_i · row_i with AVX2 nibble tables; acc stays in registers
+/// 32 bytes at a time.
+///
+/// # Safety
+/// The CPU must support AVX2; `acc.len()` is a positive multiple of 32 and
+/// `rows.len() == coeffs.len() * acc.len()`.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn avx2_combine(
+    tables: &[ConstMul; 256],
+    coeffs: &[u8],
+    rows: &[u8],
+    acc: &mut [u8],
+) {
+    let stride = acc.len();
+    let mask = _mm256_set1_epi8(0x0f);
+    let mut col = 0;
+    while col < stride {
+        // SAFETY: col + 32 <= stride; row i's chunk is at i·stride + col,
+        // and i·stride + col + 32 <= coeffs.len()·stride = rows.len(). The
+        // tables are 16 bytes each.
+        unsafe {
+            let mut a = _mm256_loadu_si256(acc.as_ptr().add(col).cast());
+            for (i, &c) in coeffs.iter().enumerate() {
+                let (lo, hi) = tables[c as usize].nibbles();
+                let tlo = _mm256_broadcastsi128_si256(_mm_loadu_si128(lo.as_ptr().cast()));
+                let thi = _mm256_broadcastsi128_si256(_mm_loadu_si128(hi.as_ptr().cast()));
+                let s = _mm256_loadu_si256(rows.as_ptr().add(i * stride + col).cast());
+                let l = _mm256_shuffle_epi8(tlo, _mm256_and_si256(s, mask));
+                let h = _mm256_shuffle_epi8(thi, _mm256_and_si256(_mm256_srli_epi64(s, 4), mask));
+                a = _mm256_xor_si256(a, _mm256_xor_si256(l, h));
+            }
+            _mm256_storeu_si256(acc.as_mut_ptr().add(col).cast(), a);
+        }
+        col += 32;
+    }
+}
+
+/// acc ^= Σ_i c_i · row_i with GFNI affine products, 32 bytes at a time
+/// (strides are multiples of 32, not 64).
+///
+/// # Safety
+/// The CPU must support GFNI, AVX-512F and AVX-512BW (the 256-bit form
+/// needs AVX-512VL or AVX; AVX2 is implied by AVX-512F); `acc.len()` a
+/// positive multiple of 32 and `rows.len() == coeffs.len() * acc.len()`.
+#[target_feature(enable = "gfni,avx2")]
+pub(super) unsafe fn gfni_combine(
+    tables: &[ConstMul; 256],
+    coeffs: &[u8],
+    rows: &[u8],
+    acc: &mut [u8],
+) {
+    let stride = acc.len();
+    let mut col = 0;
+    while col < stride {
+        // SAFETY: bounds as in `avx2_combine`.
+        unsafe {
+            let mut a = _mm256_loadu_si256(acc.as_ptr().add(col).cast());
+            for (i, &c) in coeffs.iter().enumerate() {
+                let m = _mm256_set1_epi64x(tables[c as usize].affine() as i64);
+                let s = _mm256_loadu_si256(rows.as_ptr().add(i * stride + col).cast());
+                a = _mm256_xor_si256(a, _mm256_gf2p8affine_epi64_epi8::<0>(s, m));
+            }
+            _mm256_storeu_si256(acc.as_mut_ptr().add(col).cast(), a);
+        }
+        col += 32;
+    }
+}
