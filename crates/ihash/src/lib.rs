@@ -11,6 +11,7 @@
 //! * Verify: [`Verifier::verify`]; parameters: [`Params`].
 #![deny(missing_docs)]
 
+pub mod bench;
 mod binom;
 #[cfg(feature = "adversary")]
 mod cheat;
