@@ -5,6 +5,7 @@
 mod commit;
 mod compgc_table;
 mod garble;
+mod ihash;
 mod lego_tables;
 mod ot;
 mod parse;
@@ -133,6 +134,32 @@ pub enum BenchCmd {
         #[arg(long)]
         json: bool,
     },
+    /// JIMU's XOR-homomorphic interactive hash (Sec. 4.2): sender-side
+    /// i-hashes per second per core (thread CPU time) and verifications
+    /// per second, both parties in this process.
+    #[command(
+        after_help = "Example:\n  brickyard bench ihash --set labels --k 88 --count 1000000 --runs 5 --json"
+    )]
+    Ihash {
+        /// Which parameter set: wire labels (σ = 8) or permutation strings (σ = 6).
+        #[arg(long, default_value = "labels", value_parser = ["labels", "perm"])]
+        set: String,
+        /// Computational security k of the labels (88 or 127).
+        #[arg(long, default_value_t = 88)]
+        k: u32,
+        /// Statistical security s.
+        #[arg(long, default_value_t = 40)]
+        s: u32,
+        /// Messages per batch.
+        #[arg(long, default_value_t = 1_000_000)]
+        count: usize,
+        /// Timed batches (median).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// NST17 Tables IV, V and VII: lego (and yao) for AES-128 (1, 32, 128,
     /// 1024) and SHA-256 (1, 32, 128), per phase, loopback and the paper's
     /// WAN. Both parties' material is held in memory (about 4.7 kB per AND
@@ -215,6 +242,14 @@ pub fn run(args: BenchArgs) -> CliResult {
             threads,
             json,
         }) => commit::run(count, threads, json),
+        Some(BenchCmd::Ihash {
+            set,
+            k,
+            s,
+            count,
+            runs,
+            json,
+        }) => ihash::run(&set, k, s, count, runs, json),
         Some(BenchCmd::CompgcTable { runs, json }) => compgc_table::run(runs, json),
         Some(BenchCmd::LegoTables {
             max_circuits,

@@ -1,0 +1,144 @@
+//! Bob (P2, the IHash receiver): Setup, Hash (keeping the i-hashes, running
+//! the consistency check), and his [`Verifier`].
+
+use crate::layout::{transpose, xor_into, Rows};
+use crate::params::Params;
+use crate::rs::Code;
+use crate::verifier::Verifier;
+use crate::{check, setup, verdict};
+use brickyard_core::gf256::combine_rows;
+use brickyard_core::prg::Prg;
+use brickyard_core::{Channel, Error, Result};
+
+/// Bob's IHash session: W and one PRG per watched seed.
+pub struct Receiver {
+    p: Params,
+    prgs: Vec<Prg>,
+    verifier: Verifier,
+}
+
+impl Receiver {
+    /// IHash.Setup as the receiver with a fresh uniform watch set W.
+    pub fn setup(ch: &mut Channel, prg: &mut Prg, p: Params) -> Result<Receiver> {
+        Self::setup_cheating(ch, prg, p, false)
+    }
+
+    /// Setup playing [`crate::Cheat::ReceiverExtraSeed`] when asked
+    /// (adversary builds only; other cheats are the sender's).
+    #[cfg(feature = "adversary")]
+    pub fn setup_with_cheat(
+        ch: &mut Channel,
+        prg: &mut Prg,
+        p: Params,
+        cheat: Option<crate::Cheat>,
+    ) -> Result<Receiver> {
+        Self::setup_cheating(ch, prg, p, cheat == Some(crate::Cheat::ReceiverExtraSeed))
+    }
+
+    fn setup_cheating(ch: &mut Channel, prg: &mut Prg, p: Params, extra: bool) -> Result<Receiver> {
+        let sc = setup::SetupCheat {
+            extra_seed: extra,
+            bad_share: None,
+        };
+        let (watch, seeds) = setup::receive(ch, prg, &p, sc)?;
+        let code = Code::new(p.field(), p.n, p.ell);
+        Ok(Receiver {
+            p,
+            prgs: seeds.iter().map(|&s| Prg::from_seed(s)).collect(),
+            verifier: Verifier::new(&code, &watch),
+        })
+    }
+
+    /// The parameter set.
+    pub fn params(&self) -> &Params {
+        &self.p
+    }
+
+    /// The verifier at Bob's watch set.
+    pub fn verifier(&self) -> &Verifier {
+        &self.verifier
+    }
+
+    /// Hash of `count` random messages: returns their i-hashes (w symbols
+    /// each) after the consistency check passed; on
+    /// `Cheating { check: "ihash-consistency" }` the session must be
+    /// abandoned (the failure may depend on W).
+    pub fn hash_random(&mut self, ch: &mut Channel, prg: &mut Prg, count: usize) -> Result<Rows> {
+        let (n, ell, w, xi) = (self.p.n, self.p.ell, self.p.w, self.p.xi());
+        let field = self.p.field();
+        let total = count + xi;
+        let mut corr = vec![0u8; (n - ell) * total];
+        ch.recv_bytes(&mut corr)?;
+        if !corr.iter().all(|&x| field.contains(x)) {
+            return Err(Error::malformed("ihash: correction outside GF(2^σ)"));
+        }
+        // Step 1c: ⟨m'_t⟩ at watched j = PRG(seed_j, t) (⊕ x'_j for parity).
+        let mask = (field.order() - 1) as u8;
+        let mut rows = zeroize::Zeroizing::new(vec![0u8; w * total]);
+        for ((row, prg), &j) in rows
+            .chunks_exact_mut(total)
+            .zip(&mut self.prgs)
+            .zip(self.verifier.watch())
+        {
+            prg.fill_bytes(row);
+            if mask != 0xff {
+                row.iter_mut().for_each(|x| *x &= mask);
+            }
+            if j >= ell {
+                xor_into(row, &corr[(j - ell) * total..(j - ell + 1) * total]);
+            }
+        }
+        let mut hashes = Rows::zeroed(total, w);
+        let stride = hashes.stride();
+        transpose(&rows, w, total, hashes.padded_mut(), stride);
+        // Step 2.
+        let seed = prg.random_block();
+        ch.send_block(seed)?;
+        ch.flush()?;
+        let ys = check::coefficients(seed, &self.p, count);
+        let mut answers = vec![0u8; xi * ell];
+        ch.recv_bytes(&mut answers)?;
+        if !answers.iter().all(|&x| field.contains(x)) {
+            return Err(Error::malformed("ihash: check answer outside GF(2^σ)"));
+        }
+        let (hashed, masks) = hashes.padded().split_at(count * stride);
+        let mut acc = vec![0u8; stride];
+        let mut ok = true;
+        for t in 0..xi {
+            acc.copy_from_slice(&masks[t * stride..(t + 1) * stride]);
+            combine_rows(field, &ys[t * count..(t + 1) * count], hashed, &mut acc);
+            ok &= self
+                .verifier
+                .verify(&acc[..w], &answers[t * ell..(t + 1) * ell]);
+        }
+        let outcome = if ok {
+            Ok(())
+        } else {
+            Err(Error::Cheating {
+                check: "ihash-consistency",
+            })
+        };
+        verdict::send(ch, outcome)?;
+        hashes.truncate(count);
+        Ok(hashes)
+    }
+
+    /// Hash of `count` chosen messages: the random i-hashes shifted by
+    /// Encode(x)|_W for Alice's differences x = m ⊕ m' (Step 3).
+    pub fn hash_chosen(&mut self, ch: &mut Channel, prg: &mut Prg, count: usize) -> Result<Rows> {
+        let ell = self.p.ell;
+        let mut hashes = self.hash_random(ch, prg, count)?;
+        let mut x = vec![0u8; count * ell];
+        ch.recv_bytes(&mut x)?;
+        let field = self.p.field();
+        if !x.iter().all(|&v| field.contains(v)) {
+            return Err(Error::malformed("ihash: difference outside GF(2^σ)"));
+        }
+        let mut shift = vec![0u8; self.p.w];
+        for (i, xi) in x.chunks_exact(ell).enumerate() {
+            self.verifier.watched_symbols(xi, &mut shift);
+            xor_into(hashes.get_mut(i), &shift);
+        }
+        Ok(hashes)
+    }
+}

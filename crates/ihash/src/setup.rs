@@ -1,0 +1,119 @@
+//! IHash.Setup: the w-out-of-n OT by which Bob learns w of Alice's n seeds.
+//!
+//! The paper leaves OT^w_n to [8]; ours (argument in
+//! `docs/protocols/jimu.md`, "Interactive hash"):
+//! 1. Alice draws seeds s_1..s_n and a key K, Shamir-shares K with
+//!    threshold n − w into k_1..k_n, and sends h = H(K).
+//! 2. n maliciously secure 1-of-2 base OTs (CO15, `brickyard-ot`): pair j is
+//!    (k_j, s_j); Bob picks s_j for the w positions of his watch set W and
+//!    k_j elsewhere.
+//! 3. Bob interpolates K' from his n − w shares and checks H(K') = h
+//!    (check `ihash-setup-shares`: Alice's shares are not consistent), then
+//!    returns K'.
+//! 4. Alice checks K' = K (check `ihash-setup-key`): a Bob who took more
+//!    than w seeds holds fewer than n − w shares, which are independent of K.
+
+use crate::params::Params;
+use crate::verdict;
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Error, Result};
+use zeroize::{Zeroize, Zeroizing};
+
+/// Deviations of the setup (cargo feature `adversary`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SetupCheat {
+    /// Bob takes w + 1 seeds and answers with K interpolated from the
+    /// n − w − 1 shares he has (plus a guessed one).
+    pub extra_seed: bool,
+    /// Alice corrupts the share at this position.
+    pub bad_share: Option<usize>,
+}
+
+/// H(K), bound to the parameter set.
+fn key_hash(p: &Params, k: Block) -> [u8; 32] {
+    let mut h = blake3::Hasher::new_derive_key("brickyard ihash setup key v1");
+    for v in [p.n, p.ell, p.w, p.sigma as usize] {
+        h.update(&(v as u64).to_le_bytes());
+    }
+    h.update(&k.to_bytes());
+    *h.finalize().as_bytes()
+}
+
+/// Alice's side: returns her n seeds after Bob proved he took at most w.
+pub(crate) fn send(
+    ch: &mut Channel,
+    prg: &mut Prg,
+    p: &Params,
+    cheat: SetupCheat,
+) -> Result<Zeroizing<Vec<Block>>> {
+    let seeds = Zeroizing::new(prg.random_blocks(p.n));
+    let key = prg.random_block();
+    let mut shares = crate::shamir::share(key, p.n - p.w, p.n, prg);
+    if let Some(j) = cheat.bad_share {
+        shares[j] ^= Block(1);
+    }
+    ch.send_bytes(&key_hash(p, key))?;
+    let mut pairs: Vec<(Block, Block)> =
+        shares.iter().copied().zip(seeds.iter().copied()).collect();
+    shares.zeroize();
+    let sent = brickyard_ot::base::send(ch, prg, &pairs);
+    pairs.zeroize();
+    sent?;
+    verdict::recv(ch)?;
+    let answer = ch.recv_block()?;
+    let outcome = if answer == key {
+        Ok(())
+    } else {
+        Err(Error::Cheating {
+            check: "ihash-setup-key",
+        })
+    };
+    verdict::send(ch, outcome)?;
+    Ok(seeds)
+}
+
+/// Bob's side: draws his watch set W (sorted) and returns it with the
+/// seeds at those positions.
+pub(crate) fn receive(
+    ch: &mut Channel,
+    prg: &mut Prg,
+    p: &Params,
+    cheat: SetupCheat,
+) -> Result<(Vec<usize>, Zeroizing<Vec<Block>>)> {
+    let mut order: Vec<usize> = (0..p.n).collect();
+    prg.shuffle(&mut order);
+    let taken = p.w + cheat.extra_seed as usize;
+    let mut watch = order[..taken].to_vec();
+    watch.sort_unstable();
+    let mut choices = vec![false; p.n];
+    for &j in &watch {
+        choices[j] = true;
+    }
+    let mut h = [0u8; 32];
+    ch.recv_bytes(&mut h)?;
+    let got = Zeroizing::new(brickyard_ot::base::receive(ch, prg, &choices)?);
+    let xs: Vec<usize> = (0..p.n).filter(|&j| !choices[j]).collect();
+    let mut shares: Vec<Block> = xs.iter().map(|&j| got[j]).collect();
+    let mut xs = xs;
+    if cheat.extra_seed {
+        // One share short: guess the missing one (any value; K stays hidden).
+        xs.push(watch[0]);
+        shares.push(prg.random_block());
+    }
+    let mut key = crate::shamir::reconstruct(&xs, &shares);
+    shares.zeroize();
+    let outcome = if key_hash(p, key) == h || cheat.extra_seed {
+        Ok(())
+    } else {
+        Err(Error::Cheating {
+            check: "ihash-setup-shares",
+        })
+    };
+    verdict::send(ch, outcome)?;
+    ch.send_block(key)?;
+    ch.flush()?;
+    key.zeroize();
+    verdict::recv(ch)?;
+    let seeds = Zeroizing::new(watch.iter().map(|&j| got[j]).collect());
+    Ok((watch, seeds))
+}
