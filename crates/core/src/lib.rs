@@ -11,6 +11,7 @@ pub mod channel;
 pub mod error;
 pub mod gf128;
 pub mod gf2;
+pub mod gf256;
 pub mod hash;
 pub mod hugepage;
 pub mod prefetch;
