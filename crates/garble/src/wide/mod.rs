@@ -35,10 +35,12 @@
 //! LEGO-style generation garbles them); [`circuit`] walks a compiled
 //! [`crate::GarblePlan`] with long labels, batching ANDs across stages.
 
+pub mod bench;
 pub mod circuit;
 pub mod compress;
 pub mod kernel;
 
+pub use bench::bench_wide;
 pub use circuit::{evaluate_wide, garble_wide, WidePlan};
 pub use compress::Compress;
 pub use kernel::{eval_batch, garble_batch, WideScratch};
