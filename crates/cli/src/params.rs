@@ -3,8 +3,9 @@
 
 use crate::error::{CliError, CliResult};
 use brickyard_lindell_riva::params::{
-    Choice, CutAndChoose, LrParams, Objective as LrObjective, S as LR_S,
+    Choice, CutAndChoose as LrCutAndChoose, LrParams, Objective as LrObjective, S as LR_S,
 };
+use brickyard_protocols::jimu::{self, compress_bound, CutAndChoose};
 use brickyard_protocols::lego::{LegoParams, Objective};
 use clap::Subcommand;
 
@@ -76,6 +77,28 @@ pub enum ParamsCmd {
         /// With a search: ignore choices with more circuits than this.
         #[arg(long)]
         max_circuits: Option<u64>,
+    /// JIMU cut-and-choose bucket size B and total garbled gates T (Sec. 6.3, exact arithmetic),
+    /// and the long-label setting for k (Sec. 6.2, Lemma 6.1).
+    #[command(after_help = "Examples:\n  \
+        brickyard params jimu --and-gates 6800\n  \
+        brickyard params jimu --and-gates 18175 --k 127 --json\n  \
+        brickyard params jimu --and-gates 6800 --bucket 5 --total 39539")]
+    Jimu {
+        /// AND gates of the circuit (N).
+        #[arg(long)]
+        and_gates: u64,
+        /// Statistical security parameter.
+        #[arg(long, default_value_t = 40)]
+        s: u32,
+        /// Computational security parameter: 88 (256-bit labels) or 127 (384-bit).
+        #[arg(long, default_value_t = 88)]
+        k: u32,
+        /// Override B; with --total. Refused if the bound misses 2^-s.
+        #[arg(long, requires = "total")]
+        bucket: Option<u32>,
+        /// Override T; with --bucket.
+        #[arg(long, requires = "bucket")]
+        total: Option<u64>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -113,7 +136,7 @@ fn choice(
     })
 }
 
-fn print_cc(name: &str, c: &CutAndChoose) {
+fn print_cc(name: &str, c: &LrCutAndChoose) {
     println!(
         "{name}: B = {}  p = 0.{:02}  M = {}  (evaluated {}, checked {}; B/p = {:.2} circuits per execution)",
         c.b,
@@ -232,6 +255,47 @@ pub fn run(cmd: ParamsCmd) -> CliResult {
                 println!(
                     "circuits to garble: {} (C) + {} (C')",
                     params.main.m, params.recovery.m
+        ParamsCmd::Jimu {
+            and_gates,
+            s,
+            k,
+            bucket,
+            total,
+            json,
+        } => {
+            let (l, w) = jimu::label_symbols(k)?;
+            if s < 40 {
+                return Err(CliError::Usage(format!("s = {s} is below 40")));
+            }
+            let p = match (bucket, total) {
+                (Some(b), Some(t)) => CutAndChoose::checked(and_gates, b, t, s)?,
+                _ => CutAndChoose::optimise(and_gates, s)?,
+            };
+            let e = compress_bound::subspace_count(l, w, compress_bound::COMPRESSED_SYMBOLS);
+            if json {
+                let v = serde_json::json!({
+                    "params": p, "checked_gates": p.checked_gates(), "k": k,
+                    "label_bits": 8 * l, "label_symbols": l, "watched_symbols": w,
+                    "compressed_entropy_bits": e.bits(),
+                });
+                println!("{v}");
+            } else {
+                println!("N = {and_gates} AND gates, s = {s}, k = {k}");
+                println!(
+                    "B = {}  T = {}  (checked {}, kappa = T/N = {:.3})",
+                    p.bucket,
+                    p.total,
+                    p.checked_gates(),
+                    p.kappa
+                );
+                println!(
+                    "Sec. 6.3 bound: max_b F(b) = 2^{:.3} at b = {} faulty gates <= 2^-{s} (exact; b searched to {})",
+                    p.bound_log2, p.worst_faulty, p.faulty_searched
+                );
+                println!(
+                    "labels: {} bits (l = {l} symbols of GF(2^8), {w} watched), compressed to 128 bits keeping {:.6} bits (Lemma 6.1)",
+                    8 * l,
+                    e.bits()
                 );
             }
             Ok(())

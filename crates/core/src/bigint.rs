@@ -77,6 +77,53 @@ impl BigUint {
         }
     }
 
+    /// `self -= other`; `None` (and `self` unchanged) if `other > self`.
+    pub fn checked_sub_assign(&mut self, other: &BigUint) -> Option<()> {
+        if *other > *self {
+            return None;
+        }
+        let mut borrow = 0u64;
+        for (i, limb) in self.0.iter_mut().enumerate() {
+            let o = *other.0.get(i).unwrap_or(&0);
+            let (d1, b1) = limb.overflowing_sub(o);
+            let (d2, b2) = d1.overflowing_sub(borrow);
+            *limb = d2;
+            borrow = (b1 || b2) as u64;
+        }
+        self.trim();
+        Some(())
+    }
+
+    /// `self /= d`, returning the remainder; `None` (and `self` unchanged)
+    /// for `d = 0`.
+    pub fn div_rem_u64(&mut self, d: u64) -> Option<u64> {
+        if d == 0 {
+            return None;
+        }
+        let mut rem = 0u128;
+        for limb in self.0.iter_mut().rev() {
+            let cur = (rem << 64) | *limb as u128;
+            *limb = (cur / d as u128) as u64;
+            rem = cur % d as u128;
+        }
+        self.trim();
+        Some(rem as u64)
+    }
+
+    /// `2^bits − 1`.
+    pub fn ones(bits: u32) -> BigUint {
+        let mut v = BigUint::from_u64(1);
+        v.shl(bits);
+        // 2^bits ≥ 1, so the subtraction cannot fail.
+        let _ = v.checked_sub_assign(&BigUint::from_u64(1));
+        v
+    }
+
+    /// Whether the value is zero.
+    pub fn is_zero(&self) -> bool {
+        self.0.iter().all(|&l| l == 0)
+    }
+
     /// `self <<= bits`.
     pub fn shl(&mut self, bits: u32) {
         let words = (bits / 64) as usize;

@@ -21,6 +21,7 @@ pub mod gate;
 pub mod plan;
 pub mod tweak;
 mod walk;
+pub mod wide;
 
 pub use bench::{bench_garble, bench_plan, GarbleBench};
 pub use decode::{decode, decode_checked, Decoding};

@@ -6,9 +6,11 @@
 //! traffic and rounds, and print the same table for every protocol.
 #![deny(missing_docs)]
 
+mod bigint;
 pub mod compgc;
 pub mod config;
 pub mod driver;
+pub mod jimu;
 pub mod lego;
 pub mod party;
 pub mod progress;

@@ -58,7 +58,7 @@ pub enum BenchCmd {
     },
     /// Half-gates garbling and evaluation, ns per AND gate, one core.
     #[command(
-        after_help = "Examples:\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/sha256.txt --json\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/aes_128.txt --iterations 2000 --runs 9"
+        after_help = "Examples:\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/sha256.txt --json\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/aes_128.txt --iterations 2000 --runs 9\n  brickyard bench garble --circuit ../shared/circuits/bristol_fashion/aes_128.txt --labels 256 --iterations 500 --runs 5"
     )]
     Garble {
         /// A Bristol file or builtin:NAME.
@@ -74,6 +74,10 @@ pub enum BenchCmd {
         /// of AES-128).
         #[arg(long, default_value_t = 1)]
         runs: usize,
+        /// Also JIMU's long labels (256 for k = 88, 384 for k = 127; Sec.
+        /// 2.2, 6.2), measured in the same runs beside the 128-bit ones.
+        #[arg(long, default_value_t = 128)]
+        labels: u32,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -233,8 +237,9 @@ pub fn run(args: BenchArgs) -> CliResult {
             circuit,
             iterations,
             runs,
+            labels,
             json,
-        }) => garble::run(&circuit, iterations, runs, json),
+        }) => garble::run(&circuit, iterations, runs, labels, json),
         Some(BenchCmd::Ot { kind, count, json }) => ot::run(&kind, count, json),
         Some(BenchCmd::Triples { count, json }) => triples::run(count, json),
         Some(BenchCmd::Commit {

@@ -15,7 +15,6 @@
 //! | Theorem 2 | [`params`] |
 
 pub mod batch;
-mod bigint;
 pub mod bucket;
 pub mod bucketing;
 pub mod build;

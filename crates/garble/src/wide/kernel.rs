@@ -1,0 +1,256 @@
+//! The long-label half-gates equations over a batch of independent AND
+//! gates (see the module docs of [`super`]): the only place they are
+//! written. The circuit walk gathers a batch's input labels and calls
+//! these; JIMU's Generate calls them on its random gates directly.
+//!
+//! Per gate the garbler compresses `A₀` and `B₀` (the compressions of
+//! `A₀ ⊕ Δ`, `B₀ ⊕ Δ` are those XOR `Compress(Δ)`), runs the inner AES
+//! pass on the four compressed values and the outer pass on `4L` blocks;
+//! the evaluator compresses two labels and runs `2 + 2L` blocks. Each pass
+//! is one `encrypt_blocks` call over the whole batch, so the AES kernels
+//! of `brickyard_core::aes` see long runs.
+
+use super::compress::Compress;
+use super::{and_bit, lsb, max_and_index, wide_tweak, xor, Label, WideDelta};
+use brickyard_core::aes::fixed_key;
+use brickyard_core::{Block, Error, Result};
+use zeroize::Zeroizing;
+
+/// Reusable buffers (wiped on drop: they hold compressed labels, and
+/// π of a compressed label reveals it).
+#[derive(Default)]
+pub struct WideScratch {
+    u: Zeroizing<Vec<Block>>,
+    v: Zeroizing<Vec<Block>>,
+}
+
+impl WideScratch {
+    /// Empty buffers; they grow to the largest batch seen.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn prepare(&mut self, nu: usize, nv: usize) -> (&mut [Block], &mut [Block]) {
+        if self.u.len() < nu {
+            self.u.resize(nu, Block::ZERO);
+        }
+        if self.v.len() < nv {
+            self.v.resize(nv, Block::ZERO);
+        }
+        (&mut self.u[..nu], &mut self.v[..nv])
+    }
+}
+
+/// `v[L·h + k] = π(u[h]) ⊕ τ(j_h, h mod 2, k)` for each hashed value, then
+/// `v ← π(v) ⊕ π(u)`: afterwards `v[L·h .. L·h + L]` is `H` of value `h`.
+/// `per` values per gate (4: garbler, 2: evaluator); value `h` of a gate
+/// belongs to half `h / (per/2)`.
+fn hash<const L: usize>(u: &mut [Block], v: &mut [Block], per: usize, offset: u64, first: u64) {
+    let pi = fixed_key();
+    pi.encrypt_blocks(u);
+    for (g, (ug, vg)) in u
+        .chunks_exact(per)
+        .zip(v.chunks_exact_mut(per * L))
+        .enumerate()
+    {
+        let j = first + g as u64;
+        for (h, (&uh, vh)) in ug.iter().zip(vg.chunks_exact_mut(L)).enumerate() {
+            let half = (h / (per / 2)) as u64;
+            for (k, vk) in vh.iter_mut().enumerate() {
+                *vk = uh ^ wide_tweak(L, offset, j, half, k as u64);
+            }
+        }
+    }
+    pi.encrypt_blocks(v);
+    for (ug, vg) in u.chunks_exact(per).zip(v.chunks_exact_mut(per * L)) {
+        for (&uh, vh) in ug.iter().zip(vg.chunks_exact_mut(L)) {
+            for vk in vh {
+                *vk ^= uh;
+            }
+        }
+    }
+}
+
+fn as_label<const L: usize>(s: &[Block]) -> Label<L> {
+    std::array::from_fn(|k| s[k])
+}
+
+fn check_index<const L: usize>(first: u64, n: usize) -> Result<()> {
+    if first.saturating_add(n as u64) > max_and_index(L) {
+        return Err(Error::config("long-label AND index beyond the tweak space"));
+    }
+    Ok(())
+}
+
+/// Garbles `a0.len()` independent AND gates with global indices
+/// `first, first + 1, …` under `tweak_offset`: output 0-labels to `out0`,
+/// tables (`[T_G, T_E]` per gate) to `tables` (length `2n`). Mismatched
+/// lengths are `Config` (a caller bug).
+#[allow(clippy::too_many_arguments)]
+pub fn garble_batch<const L: usize>(
+    a0: &[Label<L>],
+    b0: &[Label<L>],
+    delta: &WideDelta<L>,
+    compress: &Compress,
+    tweak_offset: u64,
+    first: u64,
+    out0: &mut [Label<L>],
+    tables: &mut [Label<L>],
+    scratch: &mut WideScratch,
+) -> Result<()> {
+    let n = a0.len();
+    if b0.len() != n || out0.len() != n || tables.len() != 2 * n || 16 * L != compress.cols() {
+        return Err(Error::config("garble_batch: mismatched lengths"));
+    }
+    check_index::<L>(first, n)?;
+    let d = delta.label();
+    let cd = compress.apply(d);
+    let (u, v) = scratch.prepare(4 * n, 4 * L * n);
+    for (ug, (a, b)) in u.chunks_exact_mut(4).zip(a0.iter().zip(b0)) {
+        let (ca, cb) = (compress.apply(a), compress.apply(b));
+        ug.copy_from_slice(&[ca, ca ^ cd, cb, cb ^ cd]);
+    }
+    hash::<L>(u, v, 4, tweak_offset, first);
+    for ((hg, (a, b)), (o, tab)) in v
+        .chunks_exact(4 * L)
+        .zip(a0.iter().zip(b0))
+        .zip(out0.iter_mut().zip(tables.chunks_exact_mut(2)))
+    {
+        let (ha0, ha1): (Label<L>, Label<L>) = (as_label(&hg[..L]), as_label(&hg[L..2 * L]));
+        let (hb0, hb1): (Label<L>, Label<L>) =
+            (as_label(&hg[2 * L..3 * L]), as_label(&hg[3 * L..]));
+        let (pa, pb) = (lsb(a), lsb(b));
+        let tg = xor(&xor(&ha0, &ha1), &and_bit(d, pb));
+        let hb = xor(&hb0, &hb1);
+        let wg = xor(&ha0, &and_bit(&tg, pa));
+        let we = xor(&hb0, &and_bit(&hb, pb));
+        *o = xor(&wg, &we);
+        tab[0] = tg;
+        tab[1] = xor(&hb, a);
+    }
+    Ok(())
+}
+
+/// Evaluates gates garbled by [`garble_batch`] with the same
+/// `tweak_offset` and `first`. `tables` usually comes from the peer: a
+/// wrong length is `Malformed`.
+#[allow(clippy::too_many_arguments)]
+pub fn eval_batch<const L: usize>(
+    a: &[Label<L>],
+    b: &[Label<L>],
+    tables: &[Label<L>],
+    compress: &Compress,
+    tweak_offset: u64,
+    first: u64,
+    out: &mut [Label<L>],
+    scratch: &mut WideScratch,
+) -> Result<()> {
+    let n = a.len();
+    if tables.len() != 2 * n {
+        return Err(Error::malformed(format!(
+            "{} long-label table rows for {n} AND gates",
+            tables.len()
+        )));
+    }
+    if b.len() != n || out.len() != n || 16 * L != compress.cols() {
+        return Err(Error::config("eval_batch: mismatched lengths"));
+    }
+    check_index::<L>(first, n)?;
+    let (u, v) = scratch.prepare(2 * n, 2 * L * n);
+    for (ug, (x, y)) in u.chunks_exact_mut(2).zip(a.iter().zip(b)) {
+        ug.copy_from_slice(&[compress.apply(x), compress.apply(y)]);
+    }
+    hash::<L>(u, v, 2, tweak_offset, first);
+    for ((hg, (x, y)), (o, tab)) in v
+        .chunks_exact(2 * L)
+        .zip(a.iter().zip(b))
+        .zip(out.iter_mut().zip(tables.chunks_exact(2)))
+    {
+        let (ha, hb): (Label<L>, Label<L>) = (as_label(&hg[..L]), as_label(&hg[L..]));
+        let wg = xor(&ha, &and_bit(&tab[0], lsb(x)));
+        let we = xor(&hb, &and_bit(&xor(&tab[1], x), lsb(y)));
+        *o = xor(&wg, &we);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::random_label;
+    use super::*;
+    use brickyard_core::hash::tccr;
+    use brickyard_core::prg::Prg;
+
+    /// `H` by its definition: `tccr(Compress(X), τ(j, h, k))` per block.
+    fn h_ref<const L: usize>(c: &Compress, x: &Label<L>, off: u64, j: u64, h: u64) -> Label<L> {
+        let cx = c.apply_reference(x);
+        std::array::from_fn(|k| tccr(cx, wide_tweak(L, off, j, h, k as u64)))
+    }
+
+    fn equations_match_the_definition<const L: usize>(seed: u128) {
+        let mut prg = Prg::from_seed(Block(seed));
+        let c = Compress::sample(&mut prg, 16 * L);
+        let delta = WideDelta::<L>::random(&mut prg);
+        let d = *delta.label();
+        let n = 37;
+        let a0: Vec<Label<L>> = (0..n).map(|_| random_label(&mut prg)).collect();
+        let b0: Vec<Label<L>> = (0..n).map(|_| random_label(&mut prg)).collect();
+        let (mut out0, mut tables) = (vec![[Block::ZERO; L]; n], vec![[Block::ZERO; L]; 2 * n]);
+        let mut s = WideScratch::new();
+        garble_batch(&a0, &b0, &delta, &c, 5, 70, &mut out0, &mut tables, &mut s).unwrap();
+        for g in 0..n {
+            let j = 70 + g as u64;
+            let (a, b) = (a0[g], b0[g]);
+            let ha0 = h_ref(&c, &a, 5, j, 0);
+            let ha1 = h_ref(&c, &xor(&a, &d), 5, j, 0);
+            let hb0 = h_ref(&c, &b, 5, j, 1);
+            let hb1 = h_ref(&c, &xor(&b, &d), 5, j, 1);
+            let tg = xor(&xor(&ha0, &ha1), &and_bit(&d, lsb(&b)));
+            let te = xor(&xor(&hb0, &hb1), &a);
+            assert_eq!([tables[2 * g], tables[2 * g + 1]], [tg, te], "gate {g}");
+            // Every input combination decodes to AND.
+            for x in [false, true] {
+                for y in [false, true] {
+                    let (la, lb) = (xor(&a, &and_bit(&d, x)), xor(&b, &and_bit(&d, y)));
+                    let mut o = [[Block::ZERO; L]];
+                    eval_batch(
+                        &[la],
+                        &[lb],
+                        &tables[2 * g..2 * g + 2],
+                        &c,
+                        5,
+                        j,
+                        &mut o,
+                        &mut s,
+                    )
+                    .unwrap();
+                    assert_eq!(o[0], xor(&out0[g], &and_bit(&d, x && y)), "gate {g} {x}{y}");
+                }
+            }
+        }
+        // The batch evaluator agrees with the single-gate one; another
+        // index (tweak) or compression matrix breaks evaluation.
+        let mut out = vec![[Block::ZERO; L]; n];
+        eval_batch(&a0, &b0, &tables, &c, 5, 70, &mut out, &mut s).unwrap();
+        assert_eq!(out, out0);
+        eval_batch(&a0, &b0, &tables, &c, 5, 71, &mut out, &mut s).unwrap();
+        assert!(out.iter().zip(&out0).all(|(x, y)| x != y));
+        let c2 = Compress::sample(&mut prg, 16 * L);
+        eval_batch(&a0, &b0, &tables, &c2, 5, 70, &mut out, &mut s).unwrap();
+        assert!(out.iter().zip(&out0).all(|(x, y)| x != y));
+        assert!(matches!(
+            eval_batch(&a0, &b0, &tables[1..], &c, 5, 70, &mut out, &mut s),
+            Err(Error::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn equations_match_the_definition_256() {
+        equations_match_the_definition::<2>(11);
+    }
+
+    #[test]
+    fn equations_match_the_definition_384() {
+        equations_match_the_definition::<3>(12);
+    }
+}
