@@ -77,6 +77,10 @@ pub enum ParamsCmd {
         /// With a search: ignore choices with more circuits than this.
         #[arg(long)]
         max_circuits: Option<u64>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// JIMU cut-and-choose bucket size B and total garbled gates T (Sec. 6.3, exact arithmetic),
     /// and the long-label setting for k (Sec. 6.2, Lemma 6.1).
     #[command(after_help = "Examples:\n  \
@@ -255,6 +259,10 @@ pub fn run(cmd: ParamsCmd) -> CliResult {
                 println!(
                     "circuits to garble: {} (C) + {} (C')",
                     params.main.m, params.recovery.m
+                );
+            }
+            Ok(())
+        }
         ParamsCmd::Jimu {
             and_gates,
             s,
