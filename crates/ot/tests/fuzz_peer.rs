@@ -29,7 +29,7 @@ fn seed() -> u128 {
 /// (sometimes truncated), sometimes raw bytes.
 fn input(prg: &mut Prg) -> Vec<u8> {
     let r = prg.random_block().0;
-    let raw = r % 8 == 0;
+    let raw = r.is_multiple_of(8);
     let len = if raw {
         (r >> 8) as usize % 600
     } else {
