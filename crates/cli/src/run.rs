@@ -72,6 +72,7 @@ pub fn run(args: RunCmdArgs) -> CliResult {
             expected.key_path = args.key.clone();
             expected.parameters = party.store_parameters();
             let mut store = Store::open(dir, &expected)?;
+            store.check_usable()?;
             store.allow_resync(args.resync);
             party.attach_store(store)?;
             PhaseSet {
