@@ -130,7 +130,9 @@ pub fn run(args: PreprocessArgs) -> CliResult {
         let mut expected = Expected::new(&args.run.protocol, role.store_role());
         expected.key_path = args.key.clone();
         expected.parameters = parameters.clone();
-        Some(Store::open(&args.store, &expected)?)
+        let store = Store::open(&args.store, &expected)?;
+        store.check_usable()?;
+        Some(store)
     } else {
         None
     };

@@ -87,6 +87,7 @@ pub fn run(args: RunCmdArgs) -> CliResult {
             expected.key_path = args.key.clone();
             expected.parameters = party.store_parameters();
             let mut store = Store::open(dir, &expected)?;
+            store.check_usable()?;
             store.allow_resync(args.resync);
             cfg.store_session = Some(store.session_id().to_hex());
             party.attach_store(store)?;

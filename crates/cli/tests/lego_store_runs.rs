@@ -101,7 +101,12 @@ fn lego_generate_then_build_and_eval_in_later_processes() {
     assert!(!ao.status.success() && !bo.status.success());
     assert!(bo.stdout.is_empty());
     let err = String::from_utf8_lossy(&bo.stderr);
-    assert!(err.contains("enough unused material"), "{err}");
+    assert!(
+        err.contains("material for 0 built copies")
+            && err.contains("asks for 1")
+            && err.contains("nothing was reserved"),
+        "{err}"
+    );
 
     // Preprocess again, this time sized as one AES-128: a second batch.
     let again = [

@@ -256,3 +256,79 @@ fn verify_reports_a_tampered_store_before_any_run_burns_material() {
     assert!(e.contains("MAC mismatch") && e.contains("tables2"), "{e}");
     assert_eq!(left(&s.home, &s.a), 3, "verify reserved nothing");
 }
+
+#[test]
+fn an_exported_store_refuses_use_and_the_imported_copy_runs_on() {
+    let s = preprocess(&[]);
+    let (ao, bo) = run(&s, "builtin:add32", "1", &[]);
+    assert!(
+        ao.status.success() && bo.status.success(),
+        "{}",
+        text(&bo.stderr)
+    );
+    let dir = Path::new(&s.a).parent().unwrap().to_path_buf();
+    let pass = dir.join("pass.txt");
+    std::fs::write(&pass, "a long enough passphrase\n").unwrap();
+    let archive = dir.join("alice.bystore");
+    let archive_s = archive.to_str().unwrap();
+    let pass_s = pass.to_str().unwrap();
+    let out = brickyard(&s.home)
+        .args([
+            "store",
+            "export",
+            &s.a,
+            "--out",
+            archive_s,
+            "--passphrase-file",
+            pass_s,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The source is moved out: refused before connecting.
+    let (ao, _) = alone(&s, &run_args("builtin:add32", "1", &[]));
+    assert!(!ao.status.success());
+    assert!(
+        text(&ao.stderr).contains("exported"),
+        "{}",
+        text(&ao.stderr)
+    );
+    // "The other machine": a new directory and key place.
+    let moved = dir.join("moved.store");
+    let key = dir.join("elsewhere/alice.key");
+    let (moved_s, key_s) = (moved.to_str().unwrap(), key.to_str().unwrap());
+    let wrong = dir.join("wrong.txt");
+    std::fs::write(&wrong, "not the passphrase\n").unwrap();
+    let out = brickyard(&s.home)
+        .args([
+            "store", "import", archive_s, "--store", moved_s, "--key", key_s,
+        ])
+        .args(["--passphrase-file", wrong.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(!moved.exists(), "a failed import leaves nothing");
+    let out = brickyard(&s.home)
+        .args([
+            "store", "import", archive_s, "--store", moved_s, "--key", key_s,
+        ])
+        .args(["--passphrase-file", pass_s])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (ao, bo) = pair(
+        &s.home,
+        &run_args("builtin:add32", "2", &[]),
+        &["--store", moved_s, "--key", key_s, "--input", "100"],
+        &["--store", &s.b, "--input", "1"],
+    );
+    assert!(ao.status.success(), "{}", text(&ao.stderr));
+    assert_eq!(
+        text(&bo.stdout)
+            .lines()
+            .filter(|l| l.trim() == "101")
+            .count(),
+        2
+    );
+    assert_eq!(left(&s.home, &s.b), 0);
+}

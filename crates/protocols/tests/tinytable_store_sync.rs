@@ -138,6 +138,10 @@ fn exec_counts(dir: &Path, cfg: &RunConfig) -> (u64, u64) {
     (e.next_index, e.remaining)
 }
 
+/// A lie (given one execution's table count) and the check it must trip
+/// (`None`: a `Config` refusal).
+type Lie = (fn(i64) -> SyncLie, Option<&'static str>);
+
 #[test]
 fn store_handshake_lies_end_in_named_errors_and_change_nothing() {
     let mut cfg = RunConfig::new(Arc::new(builtin("add32").unwrap())).unwrap();
@@ -145,7 +149,7 @@ fn store_handshake_lies_end_in_named_errors_and_change_nothing() {
     cfg.output = OutputMode::Both;
     // Kind 0 is the execution record, kind 1 the tables; `T` below stands
     // for one execution's tables.
-    let lies: [(fn(i64) -> SyncLie, Option<&str>); 7] = [
+    let lies: [Lie; 7] = [
         (|_| SyncLie::ShiftNext { kind: 0, by: 1 }, Some(SYNC_CHECK)),
         (|t| SyncLie::ShiftNext { kind: 1, by: t }, Some(SYNC_CHECK)),
         (|_| SyncLie::ShiftNext { kind: 1, by: -1 }, Some(SYNC_CHECK)),

@@ -10,8 +10,9 @@
 //!   binding it to its session, kind and position, with a key kept outside
 //!   the store directory;
 //! * **single use** — [`Store::reserve`] durably advances a per-kind next
-//!   index before handing anything out, and [`Store::sync_next_index`] makes
-//!   both parties skip past anything either of them ever reserved;
+//!   index before handing anything out, and [`Store::sync_groups`] makes
+//!   both parties agree on one next index per group of kinds used together,
+//!   checked against both stores (a peer's lie is refused, never adopted);
 //! * **crash safety** — metadata is replaced atomically, data is appended in
 //!   large chunks, and a torn tail is detected and truncated on open.
 //!

@@ -294,6 +294,12 @@ impl Store {
         &self.manifest.parameters
     }
 
+    /// Refuses (`Config`, saying why) a store that is poisoned or exported:
+    /// a run checks this before connecting.
+    pub fn check_usable(&self) -> Result<()> {
+        self.state.check_open()
+    }
+
     /// Why the store refuses use, if it does.
     pub fn closed(&self) -> Option<&Closed> {
         self.state.closed.as_ref()

@@ -253,7 +253,7 @@ impl Party for TinyTableParty {
     fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
         let mut m = self.cfg.function_parameters();
         m.insert("tinytable variant".into(), self.opts.variant.name().into());
-        m.insert("mac".into(), self.opts.mac.name().into());
+        m.insert("mac".into(), self.opts.mac.name());
         m.insert(
             "preprocessing source".into(),
             match self.opts.source {
