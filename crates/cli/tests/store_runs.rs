@@ -94,6 +94,10 @@ fn preprocess_then_online_with_kills() {
                 KEY,
                 "--output",
                 "both",
+                // Bob opens his store before connecting, so a kill can
+                // land before he connects: don't wait the default 60 s.
+                "--connect-timeout",
+                "5",
             ],
             10,
         );
