@@ -94,10 +94,11 @@ fn preprocess_then_online_with_kills() {
                 KEY,
                 "--output",
                 "both",
-                // Bob opens his store before connecting, so a kill can
-                // land before he connects: don't wait the default 60 s.
+                // Both open their stores before connecting, so a kill can
+                // land before the connection: the survivor must not wait
+                // the default 60 s for a peer that is gone.
                 "--connect-timeout",
-                "5",
+                "2",
             ],
             10,
         );
@@ -112,6 +113,7 @@ fn preprocess_then_online_with_kills() {
                 b_store.to_str().unwrap(),
             ])
             .args(["--input", PT, "--output", "both", "--timeout", "10"])
+            .args(["--connect-timeout", "2"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
