@@ -97,6 +97,11 @@ fn preprocess_then_online_with_kills() {
                 KEY,
                 "--output",
                 "both",
+                // Both open their stores before connecting, so a kill can
+                // land before the connection: the survivor must not wait
+                // the default 60 s for a peer that is gone.
+                "--connect-timeout",
+                "2",
             ],
             10,
         );
@@ -112,6 +117,7 @@ fn preprocess_then_online_with_kills() {
                 b_store.to_str().unwrap(),
             ])
             .args(["--input", PT, "--output", "both", "--timeout", "10"])
+            .args(["--connect-timeout", "2"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

@@ -141,7 +141,11 @@ fn mismatched_circuits_fail_cleanly() {
     assert!(!alice.status.success());
     assert!(!bob.status.success());
     assert!(bob.stdout.is_empty(), "no output after an abort");
-    assert!(String::from_utf8_lossy(&alice.stderr).contains("different protocol, circuit"));
+    let alice_err = String::from_utf8_lossy(&alice.stderr);
+    assert!(
+        alice_err.contains("settings differ from the peer's: circuit: digest"),
+        "{alice_err}"
+    );
     assert!(rest.contains("error:"), "{rest}");
 }
 
