@@ -29,8 +29,8 @@ pub enum Cheat {
         delta: u8,
     },
     /// Alice XORs `delta` ≠ 0 into symbol `symbol` of check answer `t`.
-    /// Caught by `ihash-consistency` (always: the error is a nonzero
-    /// codeword error of weight ≥ n − ℓ + 1 > n − w on W... see docs).
+    /// Caught by `ihash-consistency` unless W falls inside the ≤ ℓ − 1
+    /// zeros of Encode(e): probability ≥ 1 − C(ℓ−1, w)/C(n, w).
     SenderBadAnswer {
         /// Check index (< ξ).
         t: usize,

@@ -13,6 +13,9 @@ pub struct Sender {
     p: Params,
     code: Code,
     prgs: Vec<Prg>,
+    /// PRG rows of the current batch, kept between batches so that large
+    /// batches do not fault fresh pages in every time (zeroized on drop).
+    rows: zeroize::Zeroizing<Vec<u8>>,
     #[cfg(feature = "adversary")]
     cheat: Option<crate::Cheat>,
 }
@@ -51,6 +54,7 @@ impl Sender {
             p,
             code: Code::new(p.field(), p.n, p.ell),
             prgs: seeds.iter().map(|&s| Prg::from_seed(s)).collect(),
+            rows: zeroize::Zeroizing::new(Vec::new()),
             #[cfg(feature = "adversary")]
             cheat: _cheat,
         })
@@ -68,7 +72,8 @@ impl Sender {
         let (n, ell, xi) = (self.p.n, self.p.ell, self.p.xi());
         let total = count + xi;
         // Step 1a: n rows of PRG symbols, symbol-major.
-        let mut rows = zeroize::Zeroizing::new(vec![0u8; n * total]);
+        let rows = &mut self.rows;
+        rows.resize(n * total, 0);
         let mask = (self.p.field().order() - 1) as u8;
         for (row, prg) in rows.chunks_exact_mut(total).zip(&mut self.prgs) {
             prg.fill_bytes(row);

@@ -43,7 +43,7 @@ pub fn combine_rows_on(kernel: Kernel, field: &Field, coeffs: &[u8], rows: &[u8]
         "gf256::combine_rows: rows must be coeffs.len() × acc.len() bytes"
     );
     assert!(
-        Kernel::available().contains(&kernel),
+        kernel.is_available(),
         "gf256: kernel {kernel:?} is not supported by this CPU"
     );
     let tables = const_muls(field);

@@ -137,6 +137,15 @@ impl GfMatrix {
     pub fn apply_add_on(&self, kernel: Kernel, input: &[u8], len: usize, out: &mut [u8]) {
         assert_eq!(input.len(), self.cols * len, "GfMatrix::apply: input size");
         assert_eq!(out.len(), self.rows * len, "GfMatrix::apply: output size");
+        #[cfg(target_arch = "x86_64")]
+        if kernel == Kernel::Avx2 && kernel.is_available() {
+            // SAFETY: AVX2 checked; sizes asserted above and `prepared` has
+            // rows · cols entries by construction.
+            unsafe {
+                super::x86::avx2_matrix(&self.prepared, self.rows, self.cols, input, len, out)
+            };
+            return;
+        }
         let mut start = 0;
         while start < len {
             let end = (start + CHUNK).min(len);

@@ -88,36 +88,42 @@ pub enum Kernel {
 impl Kernel {
     /// The fastest kernel this CPU runs (detected once).
     pub fn best() -> Kernel {
-        static BEST: OnceLock<Kernel> = OnceLock::new();
-        *BEST.get_or_init(|| {
-            Kernel::available()
-                .into_iter()
-                .last()
-                .unwrap_or(Kernel::Portable)
-        })
+        *Kernel::detected().last().unwrap_or(&Kernel::Portable)
     }
 
     /// Every kernel this CPU runs, slowest first (tests compare them all).
     pub fn available() -> Vec<Kernel> {
-        let mut v = vec![Kernel::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if is_x86_feature_detected!("avx2") {
-                v.push(Kernel::Avx2);
-            }
-            if is_x86_feature_detected!("gfni")
-                && is_x86_feature_detected!("avx512f")
-                && is_x86_feature_detected!("avx512bw")
+        Kernel::detected().to_vec()
+    }
+
+    /// Whether this CPU runs `self` (cached detection).
+    pub fn is_available(self) -> bool {
+        Kernel::detected().contains(&self)
+    }
+
+    fn detected() -> &'static [Kernel] {
+        static DETECTED: OnceLock<Vec<Kernel>> = OnceLock::new();
+        DETECTED.get_or_init(|| {
+            let mut v = vec![Kernel::Portable];
+            #[cfg(target_arch = "x86_64")]
             {
-                v.push(Kernel::Gfni512);
+                if is_x86_feature_detected!("avx2") {
+                    v.push(Kernel::Avx2);
+                }
+                if is_x86_feature_detected!("gfni")
+                    && is_x86_feature_detected!("avx512f")
+                    && is_x86_feature_detected!("avx512bw")
+                {
+                    v.push(Kernel::Gfni512);
+                }
             }
-        }
-        v
+            v
+        })
     }
 
     fn check(self) {
         assert!(
-            Kernel::available().contains(&self),
+            self.is_available(),
             "gf256: kernel {self:?} is not supported by this CPU"
         );
     }

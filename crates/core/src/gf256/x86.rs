@@ -156,3 +156,60 @@ pub(super) unsafe fn gfni_combine(
         col += 32;
     }
 }
+
+/// out ^= M · input on symbol-major rows (see `GfMatrix::apply`): 32
+/// columns at a time, the nibbles of every input row split once, each
+/// output row summed in a register (no load/store of `out` per entry).
+///
+/// # Safety
+/// The CPU must support AVX2; `prepared.len() == rows · cols`,
+/// `input.len() == cols · len`, `out.len() == rows · len`.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn avx2_matrix(
+    prepared: &[ConstMul],
+    rows: usize,
+    cols: usize,
+    input: &[u8],
+    len: usize,
+    out: &mut [u8],
+) {
+    assert!(prepared.len() == rows * cols && input.len() == cols * len && out.len() == rows * len);
+    let full = len - len % 32;
+    let mask = _mm256_set1_epi8(0x0f);
+    let mut split = vec![_mm256_setzero_si256(); 2 * cols];
+    let mut j = 0;
+    while j < full {
+        // SAFETY: j + 32 <= full <= len, so every access at c·len + j or
+        // r·len + j reads/writes 32 bytes inside `input` / `out` (lengths
+        // asserted above); tables are 16 bytes each.
+        unsafe {
+            for c in 0..cols {
+                let s = _mm256_loadu_si256(input.as_ptr().add(c * len + j).cast());
+                split[2 * c] = _mm256_and_si256(s, mask);
+                split[2 * c + 1] = _mm256_and_si256(_mm256_srli_epi64(s, 4), mask);
+            }
+            for r in 0..rows {
+                let dst = out.as_mut_ptr().add(r * len + j);
+                let mut a = _mm256_loadu_si256(dst.cast());
+                for (c, m) in prepared[r * cols..(r + 1) * cols].iter().enumerate() {
+                    let (lo, hi) = m.nibbles();
+                    let tlo = _mm256_broadcastsi128_si256(_mm_loadu_si128(lo.as_ptr().cast()));
+                    let thi = _mm256_broadcastsi128_si256(_mm_loadu_si128(hi.as_ptr().cast()));
+                    let l = _mm256_shuffle_epi8(tlo, split[2 * c]);
+                    let h = _mm256_shuffle_epi8(thi, split[2 * c + 1]);
+                    a = _mm256_xor_si256(a, _mm256_xor_si256(l, h));
+                }
+                _mm256_storeu_si256(dst.cast(), a);
+            }
+        }
+        j += 32;
+    }
+    for j in full..len {
+        for r in 0..rows {
+            let v = (0..cols).fold(0u8, |acc, c| {
+                acc ^ prepared[r * cols + c].apply(input[c * len + j])
+            });
+            out[r * len + j] ^= v;
+        }
+    }
+}
