@@ -9,9 +9,14 @@
 //! [`MAX_WIDE_BATCH`] ANDs). A batch runs all its XORs, then hashes all
 //! its ANDs in one [`garble_batch`] / [`eval_batch`] call, which equals
 //! running its stages one by one (the 128-bit plan's 8-AND stages would
-//! give the AES kernels runs of 8–16 gates; AES-128's layers batch whole).
+//! give the AES kernels runs of 8–16 gates).
+//!
+//! Beside each slot's label the walk keeps its compression `E·X`:
+//! compression is linear, so XOR gates XOR the compressions too, and
+//! only input wires and AND outputs are compressed (once each), not every
+//! AND input (twice per AND).
 
-use super::kernel::{eval_batch, garble_batch, WideScratch};
+use super::kernel::{eval_batch_compressed, garble_batch_compressed, WideScratch};
 use super::{and_bit, xor, Compress, Label, WideDelta};
 use crate::plan::GarblePlan;
 use brickyard_core::aes::halfgates::AndSlots;
@@ -155,19 +160,24 @@ impl WidePlan {
         start as usize..self.stage_xor_ends[s as usize] as usize
     }
 
-    fn run_xors<const L: usize>(&self, w: &mut [Label<L>], b: &Batch) {
+    fn run_xors<const L: usize>(&self, w: &mut [Label<L>], cw: &mut [Block], b: &Batch) {
         for s in b.stages.0..b.stages.1 {
             for g in &self.xors[self.stage_xors(s)] {
-                let v = xor(
-                    &xor(&w[g[0] as usize], &w[g[1] as usize]),
-                    &w[g[2] as usize],
-                );
-                w[g[3] as usize] = v;
+                let [x, y, z, o] = g.map(|i| i as usize);
+                let v = xor(&xor(&w[x], &w[y]), &w[z]);
+                w[o] = v;
+                cw[o] = cw[x] ^ cw[y] ^ cw[z];
             }
         }
     }
 
-    fn start<const L: usize>(&self, inputs: &[Label<L>]) -> Result<Zeroizing<Vec<Label<L>>>> {
+    /// The label vector and the vector of their compressions.
+    #[allow(clippy::type_complexity)]
+    fn start<const L: usize>(
+        &self,
+        inputs: &[Label<L>],
+        compress: &Compress,
+    ) -> Result<(Zeroizing<Vec<Label<L>>>, Zeroizing<Vec<Block>>)> {
         if inputs.len() != self.inputs {
             return Err(Error::config(format!(
                 "{} input labels for {} input wires",
@@ -175,9 +185,16 @@ impl WidePlan {
                 self.inputs
             )));
         }
+        if 16 * L != compress.cols() {
+            return Err(Error::config("Compress matrix for another label length"));
+        }
         let mut w = Zeroizing::new(vec![[Block::ZERO; L]; self.num_slots]);
         w[..inputs.len()].copy_from_slice(inputs);
-        Ok(w)
+        let mut cw = Zeroizing::new(vec![Block::ZERO; self.num_slots]);
+        for (c, x) in cw.iter_mut().zip(inputs) {
+            *c = compress.apply(x);
+        }
+        Ok((w, cw))
     }
 }
 
@@ -185,15 +202,20 @@ impl WidePlan {
 struct Gathered<const L: usize> {
     a: Zeroizing<Vec<Label<L>>>,
     b: Zeroizing<Vec<Label<L>>>,
+    ca: Zeroizing<Vec<Block>>,
+    cb: Zeroizing<Vec<Block>>,
     out: Zeroizing<Vec<Label<L>>>,
 }
 
 impl<const L: usize> Gathered<L> {
     fn new() -> Self {
         let z = || Zeroizing::new(vec![[Block::ZERO; L]; MAX_WIDE_BATCH]);
+        let c = || Zeroizing::new(vec![Block::ZERO; MAX_WIDE_BATCH]);
         Gathered {
             a: z(),
             b: z(),
+            ca: c(),
+            cb: c(),
             out: z(),
         }
     }
@@ -211,30 +233,31 @@ pub fn garble_wide<const L: usize>(
     tweak_offset: u64,
     tables: &mut Vec<Label<L>>,
 ) -> Result<Zeroizing<Vec<Label<L>>>> {
-    let mut w = plan.start(input_zero_labels)?;
+    let (mut w, mut cw) = plan.start(input_zero_labels, compress)?;
     let d = delta.label();
+    let cd = compress.apply(d);
     let mut g = Gathered::<L>::new();
     let mut scratch = WideScratch::new();
     let base = tables.len();
     tables.resize(base + 2 * plan.and_count(), [Block::ZERO; L]);
     for b in &plan.batches {
-        plan.run_xors(&mut w, b);
+        plan.run_xors(&mut w, &mut cw, b);
         let r = b.ands.0 as usize..b.ands.1 as usize;
         let n = r.len();
         for (k, i) in r.clone().enumerate() {
             let (s, f) = (plan.ands[i], plan.folds[i]);
-            g.a[k] = xor(
-                &xor(&w[s.a as usize], &w[f[0] as usize]),
-                &and_bit(d, s.flip & 1 == 1),
-            );
-            g.b[k] = xor(
-                &xor(&w[s.b as usize], &w[f[1] as usize]),
-                &and_bit(d, s.flip & 2 == 2),
-            );
+            let [x, fx, y, fy] = [s.a, f[0], s.b, f[1]].map(|i| i as usize);
+            let (pa, pb) = (s.flip & 1 == 1, s.flip & 2 == 2);
+            g.a[k] = xor(&xor(&w[x], &w[fx]), &and_bit(d, pa));
+            g.b[k] = xor(&xor(&w[y], &w[fy]), &and_bit(d, pb));
+            g.ca[k] = cw[x] ^ cw[fx] ^ cd.and_bit(pa);
+            g.cb[k] = cw[y] ^ cw[fy] ^ cd.and_bit(pb);
         }
-        garble_batch(
+        garble_batch_compressed(
             &g.a[..n],
             &g.b[..n],
+            &g.ca[..n],
+            &g.cb[..n],
             delta,
             compress,
             tweak_offset,
@@ -244,7 +267,9 @@ pub fn garble_wide<const L: usize>(
             &mut scratch,
         )?;
         for (k, i) in r.enumerate() {
-            w[plan.ands[i].out as usize] = g.out[k];
+            let o = plan.ands[i].out as usize;
+            w[o] = g.out[k];
+            cw[o] = compress.apply(&g.out[k]);
         }
     }
     Ok(Zeroizing::new(
@@ -273,21 +298,26 @@ pub fn evaluate_wide<const L: usize>(
             plan.and_count()
         )));
     }
-    let mut w = plan.start(input_labels)?;
+    let (mut w, mut cw) = plan.start(input_labels, compress)?;
     let mut g = Gathered::<L>::new();
     let mut scratch = WideScratch::new();
     for b in &plan.batches {
-        plan.run_xors(&mut w, b);
+        plan.run_xors(&mut w, &mut cw, b);
         let r = b.ands.0 as usize..b.ands.1 as usize;
         let n = r.len();
         for (k, i) in r.clone().enumerate() {
             let (s, f) = (plan.ands[i], plan.folds[i]);
-            g.a[k] = xor(&w[s.a as usize], &w[f[0] as usize]);
-            g.b[k] = xor(&w[s.b as usize], &w[f[1] as usize]);
+            let [x, fx, y, fy] = [s.a, f[0], s.b, f[1]].map(|i| i as usize);
+            g.a[k] = xor(&w[x], &w[fx]);
+            g.b[k] = xor(&w[y], &w[fy]);
+            g.ca[k] = cw[x] ^ cw[fx];
+            g.cb[k] = cw[y] ^ cw[fy];
         }
-        eval_batch(
+        eval_batch_compressed(
             &g.a[..n],
             &g.b[..n],
+            &g.ca[..n],
+            &g.cb[..n],
             &tables[2 * r.start..2 * r.end],
             compress,
             tweak_offset,
@@ -296,7 +326,9 @@ pub fn evaluate_wide<const L: usize>(
             &mut scratch,
         )?;
         for (k, i) in r.enumerate() {
-            w[plan.ands[i].out as usize] = g.out[k];
+            let o = plan.ands[i].out as usize;
+            w[o] = g.out[k];
+            cw[o] = compress.apply(&g.out[k]);
         }
     }
     Ok(plan.output_slots.iter().map(|&o| w[o as usize]).collect())

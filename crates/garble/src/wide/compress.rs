@@ -66,7 +66,10 @@ impl Compress {
     /// If `cols` is not a multiple of 16 in `16..=64` (a constant at the
     /// callers).
     pub fn sample(prg: &mut Prg, cols: usize) -> Compress {
-        assert!(cols % 16 == 0 && (16..=64).contains(&cols), "ℓ = {cols}");
+        assert!(
+            cols.is_multiple_of(16) && (16..=64).contains(&cols),
+            "ℓ = {cols}"
+        );
         loop {
             let rows: Vec<u8> = (0..ROWS * cols / 16)
                 .flat_map(|_| prg.random_block().to_bytes())
@@ -81,7 +84,7 @@ impl Compress {
     /// A wrong length is `Malformed`; rank below 16 is
     /// `Cheating { check: "compress-rank" }`.
     pub fn from_rows(rows: &[u8], cols: usize) -> Result<Compress> {
-        if cols % 16 != 0 || !(16..=64).contains(&cols) {
+        if !cols.is_multiple_of(16) || !(16..=64).contains(&cols) {
             return Err(Error::config(format!("Compress: ℓ = {cols}")));
         }
         if rows.len() != ROWS * cols {
@@ -124,7 +127,7 @@ impl Compress {
             .filter(|j| !pivots.contains(j))
             .map(|j| j as u8)
             .collect();
-        let tables = others
+        let tables: Vec<[Block; 256]> = others
             .iter()
             .map(|&j| {
                 std::array::from_fn(|v| {

@@ -98,6 +98,71 @@ pub fn garble_batch<const L: usize>(
     tables: &mut [Label<L>],
     scratch: &mut WideScratch,
 ) -> Result<()> {
+    garble_with(
+        a0,
+        b0,
+        |i| compress.apply(&a0[i]),
+        |i| compress.apply(&b0[i]),
+        delta,
+        compress,
+        tweak_offset,
+        first,
+        out0,
+        tables,
+        scratch,
+    )
+}
+
+/// [`garble_batch`] with the inputs' compressions `ca[i] = Compress(a0[i])`,
+/// `cb[i]` given (a circuit walk that carries them through XOR gates
+/// compresses each AND output once instead of each AND input).
+#[allow(clippy::too_many_arguments)]
+pub fn garble_batch_compressed<const L: usize>(
+    a0: &[Label<L>],
+    b0: &[Label<L>],
+    ca: &[Block],
+    cb: &[Block],
+    delta: &WideDelta<L>,
+    compress: &Compress,
+    tweak_offset: u64,
+    first: u64,
+    out0: &mut [Label<L>],
+    tables: &mut [Label<L>],
+    scratch: &mut WideScratch,
+) -> Result<()> {
+    if ca.len() != a0.len() || cb.len() != b0.len() {
+        return Err(Error::config("garble_batch_compressed: mismatched lengths"));
+    }
+    garble_with(
+        a0,
+        b0,
+        |i| ca[i],
+        |i| cb[i],
+        delta,
+        compress,
+        tweak_offset,
+        first,
+        out0,
+        tables,
+        scratch,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn garble_with<const L: usize>(
+    a0: &[Label<L>],
+    b0: &[Label<L>],
+    ca: impl Fn(usize) -> Block,
+    cb: impl Fn(usize) -> Block,
+    delta: &WideDelta<L>,
+    compress: &Compress,
+    tweak_offset: u64,
+    first: u64,
+    out0: &mut [Label<L>],
+    tables: &mut [Label<L>],
+    scratch: &mut WideScratch,
+) -> Result<()> {
     let n = a0.len();
     if b0.len() != n || out0.len() != n || tables.len() != 2 * n || 16 * L != compress.cols() {
         return Err(Error::config("garble_batch: mismatched lengths"));
@@ -106,8 +171,8 @@ pub fn garble_batch<const L: usize>(
     let d = delta.label();
     let cd = compress.apply(d);
     let (u, v) = scratch.prepare(4 * n, 4 * L * n);
-    for (ug, (a, b)) in u.chunks_exact_mut(4).zip(a0.iter().zip(b0)) {
-        let (ca, cb) = (compress.apply(a), compress.apply(b));
+    for (i, ug) in u.chunks_exact_mut(4).enumerate() {
+        let (ca, cb) = (ca(i), cb(i));
         ug.copy_from_slice(&[ca, ca ^ cd, cb, cb ^ cd]);
     }
     hash::<L>(u, v, 4, tweak_offset, first);
@@ -145,6 +210,66 @@ pub fn eval_batch<const L: usize>(
     out: &mut [Label<L>],
     scratch: &mut WideScratch,
 ) -> Result<()> {
+    eval_with(
+        a,
+        b,
+        |i| compress.apply(&a[i]),
+        |i| compress.apply(&b[i]),
+        tables,
+        compress,
+        tweak_offset,
+        first,
+        out,
+        scratch,
+    )
+}
+
+/// [`eval_batch`] with the inputs' compressions given (as
+/// [`garble_batch_compressed`]).
+#[allow(clippy::too_many_arguments)]
+pub fn eval_batch_compressed<const L: usize>(
+    a: &[Label<L>],
+    b: &[Label<L>],
+    ca: &[Block],
+    cb: &[Block],
+    tables: &[Label<L>],
+    compress: &Compress,
+    tweak_offset: u64,
+    first: u64,
+    out: &mut [Label<L>],
+    scratch: &mut WideScratch,
+) -> Result<()> {
+    if ca.len() != a.len() || cb.len() != b.len() {
+        return Err(Error::config("eval_batch_compressed: mismatched lengths"));
+    }
+    eval_with(
+        a,
+        b,
+        |i| ca[i],
+        |i| cb[i],
+        tables,
+        compress,
+        tweak_offset,
+        first,
+        out,
+        scratch,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn eval_with<const L: usize>(
+    a: &[Label<L>],
+    b: &[Label<L>],
+    ca: impl Fn(usize) -> Block,
+    cb: impl Fn(usize) -> Block,
+    tables: &[Label<L>],
+    compress: &Compress,
+    tweak_offset: u64,
+    first: u64,
+    out: &mut [Label<L>],
+    scratch: &mut WideScratch,
+) -> Result<()> {
     let n = a.len();
     if tables.len() != 2 * n {
         return Err(Error::malformed(format!(
@@ -157,8 +282,8 @@ pub fn eval_batch<const L: usize>(
     }
     check_index::<L>(first, n)?;
     let (u, v) = scratch.prepare(2 * n, 2 * L * n);
-    for (ug, (x, y)) in u.chunks_exact_mut(2).zip(a.iter().zip(b)) {
-        ug.copy_from_slice(&[compress.apply(x), compress.apply(y)]);
+    for (i, ug) in u.chunks_exact_mut(2).enumerate() {
+        ug.copy_from_slice(&[ca(i), cb(i)]);
     }
     hash::<L>(u, v, 2, tweak_offset, first);
     for ((hg, (x, y)), (o, tab)) in v

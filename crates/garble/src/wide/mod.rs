@@ -43,7 +43,9 @@ pub mod kernel;
 pub use bench::bench_wide;
 pub use circuit::{evaluate_wide, garble_wide, WidePlan};
 pub use compress::Compress;
-pub use kernel::{eval_batch, garble_batch, WideScratch};
+pub use kernel::{
+    eval_batch, eval_batch_compressed, garble_batch, garble_batch_compressed, WideScratch,
+};
 
 use brickyard_core::prg::Prg;
 use brickyard_core::Block;
