@@ -101,3 +101,22 @@ def test_errors_are_typed_with_the_rust_kind():
         brickyard.Circuit.parse("this is not bristol")
     with pytest.raises(TypeError):
         brickyard.run_local("yao", "builtin:add8", 1.5, 2)
+
+
+@pytest.mark.parametrize("cheat", ["alice:flip-table-bit", "bob:wrong-mac"])
+def test_a_cheat_is_caught_and_names_its_check(cheat):
+    if not brickyard.ADVERSARY:
+        # A build without the adversary feature refuses cheats outright.
+        with pytest.raises(brickyard.ConfigError):
+            brickyard.run_local("tinytable", "builtin:add8", 5, 7, cheat=cheat)
+        return
+    with pytest.raises(brickyard.CheatingDetected) as e:
+        brickyard.run_local("tinytable", "builtin:add8", 5, 7, cheat=cheat)
+    assert e.value.kind == "cheating"
+    assert e.value.check == "table-mac"
+    assert "table-mac" in str(e.value)
+
+
+def test_a_cheat_on_a_protocol_without_strategies_is_refused():
+    with pytest.raises(brickyard.ConfigError):
+        brickyard.run_local("yao", "builtin:add8", 5, 7, cheat="alice:flip-table-bit")

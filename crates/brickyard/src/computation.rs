@@ -33,6 +33,7 @@ pub struct Computation {
     protocol: &'static str,
     circuit_name: String,
     config: RunConfig,
+    cheat: Option<(Role, String)>,
 }
 
 impl Computation {
@@ -57,6 +58,7 @@ impl Computation {
             protocol: info.name,
             circuit_name: "custom".to_string(),
             config: RunConfig::new(Arc::new(circuit))?,
+            cheat: None,
         })
     }
 
@@ -119,6 +121,33 @@ impl Computation {
         self
     }
 
+    /// Makes one party deviate with a named cheating strategy
+    /// (`ROLE:NAME`, e.g. `alice:flip-table-bit` for tinytable or
+    /// `alice:nand-gate` for lego; `brickyard demo --protocol P
+    /// --list-cheats` lists them). Runs then need the `adversary` feature
+    /// and fail with `Error::Config` without it. The honest party must
+    /// abort with `Error::Cheating { check }` or output the correct result.
+    ///
+    /// ```
+    /// # #[cfg(feature = "adversary")] {
+    /// use brickyard::{bits, net, Computation, Error};
+    /// let c = Computation::builtin("tinytable", "add8")?.with_cheat("alice:flip-table-bit")?;
+    /// match c.run_local(&[bits(5, 8)], &[bits(7, 8)], net::memory("memory")) {
+    ///     Err(Error::Cheating { check }) => assert_eq!(check, "table-mac"),
+    ///     other => panic!("the cheat went unnoticed: {:?}", other.map(|r| r.bob_outputs)),
+    /// }
+    /// # }
+    /// # Ok::<(), brickyard::Error>(())
+    /// ```
+    pub fn with_cheat(mut self, spec: &str) -> Result<Self> {
+        let (role, name) = spec
+            .split_once(':')
+            .ok_or_else(|| Error::config(format!("cheat `{spec}`: expected ROLE:NAME")))?;
+        let role: Role = role.parse().map_err(Error::config)?;
+        self.cheat = Some((role, name.to_string()));
+        Ok(self)
+    }
+
     /// The protocol's name.
     pub fn protocol(&self) -> &'static str {
         self.protocol
@@ -137,7 +166,41 @@ impl Computation {
     /// A fresh party of this protocol for `role`, for callers that drive
     /// the phases themselves (`brickyard_protocols::driver`).
     pub fn party(&self, role: Role) -> Result<Box<dyn Party>> {
-        registry::new_party(self.protocol, role, self.config.clone())
+        let Some((cheater, name)) = &self.cheat else {
+            return registry::new_party(self.protocol, role, self.config.clone());
+        };
+        let cfg = self.config.clone();
+        use brickyard_protocols::tinytable;
+        if tinytable::Variant::of_protocol(self.protocol).is_ok() {
+            let mut opts = tinytable::Options::for_protocol(self.protocol)?;
+            opts.cheat = Some((*cheater, name.clone()));
+            return tinytable::new_party(role, cfg, opts);
+        }
+        if self.protocol != "lego" {
+            return Err(Error::config(format!(
+                "`{}` has no cheating strategies (tinytable, tinytable-sbox and lego do)",
+                self.protocol
+            )));
+        }
+        #[cfg(feature = "adversary")]
+        {
+            use brickyard_protocols::lego::{Cheat, LegoAlice, LegoBob};
+            let spec = format!("{}:{name}", cheater.name());
+            let c = Cheat::parse(&spec)
+                .ok_or_else(|| Error::config(format!("unknown lego strategy `{spec}`")))?;
+            Ok(match (role, *cheater == role) {
+                (Role::Alice, true) => Box::new(LegoAlice::new(cfg)?.cheat(c)),
+                (Role::Bob, true) => Box::new(LegoBob::new(cfg)?.cheat(c)),
+                _ => registry::new_party(self.protocol, role, cfg)?,
+            })
+        }
+        #[cfg(not(feature = "adversary"))]
+        {
+            let _ = (cfg, name, role);
+            Err(Error::config(
+                "cheating strategies need a build with `--features adversary`",
+            ))
+        }
     }
 
     /// One execution's inputs repeated for every execution, checked
