@@ -22,6 +22,7 @@ check), :class:`ConfigError`, :class:`Malformed`, :class:`Timeout`,
 """
 
 from ._brickyard import (
+    ADVERSARY,
     BrickyardError,
     CheatingDetected,
     Circuit,
@@ -40,6 +41,7 @@ from ._brickyard import (
 )
 
 __all__ = [
+    "ADVERSARY",
     "BrickyardError",
     "CheatingDetected",
     "Circuit",

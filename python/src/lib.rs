@@ -366,6 +366,7 @@ fn circuit_of(py: Python<'_>, c: &Bound<'_, PyAny>) -> PyResult<(Arc<brickyard::
 }
 
 /// Builds the computation from the keyword arguments every entry point shares.
+#[allow(clippy::too_many_arguments)]
 fn computation(
     py: Python<'_>,
     protocol: &str,
@@ -374,6 +375,7 @@ fn computation(
     output: &str,
     alice_groups: Option<Vec<usize>>,
     bob_groups: Option<Vec<usize>>,
+    cheat: Option<&str>,
 ) -> PyResult<Computation> {
     let (circ, name) = circuit_of(py, circuit)?;
     let n = circ.inputs.len();
@@ -393,6 +395,10 @@ fn computation(
             c.with_groups(a, b).map_err(|e| to_py(py, e))?
         }
         (Some(a), Some(b)) => c.with_groups(a, b).map_err(|e| to_py(py, e))?,
+    };
+    let c = match cheat {
+        Some(spec) => c.with_cheat(spec).map_err(|e| to_py(py, e))?,
+        None => c,
     };
     c.with_executions(executions).map_err(|e| to_py(py, e))
 }
@@ -431,10 +437,11 @@ fn builtin_circuits() -> Vec<(String, String)> {
 
 /// Runs both parties in this process and returns
 /// `{"outputs": [[group values] per execution] (Bob's), "alice_outputs": … or None,
-/// "report": {the per-phase report}}`.
+/// "report": {the per-phase report}}`. `cheat="ROLE:NAME"` makes one party
+/// deviate (builds with the `adversary` feature only).
 #[pyfunction]
 #[pyo3(signature = (protocol, circuit, alice, bob, *, executions = 1, output = "bob",
-    alice_groups = None, bob_groups = None, net = "memory", format = "int"))]
+    alice_groups = None, bob_groups = None, net = "memory", format = "int", cheat = None))]
 #[allow(clippy::too_many_arguments)]
 fn run_local<'py>(
     py: Python<'py>,
@@ -448,6 +455,7 @@ fn run_local<'py>(
     bob_groups: Option<Vec<usize>>,
     net: &str,
     format: &str,
+    cheat: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let c = computation(
         py,
@@ -457,6 +465,7 @@ fn run_local<'py>(
         output,
         alice_groups,
         bob_groups,
+        cheat,
     )?;
     let a = inputs_for(&c, Role::Alice, alice)?;
     let b = inputs_for(&c, Role::Bob, bob)?;
@@ -557,7 +566,7 @@ fn role_of(role: &str) -> PyResult<Role> {
 #[pyfunction]
 #[pyo3(signature = (protocol, circuit, role, inputs, *, listen = None, connect = None,
     timeout = 60.0, store = None, key = None, executions = 1, output = "bob",
-    alice_groups = None, bob_groups = None, format = "int"))]
+    alice_groups = None, bob_groups = None, format = "int", cheat = None))]
 #[allow(clippy::too_many_arguments)]
 fn run_party<'py>(
     py: Python<'py>,
@@ -575,6 +584,7 @@ fn run_party<'py>(
     alice_groups: Option<Vec<usize>>,
     bob_groups: Option<Vec<usize>>,
     format: &str,
+    cheat: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let role = role_of(role)?;
     let c = computation(
@@ -585,6 +595,7 @@ fn run_party<'py>(
         output,
         alice_groups,
         bob_groups,
+        cheat,
     )?;
     let vals = inputs_for(&c, role, inputs)?;
     if key.is_some() && store.is_none() {
@@ -639,6 +650,7 @@ fn preprocess<'py>(
         output,
         alice_groups,
         bob_groups,
+        None,
     )?;
     let mut loc = StoreLocation::new(store);
     loc.key = key;
@@ -665,6 +677,8 @@ fn _brickyard(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_local, m)?)?;
     m.add_function(wrap_pyfunction!(run_party, m)?)?;
     m.add_function(wrap_pyfunction!(preprocess, m)?)?;
+    // Whether `cheat=` works (the `adversary` feature, for tests and demos).
+    m.add("ADVERSARY", cfg!(feature = "adversary"))?;
     m.add("BrickyardError", py.get_type::<BrickyardError>())?;
     m.add("IoError", py.get_type::<IoError>())?;
     m.add("Timeout", py.get_type::<Timeout>())?;

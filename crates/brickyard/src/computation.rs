@@ -33,6 +33,7 @@ pub struct Computation {
     protocol: &'static str,
     circuit_name: String,
     config: RunConfig,
+    cheat: Option<(Role, String)>,
 }
 
 impl Computation {
@@ -57,6 +58,7 @@ impl Computation {
             protocol: info.name,
             circuit_name: "custom".to_string(),
             config: RunConfig::new(Arc::new(circuit))?,
+            cheat: None,
         })
     }
 
@@ -85,6 +87,14 @@ impl Computation {
     }
 
     /// The circuit's name in reports (not part of what the parties agree on).
+    ///
+    /// ```
+    /// use brickyard::{bits, net, Computation};
+    /// let c = Computation::builtin("yao", "add8")?.named("my adder");
+    /// let run = c.run_local(&[bits(1, 8)], &[bits(1, 8)], net::memory("memory"))?;
+    /// assert_eq!(run.report.circuit, "my adder");
+    /// # Ok::<(), brickyard::Error>(())
+    /// ```
     pub fn named(mut self, name: &str) -> Self {
         self.circuit_name = name.to_string();
         self
@@ -107,6 +117,13 @@ impl Computation {
     }
 
     /// How many online executions a run performs (and preprocessing covers).
+    ///
+    /// ```
+    /// let c = brickyard::Computation::builtin("yao", "add8")?;
+    /// assert_eq!(c.clone().with_executions(10)?.config().executions, 10);
+    /// assert!(c.with_executions(0).is_err());
+    /// # Ok::<(), brickyard::Error>(())
+    /// ```
     pub fn with_executions(mut self, executions: usize) -> Result<Self> {
         self.config.executions = executions;
         self.config.validate()?;
@@ -117,6 +134,33 @@ impl Computation {
     pub fn with_output(mut self, output: OutputMode) -> Self {
         self.config.output = output;
         self
+    }
+
+    /// Makes one party deviate with a named cheating strategy
+    /// (`ROLE:NAME`, e.g. `alice:flip-table-bit` for tinytable or
+    /// `alice:nand-gate` for lego; `brickyard demo --protocol P
+    /// --list-cheats` lists them). Runs then need the `adversary` feature
+    /// and fail with `Error::Config` without it. The honest party must
+    /// abort with `Error::Cheating { check }` or output the correct result.
+    ///
+    /// ```
+    /// # #[cfg(feature = "adversary")] {
+    /// use brickyard::{bits, net, Computation, Error};
+    /// let c = Computation::builtin("tinytable", "add8")?.with_cheat("alice:flip-table-bit")?;
+    /// match c.run_local(&[bits(5, 8)], &[bits(7, 8)], net::memory("memory")) {
+    ///     Err(Error::Cheating { check }) => assert_eq!(check, "table-mac"),
+    ///     other => panic!("the cheat went unnoticed: {:?}", other.map(|r| r.bob_outputs)),
+    /// }
+    /// # }
+    /// # Ok::<(), brickyard::Error>(())
+    /// ```
+    pub fn with_cheat(mut self, spec: &str) -> Result<Self> {
+        let (role, name) = spec
+            .split_once(':')
+            .ok_or_else(|| Error::config(format!("cheat `{spec}`: expected ROLE:NAME")))?;
+        let role: Role = role.parse().map_err(Error::config)?;
+        self.cheat = Some((role, name.to_string()));
+        Ok(self)
     }
 
     /// The protocol's name.
@@ -136,8 +180,50 @@ impl Computation {
 
     /// A fresh party of this protocol for `role`, for callers that drive
     /// the phases themselves (`brickyard_protocols::driver`).
+    ///
+    /// ```
+    /// use brickyard::{Computation, Role};
+    /// let c = Computation::builtin("lego", "add8")?;
+    /// let bob = c.party(Role::Bob)?;
+    /// assert!(!bob.pipelines());
+    /// # Ok::<(), brickyard::Error>(())
+    /// ```
     pub fn party(&self, role: Role) -> Result<Box<dyn Party>> {
-        registry::new_party(self.protocol, role, self.config.clone())
+        let Some((cheater, name)) = &self.cheat else {
+            return registry::new_party(self.protocol, role, self.config.clone());
+        };
+        let cfg = self.config.clone();
+        use brickyard_protocols::tinytable;
+        if tinytable::Variant::of_protocol(self.protocol).is_ok() {
+            let mut opts = tinytable::Options::for_protocol(self.protocol)?;
+            opts.cheat = Some((*cheater, name.clone()));
+            return tinytable::new_party(role, cfg, opts);
+        }
+        if self.protocol != "lego" {
+            return Err(Error::config(format!(
+                "`{}` has no cheating strategies (tinytable, tinytable-sbox and lego do)",
+                self.protocol
+            )));
+        }
+        #[cfg(feature = "adversary")]
+        {
+            use brickyard_protocols::lego::{Cheat, LegoAlice, LegoBob};
+            let spec = format!("{}:{name}", cheater.name());
+            let c = Cheat::parse(&spec)
+                .ok_or_else(|| Error::config(format!("unknown lego strategy `{spec}`")))?;
+            Ok(match (role, *cheater == role) {
+                (Role::Alice, true) => Box::new(LegoAlice::new(cfg)?.cheat(c)),
+                (Role::Bob, true) => Box::new(LegoBob::new(cfg)?.cheat(c)),
+                _ => registry::new_party(self.protocol, role, cfg)?,
+            })
+        }
+        #[cfg(not(feature = "adversary"))]
+        {
+            let _ = (cfg, name, role);
+            Err(Error::config(
+                "cheating strategies need a build with `--features adversary`",
+            ))
+        }
     }
 
     /// One execution's inputs repeated for every execution, checked
@@ -188,7 +274,24 @@ impl Computation {
         self.drive(role, ch, &inputs, None)
     }
 
-    /// [`Computation::run_party`] with one set of inputs per execution.
+    /// [`Computation::run_party`] with one set of inputs per execution
+    /// (as many as [`Computation::with_executions`] set).
+    ///
+    /// ```
+    /// use brickyard::{bits, net, Computation, Role};
+    /// let c = Computation::builtin("yao", "add8")?.with_executions(2)?;
+    /// let (mut ch_a, mut ch_b) = net::memory_pair();
+    /// let c2 = c.clone();
+    /// let alice = std::thread::spawn(move || {
+    ///     c2.run_party_batch(Role::Alice, &mut ch_a, &[vec![bits(1, 8)], vec![bits(2, 8)]])
+    /// });
+    /// let bob = c.run_party_batch(Role::Bob, &mut ch_b, &[vec![bits(5, 8)], vec![bits(5, 8)]])?;
+    /// alice.join().unwrap()?;
+    /// let sums: Vec<_> = bob.outputs.iter().map(|o| brickyard::to_u128(&o.as_ref().unwrap()[0])).collect();
+    /// assert_eq!(sums, vec![Some(6), Some(7)]);
+    /// assert!(c.run_party_batch(Role::Bob, &mut net::memory_pair().1, &[]).is_err());
+    /// # Ok::<(), brickyard::Error>(())
+    /// ```
     pub fn run_party_batch(
         &self,
         role: Role,
@@ -329,6 +432,18 @@ impl Computation {
     /// earlier by [`Computation::preprocess`] (for lego, also Build, which
     /// needs the circuit). Material is reserved durably before use.
     /// `inputs` are one value per owned group, reused for each execution.
+    /// See [`Computation::preprocess`] for an example; without a store
+    /// there is nothing to run from:
+    ///
+    /// ```
+    /// use brickyard::{bits, net, Computation, Role, StoreLocation};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let loc = StoreLocation::new(dir.path().join("none")).with_key(dir.path().join("k"));
+    /// let c = Computation::builtin("yao", "add8")?;
+    /// let (mut ch, _peer) = net::memory_pair();
+    /// assert!(c.run_stored(Role::Bob, &mut ch, &loc, &[bits(1, 8)]).is_err()); // no such store
+    /// # Ok::<(), brickyard::Error>(())
+    /// ```
     pub fn run_stored(
         &self,
         role: Role,
