@@ -48,7 +48,10 @@ impl Rows {
 
     /// Rows copied from `flat` (`count · width` bytes, one row after another).
     pub fn from_flat(flat: &[u8], width: usize) -> Rows {
-        assert!(width > 0 && flat.len() % width == 0, "Rows: ragged input");
+        assert!(
+            width > 0 && flat.len().is_multiple_of(width),
+            "Rows: ragged input"
+        );
         let mut r = Rows::zeroed(flat.len() / width, width);
         for (i, row) in flat.chunks_exact(width).enumerate() {
             r.get_mut(i).copy_from_slice(row);

@@ -71,7 +71,7 @@ fn check_all(p: Params, count: usize, seed: u128) {
         let other = random.get((i + 1) % count);
         assert!(!v.verify(h_random.get(i), other), "another message");
         let mut bad = chosen.get(i).to_vec();
-        bad[0] = (field.order() - 1) as u8 ^ bad[0];
+        bad[0] ^= (field.order() - 1) as u8;
         assert!(!v.verify(h_chosen.get(i), &bad));
     }
     // Homomorphism: ⟨a⟩ ⊕ ⟨b⟩ ⊕ ⟨c⟩ verifies a ⊕ b ⊕ c.

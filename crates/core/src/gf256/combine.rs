@@ -48,7 +48,7 @@ pub fn combine_rows_on(kernel: Kernel, field: &Field, coeffs: &[u8], rows: &[u8]
     );
     let tables = const_muls(field);
     #[cfg(target_arch = "x86_64")]
-    if stride % 32 == 0 && stride > 0 {
+    if stride.is_multiple_of(32) && stride > 0 {
         match kernel {
             // SAFETY: availability checked above; stride is a positive
             // multiple of 32 and rows.len() == coeffs.len() * stride.
