@@ -412,13 +412,17 @@ impl Computation {
         Prg::new().fill_bytes(&mut contribution);
         let session = agree_session_id(ch, role.store_role(), contribution)?;
         let dir = store.dir();
+        // What the material is bound to; every later run must match it.
+        let parameters = self.party(role)?.store_parameters();
         let opened = if self.protocol == "lego" && dir.join("manifest.json").exists() {
             let mut expected = Expected::new(self.protocol, role.store_role());
             expected.key_path = store.key.clone();
+            expected.parameters = parameters;
             Store::open(dir, &expected)?
         } else {
             let mut scfg = StoreConfig::new(self.protocol, role.store_role(), session);
             scfg.key_path = store.key.clone();
+            scfg.parameters = parameters;
             Store::create(dir, scfg)?
         };
         let phases = PhaseSet {
@@ -454,6 +458,7 @@ impl Computation {
         let inputs = self.repeat(role, inputs)?;
         let mut expected = Expected::new(self.protocol, role.store_role());
         expected.key_path = store.key.clone();
+        expected.parameters = self.party(role)?.store_parameters();
         let opened = Store::open(store.dir(), &expected)?;
         self.drive(role, ch, &inputs, Some(opened))
     }
