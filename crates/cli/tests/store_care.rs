@@ -193,7 +193,7 @@ fn asking_for_more_executions_than_the_store_holds_loses_nothing() {
     assert_eq!(
         text(&bo.stdout)
             .lines()
-            .filter(|l| l.split_whitespace().last() == Some("101"))
+            .filter(|l| l.split_whitespace().next_back() == Some("101"))
             .count(),
         3
     );
@@ -326,7 +326,7 @@ fn an_exported_store_refuses_use_and_the_imported_copy_runs_on() {
     assert_eq!(
         text(&bo.stdout)
             .lines()
-            .filter(|l| l.split_whitespace().last() == Some("101"))
+            .filter(|l| l.split_whitespace().next_back() == Some("101"))
             .count(),
         2
     );

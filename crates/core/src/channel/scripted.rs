@@ -113,8 +113,9 @@ mod tests {
         let mut ch = Channel::new(rec);
         ch.send_bytes(data).unwrap();
         ch.flush().unwrap();
-        let v = log.lock().unwrap().clone();
-        v
+        let mut recorded = Vec::new();
+        recorded.extend_from_slice(&log.lock().unwrap());
+        recorded
     }
 
     #[test]
