@@ -73,14 +73,16 @@ impl Params {
         Ok(p)
     }
 
-    /// Shape checks only (the field exists, n ≤ 2^σ, 1 ≤ w < ℓ < n).
+    /// Shape checks only (the field exists, n ≤ 2^σ, 1 ≤ w < ℓ < n, and
+    /// n < 256: the setup's Shamir shares sit at the nonzero points 1..=n
+    /// of GF(2^8), so seed position 255 has no point of its own).
     fn unchecked(n: usize, ell: usize, w: usize, sigma: u32, s: u32) -> Result<Params> {
         let Some(f) = Field::of(sigma) else {
             return Err(Error::config(format!("ihash: σ = {sigma} is not 6 or 8")));
         };
-        if !(1 <= w && w < ell && ell < n && n <= f.order()) {
+        if !(1 <= w && w < ell && ell < n && n <= f.order() && n < 256) {
             return Err(Error::config(format!(
-                "ihash: ({n}, {ell}, {w}, {sigma}) needs 1 ≤ w < ℓ < n ≤ 2^σ"
+                "ihash: ({n}, {ell}, {w}, {sigma}) needs 1 ≤ w < ℓ < n ≤ 2^σ and n < 256"
             )));
         }
         Ok(Params {
@@ -201,6 +203,12 @@ mod tests {
 
     #[test]
     fn overrides_that_miss_the_bounds_are_refused() {
+        // n = 256 would put a Shamir share at x = 0 (or overflow its u8).
+        assert!(matches!(
+            Params::unchecked(256, 200, 50, 8, 40),
+            Err(Error::Config(_))
+        ));
+        assert!(Params::unchecked(255, 200, 50, 8, 40).is_ok());
         // One seed fewer no longer binds to 2^-40 (2^-39.83).
         assert!(matches!(
             Params::new(85, 32, 21, 8, 40, 88),
