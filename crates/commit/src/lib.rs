@@ -10,6 +10,8 @@ mod bch;
 mod cheat;
 pub mod code;
 pub mod committer;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod material;
 mod open_committer;
 mod open_receiver;

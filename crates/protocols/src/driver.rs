@@ -70,7 +70,7 @@ pub struct PartyRun {
 
 const BARRIER_TAG: u8 = 0xB7;
 
-fn barrier(ch: &mut Channel, role: Role, phase: u8) -> Result<()> {
+pub(crate) fn barrier(ch: &mut Channel, role: Role, phase: u8) -> Result<()> {
     let mut got = [0u8; 2];
     let tag = [BARRIER_TAG, phase];
     match role {
@@ -222,7 +222,7 @@ impl Agreement {
 /// send their [`Agreement`] and check the peer's. Two parties with the same
 /// role, or any differing setting, stop here with [`Error::Config`] naming
 /// what differs, before any cryptography.
-fn agree(ch: &mut Channel, cfg: &RunConfig, protocol: &str, role: Role) -> Result<()> {
+pub(crate) fn agree(ch: &mut Channel, cfg: &RunConfig, protocol: &str, role: Role) -> Result<()> {
     let mine = Agreement::new(cfg, protocol, role);
     ch.send_msg(&mine)?;
     let theirs: Agreement = ch.recv_msg()?;

@@ -10,6 +10,8 @@ mod bigint;
 pub mod compgc;
 pub mod config;
 pub mod driver;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod jimu;
 pub mod lego;
 pub mod party;

@@ -15,7 +15,11 @@ use crate::{registry, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_core::channel::{memory_transport_pair, scripted, Recording};
 use brickyard_core::{Channel, Error, Result};
 
-fn phases(p: &mut dyn Party, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
+pub(crate) fn phases(
+    p: &mut dyn Party,
+    ch: &mut Channel,
+    inputs: &PartyInputs,
+) -> Result<Option<Outputs>> {
     p.setup(ch)?;
     p.independent(ch)?;
     p.dependent(ch)?;

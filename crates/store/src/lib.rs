@@ -25,6 +25,8 @@
 mod bench;
 mod chunk;
 mod fsutil;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 mod info;
 mod key;
 mod kind_file;

@@ -180,6 +180,11 @@ fn read_copy(path: &Path, key: &StoreKey, session: &SessionId) -> Result<Option<
         Err(e) => return Err(Error::Storage(format!("cannot read {what}: {e}"))),
     };
     let body = open_sealed(key, session, "state", &bytes, &what)?;
+    parse_state(body, &what).map(Some)
+}
+
+/// Parses a state body and checks its counters.
+pub(crate) fn parse_state(body: &[u8], what: &str) -> Result<State> {
     let s: State = serde_json::from_slice(body)
         .map_err(|e| Error::Storage(format!("{what} does not parse: {e}")))?;
     for (k, v) in &s.kinds {
@@ -190,7 +195,7 @@ fn read_copy(path: &Path, key: &StoreKey, session: &SessionId) -> Result<Option<
             )));
         }
     }
-    Ok(Some(s))
+    Ok(s)
 }
 
 #[cfg(test)]

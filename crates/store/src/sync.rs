@@ -37,7 +37,7 @@ use crate::FORMAT_VERSION;
 use brickyard_core::{Channel, Error, Result};
 use serde::{Deserialize, Serialize};
 
-const SYNC_MAGIC: [u8; 8] = *b"BYSYNC01";
+pub(crate) const SYNC_MAGIC: [u8; 8] = *b"BYSYNC01";
 const SESSION_MAGIC: [u8; 8] = *b"BYSESS01";
 
 /// Agrees on a session id from both parties' 16-byte random contributions:
@@ -69,29 +69,29 @@ pub fn agree_session_id(ch: &mut Channel, role: Role, contribution: [u8; 16]) ->
 }
 
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq)]
-struct KindCounts {
-    name: String,
-    per_unit: u64,
-    produced: u64,
-    next: u64,
+pub(crate) struct KindCounts {
+    pub(crate) name: String,
+    pub(crate) per_unit: u64,
+    pub(crate) produced: u64,
+    pub(crate) next: u64,
 }
 
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq)]
-struct GroupCounts {
-    kinds: Vec<KindCounts>,
-    want: u64,
+pub(crate) struct GroupCounts {
+    pub(crate) kinds: Vec<KindCounts>,
+    pub(crate) want: u64,
 }
 
 #[derive(Serialize, Deserialize)]
-struct Hello {
-    magic: [u8; 8],
-    format_version: u32,
-    session: [u8; 16],
-    role: Role,
-    protocol: String,
-    parameters: Vec<(String, String)>,
-    resync: bool,
-    groups: Vec<GroupCounts>,
+pub(crate) struct Hello {
+    pub(crate) magic: [u8; 8],
+    pub(crate) format_version: u32,
+    pub(crate) session: [u8; 16],
+    pub(crate) role: Role,
+    pub(crate) protocol: String,
+    pub(crate) parameters: Vec<(String, String)>,
+    pub(crate) resync: bool,
+    pub(crate) groups: Vec<GroupCounts>,
 }
 
 /// Kinds that are used together, as one unit: one unit takes `per_unit`
@@ -293,18 +293,9 @@ impl Store {
         #[cfg(not(feature = "adversary"))]
         ch.send_msg(&mine)?;
         let peer: Hello = ch.recv_msg()?;
-        check_peer(&mine, &peer)?;
-        let mut st = self.state.clone();
-        let mut report = SyncReport {
-            kinds: Vec::new(),
-            groups: Vec::new(),
-        };
-        // Every group is checked before anything is written.
-        let mut problems: Vec<Error> = Vec::new();
-        for (m, p) in mine.groups.iter().zip(&peer.groups) {
-            let unit = self
-                .manifest
-                .units
+        let units = &self.manifest.units;
+        let agreed = agree_all(&mine, &peer, |m| {
+            units
                 .iter()
                 .find(|u| {
                     u.kinds.len() == m.kinds.len()
@@ -313,28 +304,20 @@ impl Store {
                             .zip(&m.kinds)
                             .all(|((n, per), k)| *n == k.name && *per == k.per_unit)
                 })
-                .map(|u| u.name.clone());
-            match agree_group(m, p, mine.resync && peer.resync, unit.as_deref()) {
-                Ok(g) => {
-                    for (k, ks) in m.kinds.iter().zip(&g.kinds) {
-                        let e: &mut KindState = st.kinds.entry(k.name.clone()).or_default();
-                        e.next = ks.next_index;
-                    }
-                    report.kinds.extend(g.kinds.iter().cloned());
-                    report.groups.push(g);
-                }
-                Err(e) => problems.push(e),
-            }
-        }
-        // The most serious problem wins: a lie, then a mismatch, then too little.
-        let rank = |e: &Error| match e {
-            Error::Cheating { .. } => 0,
-            Error::Storage(_) => 1,
-            Error::Config(_) => 2,
-            _ => 3,
+                .map(|u| u.name.clone())
+        })?;
+        let mut st = self.state.clone();
+        let mut report = SyncReport {
+            kinds: Vec::new(),
+            groups: Vec::new(),
         };
-        if let Some(e) = problems.into_iter().min_by_key(rank) {
-            return Err(e);
+        for (m, g) in mine.groups.iter().zip(agreed) {
+            for (k, ks) in m.kinds.iter().zip(&g.kinds) {
+                let e: &mut KindState = st.kinds.entry(k.name.clone()).or_default();
+                e.next = ks.next_index;
+            }
+            report.kinds.extend(g.kinds.iter().cloned());
+            report.groups.push(g);
         }
         // An allowed resync cuts what only we hold (reported as dropped).
         for k in &report.kinds {
@@ -349,6 +332,36 @@ impl Store {
             self.state = st;
         }
         Ok(report)
+    }
+}
+
+/// Checks the peer's handshake against ours and agrees on each group,
+/// writing nothing: every group is checked before the caller writes, and
+/// the most serious problem wins (a lie, then a mismatch, then too little).
+/// `unit` names a group's unit for the `Exhausted` message.
+pub(crate) fn agree_all(
+    mine: &Hello,
+    peer: &Hello,
+    unit: impl Fn(&GroupCounts) -> Option<String>,
+) -> Result<Vec<GroupSync>> {
+    check_peer(mine, peer)?;
+    let mut agreed = Vec::with_capacity(mine.groups.len());
+    let mut problems: Vec<Error> = Vec::new();
+    for (m, p) in mine.groups.iter().zip(&peer.groups) {
+        match agree_group(m, p, mine.resync && peer.resync, unit(m).as_deref()) {
+            Ok(g) => agreed.push(g),
+            Err(e) => problems.push(e),
+        }
+    }
+    let rank = |e: &Error| match e {
+        Error::Cheating { .. } => 0,
+        Error::Storage(_) => 1,
+        Error::Config(_) => 2,
+        _ => 3,
+    };
+    match problems.into_iter().min_by_key(rank) {
+        Some(e) => Err(e),
+        None => Ok(agreed),
     }
 }
 

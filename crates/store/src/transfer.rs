@@ -313,7 +313,7 @@ impl Store {
 /// the salt and the Argon2id costs (m KiB, t, p).
 type ArchiveHeader = (Vec<u8>, [u8; 16], u32, u32, u32);
 
-fn read_archive_header(r: &mut impl Read) -> Result<ArchiveHeader> {
+pub(crate) fn read_archive_header(r: &mut impl Read) -> Result<ArchiveHeader> {
     let mut h = vec![0u8; HEADER_LEN];
     r.read_exact(&mut h)
         .map_err(|_| Error::malformed("not a brickyard store archive (too short)"))?;

@@ -41,6 +41,10 @@ pub const MAX_MESSAGE_LEN: usize = 64 << 20;
 
 const WRITE_BUFFER: usize = 1 << 16;
 
+/// First step in which a typed message's buffer grows; each further step
+/// doubles it, so a long message costs O(log n) reads.
+const MSG_READ_STEP: usize = 1 << 16;
+
 /// Bytes of a frame header.
 const HEADER: usize = 4;
 
@@ -463,8 +467,14 @@ impl Channel {
                 "message length {len} exceeds limit"
             )));
         }
-        let mut buf = vec![0u8; len];
-        self.recv_bytes(&mut buf)?;
+        // The buffer grows with the bytes that arrive, so a length the peer
+        // does not back with bytes costs no allocation.
+        let mut buf = Vec::new();
+        while buf.len() < len {
+            let at = buf.len();
+            buf.resize(at + (len - at).min(MSG_READ_STEP.max(at)), 0);
+            self.recv_bytes(&mut buf[at..])?;
+        }
         let (msg, rest) = postcard::take_from_bytes(&buf)
             .map_err(|e| Error::malformed(format!("cannot decode message: {e}")))?;
         if !rest.is_empty() {
@@ -599,6 +609,29 @@ mod tests {
         assert_eq!(&buf[22..], &[4; 3]);
         assert_eq!(a.stats().bytes_sent, 25);
         assert_eq!(b.stats().bytes_received, 25);
+    }
+
+    #[test]
+    fn an_unbacked_length_ends_in_disconnect_and_long_messages_decode() {
+        // 64 MiB announced, 3 bytes sent, then the peer hangs up.
+        let mut wire = 7u32.to_le_bytes().to_vec();
+        wire.extend_from_slice(&(MAX_MESSAGE_LEN as u32).to_le_bytes());
+        wire.extend_from_slice(&[1, 2, 3]);
+        let mut ch = scripted(&wire);
+        assert!(matches!(
+            ch.recv_msg::<Vec<u8>>(),
+            Err(Error::Disconnected(_))
+        ));
+        // A long message split over several steps still decodes.
+        let long = vec![5u8; 3 * MSG_READ_STEP + 17];
+        let (mut a, mut b) = memory_pair();
+        let t = std::thread::spawn(move || {
+            a.send_msg(&long).unwrap();
+            a.flush().unwrap();
+            long
+        });
+        let got: Vec<u8> = b.recv_msg().unwrap();
+        assert_eq!(got, t.join().unwrap());
     }
 
     #[test]

@@ -25,6 +25,8 @@ pub mod delta_rot;
 pub mod eval;
 pub mod evaluator;
 pub mod extract;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod generate;
 pub mod hcom;
 pub mod material;

@@ -21,6 +21,8 @@ pub mod bench;
 pub mod cheat;
 pub mod dealer;
 pub mod floor;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod mac;
 pub mod material;
 pub mod online;

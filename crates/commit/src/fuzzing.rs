@@ -1,0 +1,181 @@
+//! Replay harness for fuzzing the commitment wire formats (feature
+//! `fuzzing`; `fuzz/fuzz_targets/commit_{receiver,committer}.rs`).
+//!
+//! Both parties start from a session as if the N base OTs had run (state
+//! drawn from a fixed seed, as the in-crate tests do), so a run costs
+//! microseconds, not a base OT. The victim's challenges come from a fixed
+//! seed, so a recorded honest transcript of the peer takes it through the
+//! whole workload; the fuzz input mutates that transcript (or replaces
+//! it), and each mutation lands on one decoder: the batch header
+//! (`CommitHeader`), corrections, the check answers, count prefixes, full
+//! openings (`get_opening`: padding bits beyond the code length), the
+//! batch-opening check answer, bit-opening claims and their proof, the
+//! program opening; on the committer's side the receiver's challenge
+//! blocks and seeds. Whatever the bytes, the victim must end in `Ok` or a
+//! typed error: never a panic, a hang, or an allocation beyond what its own
+//! arguments size.
+//!
+//! Input format: as `brickyard_ot::fuzzing` (byte 0: odd = the rest is the
+//! raw peer stream; even = 3-byte patches `(offset u16 LE, xor u8)` to the
+//! recorded transcript, cut at the last patch if byte 0 ≥ 0x80).
+
+use crate::code::row_from_bits;
+use crate::params::N;
+use crate::{Committer, CommitterState, Receiver, ReceiverState, XorProgram};
+use brickyard_core::channel::{memory_transport_pair, scripted, Recording};
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Result};
+use std::sync::OnceLock;
+
+/// Which party is the victim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The receiver: decodes commitments, openings, bit claims.
+    Receiver,
+    /// The committer: decodes challenges (check coefficients, bit-opening
+    /// seeds).
+    Committer,
+}
+
+fn states() -> (CommitterState, ReceiverState) {
+    let mut prg = Prg::from_seed(Block(0xc0));
+    let seeds0 = prg.random_blocks(N);
+    let seeds1 = prg.random_blocks(N);
+    let bits = prg.random_bits(N);
+    let seeds = (0..N)
+        .map(|j| if bits[j] { seeds1[j] } else { seeds0[j] })
+        .collect();
+    (
+        CommitterState {
+            seeds0,
+            seeds1,
+            next_block: 0,
+            msgs: Vec::new(),
+            t: Vec::new(),
+        },
+        ReceiverState {
+            watch: row_from_bits(&bits),
+            seeds,
+            next_block: 0,
+            w: Vec::new(),
+        },
+    )
+}
+
+const IDS: [usize; 4] = [0, 129, 299, 305];
+
+fn sets() -> Vec<Vec<usize>> {
+    vec![vec![1, 2, 300], vec![], vec![7, 7], vec![3]]
+}
+
+fn program() -> XorProgram {
+    let mut p = XorProgram::default();
+    p.load(0, &[1, 2]);
+    p.xor_id(1, 0, 3);
+    p.open(1, 4);
+    p.open(0, 6);
+    p
+}
+
+fn committer_side(ch: &mut Channel) -> Result<()> {
+    let mut c = Committer::from_state(states().0)?;
+    c.commit_random(ch, 300)?;
+    c.commit(ch, &[Block(5); 10])?;
+    c.open(ch, &IDS)?;
+    c.open_xor(ch, &sets())?;
+    c.batch_open(ch, &IDS)?;
+    c.batch_open_xor(ch, &sets())?;
+    let blinders: Vec<usize> = (260..300).collect();
+    c.open_bits(ch, &sets(), 0, &blinders)?;
+    c.batch_open_program(ch, &program())?;
+    ch.flush()
+}
+
+fn receiver_side(ch: &mut Channel) -> Result<()> {
+    let mut r = Receiver::from_state(states().1)?;
+    r.prg = Prg::from_seed(Block(0x7e));
+    r.receive_commitments(ch, 300)?;
+    r.receive_commitments(ch, 10)?;
+    r.verify_open(ch, &IDS)?;
+    r.verify_open_xor(ch, &sets())?;
+    r.verify_batch_open(ch, &IDS)?;
+    r.verify_batch_open_xor(ch, &sets())?;
+    let blinders: Vec<usize> = (260..300).collect();
+    r.verify_open_bits(ch, &sets(), 0, &blinders)?;
+    r.verify_batch_open_program(ch, &program())?;
+    ch.flush()
+}
+
+/// What the honest peer of `t`'s victim sends in a full run.
+fn transcript(t: Target) -> &'static [u8] {
+    static CACHE: [OnceLock<Vec<u8>>; 2] = [const { OnceLock::new() }; 2];
+    CACHE[t as usize].get_or_init(|| {
+        let (a, b) = memory_transport_pair();
+        let (rec, log) = Recording::new(b);
+        let peer = std::thread::spawn(move || {
+            let mut ch = Channel::new(rec);
+            match t {
+                Target::Receiver => committer_side(&mut ch),
+                Target::Committer => receiver_side(&mut ch),
+            }
+        });
+        let mut ch = Channel::new(a);
+        match t {
+            Target::Receiver => receiver_side(&mut ch),
+            Target::Committer => committer_side(&mut ch),
+        }
+        .expect("honest victim");
+        peer.join().expect("peer thread").expect("honest peer");
+        let v = log.lock().expect("log").clone();
+        v
+    })
+}
+
+/// The peer's byte stream for a fuzz input (see the module comment).
+fn script(t: Target, data: &[u8]) -> Vec<u8> {
+    let Some((&mode, rest)) = data.split_first() else {
+        return transcript(t).to_vec();
+    };
+    if mode & 1 == 1 {
+        return rest.to_vec();
+    }
+    let mut bytes = transcript(t).to_vec();
+    let mut cut = None;
+    for p in rest.chunks_exact(3) {
+        if bytes.is_empty() {
+            break;
+        }
+        let off = u16::from_le_bytes([p[0], p[1]]) as usize % bytes.len();
+        bytes[off] ^= p[2];
+        cut = Some(off);
+    }
+    if let (true, Some(c)) = (mode >= 0x80, cut) {
+        bytes.truncate(c);
+    }
+    bytes
+}
+
+/// Runs `t`'s victim against the peer stream made from `data`; it must
+/// never panic.
+pub fn run(t: Target, data: &[u8]) -> Result<()> {
+    let mut ch = scripted(&script(t, data));
+    match t {
+        Target::Receiver => receiver_side(&mut ch),
+        Target::Committer => committer_side(&mut ch),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn honest_replays_complete_and_junk_is_an_error() {
+        for t in [Target::Receiver, Target::Committer] {
+            run(t, &[]).unwrap_or_else(|e| panic!("{t:?}: honest replay failed: {e}"));
+            assert!(run(t, &[1, 0xee, 0xee]).is_err(), "{t:?}: junk accepted");
+        }
+        // A flipped byte in the receiver's transcript is noticed.
+        assert!(run(Target::Receiver, &[0, 10, 0, 1]).is_err());
+    }
+}

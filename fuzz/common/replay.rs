@@ -1,0 +1,58 @@
+//! Shared by the replay targets: record what an honest peer sends to a
+//! deterministic victim (fixed seeds on both sides), and turn a fuzz input
+//! into the peer's byte stream.
+//!
+//! Input format (as `brickyard_ot::fuzzing`): byte 0 odd = the rest is the
+//! raw peer stream; even = 3-byte patches `(offset u16 LE, xor u8)` to the
+//! recorded transcript, cut at the last patch if byte 0 ≥ 0x80.
+
+use brickyard_core::channel::{memory_transport_pair, Recording};
+use brickyard_core::{Channel, Result};
+
+/// Runs `victim` here and `peer` on a thread over an in-memory pair and
+/// returns the bytes `peer` sent. Both must succeed.
+pub fn record<V, P>(victim: V, peer: P) -> Vec<u8>
+where
+    V: FnOnce(&mut Channel) -> Result<()>,
+    P: FnOnce(&mut Channel) -> Result<()> + Send + 'static,
+{
+    let (a, b) = memory_transport_pair();
+    let (rec, log) = Recording::new(b);
+    let h = std::thread::spawn(move || {
+        let mut ch = Channel::new(rec);
+        let r = peer(&mut ch);
+        let _ = ch.flush();
+        r
+    });
+    let mut ch = Channel::new(a);
+    victim(&mut ch).expect("honest victim");
+    let _ = ch.flush();
+    drop(ch);
+    h.join().expect("peer thread").expect("honest peer");
+    let v = log.lock().map(|v| v.clone()).unwrap_or_default();
+    v
+}
+
+/// The peer's byte stream for a fuzz input.
+pub fn script(transcript: &[u8], data: &[u8]) -> Vec<u8> {
+    let Some((&mode, rest)) = data.split_first() else {
+        return transcript.to_vec();
+    };
+    if mode & 1 == 1 {
+        return rest.to_vec();
+    }
+    let mut bytes = transcript.to_vec();
+    let mut cut = None;
+    for p in rest.chunks_exact(3) {
+        if bytes.is_empty() {
+            break;
+        }
+        let off = u16::from_le_bytes([p[0], p[1]]) as usize % bytes.len();
+        bytes[off] ^= p[2];
+        cut = Some(off);
+    }
+    if let (true, Some(c)) = (mode >= 0x80, cut) {
+        bytes.truncate(c);
+    }
+    bytes
+}
