@@ -3,12 +3,12 @@
 use super::function::{Function, Step};
 use super::library::{self, AliceInstance, MemoryLibrary, DELTA_SECRET};
 use super::{function_for, library_for, ots_for, CompgcParams};
-use crate::yao::material::{self, Pool, ROT_KIND};
-use crate::{OutputMode, Outputs, Party, PartyInputs, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, RunConfig};
 use brickyard_garble::{decode_checked, Delta};
 use brickyard_ot::{beaver, IknpSender, RotSenderBatch};
+use brickyard_rot_pool::{self as material, Pool, ROT_KIND};
 use brickyard_store::Store;
 use std::sync::Arc;
 use zeroize::Zeroizing;
@@ -125,7 +125,7 @@ impl Party for CompgcAlice {
     }
 
     fn poison_store(&mut self, check: &str) -> Result<()> {
-        crate::yao::material::poison(&mut self.pool, check)
+        brickyard_rot_pool::poison(&mut self.pool, check)
     }
 
     fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
@@ -174,7 +174,7 @@ impl Party for CompgcAlice {
             .clone()
             .ok_or_else(|| Error::config("compgc: no component library (preprocess first)"))?;
         let d = delta.block();
-        let user = crate::yao::flatten(inputs);
+        let user = brickyard_driver::layout::flatten(inputs);
         let bits = Zeroizing::new(f.garbler_spec_bits(&user)?);
         let mut rots = material::take_sender(&mut self.pool, f.bob_ot.len())?;
         let mut insts: Vec<Vec<AliceInstance>> = Vec::with_capacity(f.types.len());
@@ -237,7 +237,9 @@ impl Party for CompgcAlice {
                 let zero: Zeroizing<Vec<Block>> =
                     Zeroizing::new(f.outputs.iter().map(|&(g, w)| out0(g, w)).collect());
                 let bits = decode_checked(&labels, &zero, &delta)?;
-                Ok(Some(crate::yao::split_outputs(&self.cfg, &bits)))
+                Ok(Some(brickyard_driver::layout::split_outputs(
+                    &self.cfg, &bits,
+                )))
             }
         }
     }

@@ -4,12 +4,12 @@ use super::components::ComponentType;
 use super::function::{Function, Step};
 use super::library::{self, BobInstance, MemoryLibrary};
 use super::{function_for, library_for, ots_for, CompgcParams};
-use crate::yao::material::{self, Pool, ROT_KIND};
-use crate::{OutputMode, Outputs, Party, PartyInputs, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, RunConfig};
 use brickyard_garble::{decode, evaluate, Decoding, GarbledCircuit, Keep};
 use brickyard_ot::{IknpReceiver, RotReceiverBatch};
+use brickyard_rot_pool::{self as material, Pool, ROT_KIND};
 use brickyard_store::Store;
 use std::sync::Arc;
 use zeroize::Zeroizing;
@@ -136,7 +136,7 @@ impl Party for CompgcBob {
     }
 
     fn poison_store(&mut self, check: &str) -> Result<()> {
-        crate::yao::material::poison(&mut self.pool, check)
+        brickyard_rot_pool::poison(&mut self.pool, check)
     }
 
     fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
@@ -176,7 +176,7 @@ impl Party for CompgcBob {
 
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
         let f = self.function.clone();
-        let bits = crate::yao::flatten(inputs);
+        let bits = brickyard_driver::layout::flatten(inputs);
         let n_ot = f.bob_ot.len();
         let mut rots = material::take_receiver(&mut self.pool, n_ot)?;
         let mat = rots.take(n_ot)?;
@@ -270,6 +270,8 @@ impl Party for CompgcBob {
         if self.cfg.output == OutputMode::Both {
             ch.send_blocks(&out_labels)?;
         }
-        Ok(Some(crate::yao::split_outputs(&self.cfg, &bits)))
+        Ok(Some(brickyard_driver::layout::split_outputs(
+            &self.cfg, &bits,
+        )))
     }
 }

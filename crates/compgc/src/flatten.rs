@@ -4,9 +4,9 @@
 
 use super::function::{Function, Step};
 use super::spec::SpecParty;
-use crate::RunConfig;
 use brickyard_circuit::{Bit, BitVec, Circuit, CircuitBuilder, Gate};
 use brickyard_core::{Error, Result};
+use brickyard_driver::RunConfig;
 use std::sync::Arc;
 
 /// Copies `c` into `b` with its input wires bound to `inputs` (all groups

@@ -5,9 +5,9 @@
 use super::components::ComponentType;
 use super::function::Function;
 use super::spec::*;
-use crate::{Role, RunConfig};
 use brickyard_circuit::library::levenshtein::distance_bits;
 use brickyard_core::{Error, Result};
+use brickyard_driver::{Role, RunConfig};
 
 fn map(inp: usize, gc: usize, wire: usize, len: usize) -> InputMap {
     InputMap {

@@ -10,6 +10,7 @@
 //! | independent | session Δ; garbles the component library (GARBLE), streams tables; random OTs | stores tables; random OTs |
 //! | dependent | — | — |
 //! | online | spec digest; reserves instances; sends her labels, constants' labels, link labels (LINK), decoding; Beaver OT for Bob's bits | OT corrections; evaluates component by component (EVAL), links, decodes |
+#![deny(missing_docs)]
 
 mod alice;
 mod bob;
@@ -29,8 +30,8 @@ pub use error::SpecError;
 pub use function::Function;
 pub use generators::{aes_cbc_spec, levenshtein_spec, resolve_function, single};
 
-use crate::{Party, Role, RunConfig};
 use brickyard_core::{Error, Result};
+use brickyard_driver::{Party, Role, RunConfig};
 use std::sync::Arc;
 
 /// CompGC-specific parameters beyond the [`RunConfig`].

@@ -191,7 +191,7 @@ pub fn garble_library(
     prg: &mut brickyard_core::prg::Prg,
     list: &[(ComponentType, usize)],
     next_tweak: &mut u64,
-    progress: &crate::progress::Progress,
+    progress: &brickyard_driver::progress::Progress,
     mut keep: impl FnMut(&ComponentType, AliceInstance) -> Result<()>,
 ) -> Result<()> {
     let manifest: Manifest = list

@@ -2,7 +2,7 @@
 //! evaluation of its composed circuit (and of the circuit library's own
 //! monolithic circuit), and random compositions of random components do too.
 
-mod common;
+use brickyard_testkit as common;
 
 use brickyard_circuit::{builtin, format_value, parse_value, ValueFormat};
 use brickyard_core::channel::memory_pair;

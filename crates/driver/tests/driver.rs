@@ -4,8 +4,8 @@
 use brickyard_circuit::{Circuit, Gate, Group};
 use brickyard_core::channel::memory_pair;
 use brickyard_core::{Channel, Error, Result};
-use brickyard_protocols::driver::{run_local, LocalNet};
-use brickyard_protocols::{Outputs, Party, PartyInputs, RunConfig};
+use brickyard_driver::driver::{run_local, LocalNet};
+use brickyard_driver::{Outputs, Party, PartyInputs, RunConfig};
 use std::sync::Arc;
 
 fn and_circuit() -> Arc<Circuit> {
@@ -186,7 +186,7 @@ fn group_ownership_is_validated() {
     assert!(cfg.validate().is_err());
     let cfg = RunConfig::new(and_circuit()).unwrap();
     assert!(cfg
-        .check_inputs(brickyard_protocols::Role::Alice, &vec![vec![true, false]])
+        .check_inputs(brickyard_driver::Role::Alice, &vec![vec![true, false]])
         .is_err());
 }
 

@@ -27,7 +27,7 @@
 //! `2^-127` for (48, 32, 16). (The printed second base case `d_{i,21} = i`
 //! is never reached: `j ≤ i < t = 16 < w`.)
 
-use crate::bigint::BigUint;
+use brickyard_core::bigint::BigUint;
 
 /// Rows of `A'` (the compressed label is 16 bytes).
 pub const COMPRESSED_SYMBOLS: u32 = 16;

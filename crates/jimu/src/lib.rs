@@ -6,6 +6,7 @@
 //! | Lemma 6.1 (entropy left after Compress) | [`compress_bound`] |
 //! | Sec. 6.3 (cut-and-choose `B`, `T`) | [`params`] |
 //! | Sec. 2.2, 6.2 (256/384-bit half-gates, Compress) | `brickyard_garble::wide` |
+#![deny(missing_docs)]
 
 pub mod compress_bound;
 pub mod params;

@@ -39,7 +39,7 @@
 //! only guides the search for `T`; every `T` returned was checked exactly
 //! to hold and `T − 1` to fail (`P_overall` decreases in `T`, Sec. 6.3).
 
-use crate::bigint::BigUint;
+use brickyard_core::bigint::BigUint;
 use brickyard_core::{Error, Result};
 use serde::Serialize;
 

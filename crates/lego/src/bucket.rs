@@ -96,7 +96,7 @@ pub fn input_key_accepted(ok: usize, of: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lego::component::make_auths;
+    use crate::component::make_auths;
     use brickyard_core::prg::Prg;
 
     type Checked = Vec<(Block, [Block; 2], u64)>;

@@ -13,6 +13,7 @@
 //! | Build(f) | [`build`]; from stored Generate batches in a later run: [`batch`] |
 //! | Eval(x, y) 1–5 | [`eval`], layered evaluation in [`evaluator`], bucket rules in [`bucket`], extraction in [`extract`] |
 //! | Theorem 2 | [`params`] |
+#![deny(missing_docs)]
 
 pub mod batch;
 pub mod bucket;

@@ -8,7 +8,7 @@
 //! "bound ≤ 2^-s" is the integer comparison `2^s · Σ numerators ≤ D`.
 //! Nothing is rounded; the log2 printed beside it is for humans only.
 
-use crate::bigint::BigUint;
+use brickyard_core::bigint::BigUint;
 use brickyard_core::{Error, Result};
 use serde::Serialize;
 

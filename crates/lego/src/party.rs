@@ -12,10 +12,10 @@ use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Layout};
 use super::params::{LegoParams, Objective, S};
 use super::store::{self as lstore, AliceReady, BobReady};
-use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_commit::params::WIRE_ROW_BYTES;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_ot::delta_rot::{DeltaRotReceiver, DeltaRotSender};
 use brickyard_store::Store;
 use std::collections::VecDeque;
@@ -117,8 +117,8 @@ fn common(cfg: &RunConfig) -> Result<(Vec<usize>, Vec<usize>)> {
         ));
     }
     Ok((
-        crate::yao::input_positions(cfg, Role::Alice),
-        crate::yao::input_positions(cfg, Role::Bob),
+        brickyard_driver::layout::input_positions(cfg, Role::Alice),
+        brickyard_driver::layout::input_positions(cfg, Role::Bob),
     ))
 }
 
@@ -283,7 +283,7 @@ impl Party for LegoAlice {
     }
 
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
-        let x = crate::yao::flatten(inputs);
+        let x = brickyard_driver::layout::flatten(inputs);
         let owners = Owners {
             alice: &self.mine,
             bob: &self.theirs,
@@ -532,7 +532,7 @@ impl Party for LegoBob {
     }
 
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
-        let y = crate::yao::flatten(inputs);
+        let y = brickyard_driver::layout::flatten(inputs);
         let owners = Owners {
             alice: &self.theirs,
             bob: &self.mine,
@@ -554,6 +554,8 @@ impl Party for LegoBob {
             &y,
             &[],
         )?;
-        Ok(Some(crate::yao::split_outputs(&self.cfg, &bits)))
+        Ok(Some(brickyard_driver::layout::split_outputs(
+            &self.cfg, &bits,
+        )))
     }
 }

@@ -1,6 +1,6 @@
 //! `lego` end to end against the plaintext evaluator.
 
-mod common;
+use brickyard_testkit as common;
 
 use brickyard_protocols::lego::{LegoAlice, LegoBob, LegoOptions, Objective};
 use brickyard_protocols::{driver, LocalNet, OutputMode, Role};

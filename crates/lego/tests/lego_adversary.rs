@@ -3,7 +3,7 @@
 //! never a wrong one, and never aborts in a way that depends on his input.
 #![cfg(feature = "adversary")]
 
-mod common;
+use brickyard_testkit as common;
 
 use brickyard_core::channel::memory_pair;
 use brickyard_core::Error;

@@ -5,7 +5,7 @@
 //! a second Generate adds a batch, exhaustion and corrupt bytes are typed
 //! errors.
 
-mod common;
+use brickyard_testkit as common;
 
 use brickyard_core::channel::memory_pair;
 use brickyard_core::Error;

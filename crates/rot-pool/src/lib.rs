@@ -4,6 +4,7 @@
 //! Store records (kind [`ROT_KIND`]): Alice `m0 ‖ m1` (32 bytes), Bob
 //! `m_c ‖ c` (17 bytes). The store index of a record is its session OT index,
 //! which Beaver derandomisation sends along so drifted stores are detected.
+#![deny(missing_docs)]
 
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -79,7 +80,7 @@ fn no_ots() -> Error {
 pub fn fill_store(
     s: &mut Store,
     n: usize,
-    progress: &crate::progress::Progress,
+    progress: &brickyard_driver::progress::Progress,
     mut gen: impl FnMut(usize) -> Result<Zeroizing<Vec<u8>>>,
 ) -> Result<()> {
     progress.add_total(n as u64);
@@ -100,7 +101,7 @@ pub fn fill_sender(
     ot: &mut IknpSender,
     ch: &mut Channel,
     n: usize,
-    progress: &crate::progress::Progress,
+    progress: &brickyard_driver::progress::Progress,
 ) -> Result<()> {
     match pool {
         Pool::Store(s) => fill_store(s, n, progress, |m| {
@@ -123,7 +124,7 @@ pub fn fill_receiver(
     ch: &mut Channel,
     prg: &mut Prg,
     n: usize,
-    progress: &crate::progress::Progress,
+    progress: &brickyard_driver::progress::Progress,
 ) -> Result<()> {
     match pool {
         Pool::Store(s) => fill_store(s, n, progress, |m| {

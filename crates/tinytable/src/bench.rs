@@ -10,10 +10,10 @@ use super::material::{Layout, Material};
 use super::online::{run_batch_refs, Ctx, OnlinePlan, Scratch};
 use super::program::Program;
 use super::{MacScheme, Variant};
-use crate::{OutputMode, Role};
 use brickyard_core::channel::{self, NetOptions, ReadSpin};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Channel, Error, Result};
+use brickyard_driver::{OutputMode, Role};
 use std::time::Instant;
 
 /// One online measurement.
@@ -237,7 +237,7 @@ fn connect_pair(link: Link) -> Result<(Channel, Channel)> {
 }
 
 fn median(v: &[f64]) -> f64 {
-    crate::report::median(v)
+    brickyard_driver::report::median(v)
 }
 
 /// What [`measure_online`] runs.

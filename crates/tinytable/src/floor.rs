@@ -127,8 +127,8 @@ pub fn read_floor(mats: &[&Material], l: &Layout, tables: usize, seed: u64) -> u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tinytable::dealer::{deal_memory, DealPlan};
-    use crate::tinytable::{MacScheme, Variant};
+    use crate::dealer::{deal_memory, DealPlan};
+    use crate::{MacScheme, Variant};
     use brickyard_core::prg::Prg;
 
     /// The floor reads what it claims: the same seed gives the same XOR;

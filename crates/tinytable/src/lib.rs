@@ -14,6 +14,7 @@
 //! | [`preprocessing`] | F^pre_mal for real (Fig. 8) on TinyOT aBits and AND triples: the default source |
 //! | [`online`] | π_mal (Fig. 5) |
 //! | `cheat` | adversary mode (feature `adversary`) |
+#![deny(missing_docs)]
 
 pub mod aes_sbox;
 pub mod bench;
@@ -31,9 +32,9 @@ pub mod program;
 pub use mac::MacScheme;
 pub use party::TinyTableParty;
 
-use crate::Role;
 use brickyard_circuit::Circuit;
 use brickyard_core::{Error, Result};
+use brickyard_driver::Role;
 use program::Program;
 
 /// Which table a circuit is compiled to.
@@ -101,7 +102,7 @@ pub enum Source {
     Real,
 }
 
-/// Everything about a TinyTable run beyond the [`crate::RunConfig`].
+/// Everything about a TinyTable run beyond the [`brickyard_driver::RunConfig`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Binary or S-box tables.
@@ -174,9 +175,9 @@ impl Options {
 /// A party of `tinytable` or `tinytable-sbox` with explicit options.
 pub fn new_party(
     role: Role,
-    cfg: crate::RunConfig,
+    cfg: brickyard_driver::RunConfig,
     opts: Options,
-) -> Result<Box<dyn crate::Party>> {
+) -> Result<Box<dyn brickyard_driver::Party>> {
     #[cfg(not(feature = "adversary"))]
     if opts.cheat.is_some() {
         return Err(Error::config(

@@ -26,9 +26,9 @@
 use super::mac::{acc_key, clmul_small, Acc, MacScheme, Purpose};
 use super::material::{get_bit, set_bit, Layout, Material};
 use super::program::{Lin, Program};
-use crate::{OutputMode, Role};
 use brickyard_core::prefetch::prefetch;
 use brickyard_core::{Channel, Error, Result};
+use brickyard_driver::{OutputMode, Role};
 use zeroize::Zeroize;
 
 /// Executions per bit-sliced word.
@@ -1229,8 +1229,8 @@ pub fn run_batch_refs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tinytable::dealer::{deal_memory, DealPlan};
-    use crate::tinytable::program::{ProgramBuilder, TableFn};
+    use crate::dealer::{deal_memory, DealPlan};
+    use crate::program::{ProgramBuilder, TableFn};
     use brickyard_core::channel::memory_pair;
     use brickyard_core::prg::Prg;
 
@@ -1357,7 +1357,7 @@ mod tests {
 
     #[test]
     fn sbox_batches_match_the_plaintext() {
-        let p = crate::tinytable::aes_sbox::aes128_sbox_program();
+        let p = crate::aes_sbox::aes128_sbox_program();
         for s in ["passive", "linear-32", "linear-64"] {
             check(&p, MacScheme::parse(s).unwrap(), 70, OutputMode::Both);
         }

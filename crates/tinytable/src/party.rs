@@ -13,10 +13,10 @@ use super::online::{run_batch_with, Ctx, OnlinePlan, Scratch};
 use super::preprocessing::{PrepPlan, Preprocessor};
 use super::program::Program;
 use super::{Options, Source};
-use crate::{Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_core::hugepage::PageBuf;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Channel, Error, Result};
+use brickyard_driver::{Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_store::{KindSpec, Store};
 use std::collections::VecDeque;
 use zeroize::Zeroizing;
@@ -51,7 +51,7 @@ impl TinyTableParty {
     /// Compiles the program and checks the options.
     pub fn new(role: Role, cfg: RunConfig, opts: Options) -> Result<Self> {
         cfg.validate()?;
-        if cfg.output == crate::OutputMode::Alice {
+        if cfg.output == brickyard_driver::OutputMode::Alice {
             return Err(Error::config(
                 "tinytable: output to Alice only is not supported (use --output bob or both)",
             ));

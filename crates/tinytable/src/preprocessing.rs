@@ -36,10 +36,10 @@
 use super::mac::{write_le, MacScheme, LOOKUP_TWEAK};
 use super::material::{set_bit, set_share, Layout};
 use super::program::{Lin, Program, TableFn};
-use crate::Role;
 use brickyard_core::hash::tccr_batch;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_driver::Role;
 use brickyard_ot::tinyot::{self, AndTriple, AuthShare, TinyOt};
 use zeroize::{Zeroize, Zeroizing};
 

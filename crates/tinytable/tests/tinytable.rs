@@ -3,7 +3,7 @@
 //! (real Fig. 8 preprocessing, the default, and `--dealer`), and from
 //! stores.
 
-mod common;
+use brickyard_testkit as common;
 
 use brickyard_circuit::{builtin, format_value, parse_value, ValueFormat};
 use brickyard_core::channel::memory_pair;

@@ -10,7 +10,7 @@
 //! Run with `cargo test -p brickyard-protocols --features adversary`.
 #![cfg(feature = "adversary")]
 
-mod common;
+use brickyard_testkit as common;
 
 use brickyard_circuit::builtin;
 use brickyard_core::channel::memory_pair;

@@ -2,9 +2,9 @@
 
 use super::input_positions;
 use super::material::{self, Pool};
-use crate::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_garble::{decode_checked, garble_streaming, Delta, GarblePlan, Keep};
 use brickyard_ot::{beaver, IknpSender, RotSenderBatch};
 use brickyard_store::Store;

@@ -12,43 +12,15 @@
 //! function; a malicious Bob learns nothing beyond the output, but with
 //! `--output both` Alice accepts only output labels that authenticate (the
 //! check `output-label-authenticity`).
+#![deny(missing_docs)]
 
 mod alice;
 mod bob;
-pub mod material;
+pub use brickyard_rot_pool as material;
 
 pub use alice::YaoAlice;
 pub use bob::YaoBob;
 
-use crate::RunConfig;
-
-/// Positions of one role's input wires inside the plan's input order (all
-/// groups concatenated in group order).
-pub(crate) fn input_positions(cfg: &RunConfig, role: crate::Role) -> Vec<usize> {
-    let mut starts = Vec::with_capacity(cfg.circuit.inputs.len());
-    let mut at = 0;
-    for g in &cfg.circuit.inputs {
-        starts.push(at);
-        at += g.width();
-    }
-    cfg.groups_of(role)
-        .iter()
-        .flat_map(|&g| starts[g]..starts[g] + cfg.circuit.inputs[g].width())
-        .collect()
-}
-
-/// One party's input bits flattened in its group order.
-pub(crate) fn flatten(inputs: &crate::PartyInputs) -> Vec<bool> {
-    inputs.iter().flatten().copied().collect()
-}
-
-/// Splits decoded output bits into output groups.
-pub(crate) fn split_outputs(cfg: &RunConfig, bits: &[bool]) -> crate::Outputs {
-    let mut out = Vec::with_capacity(cfg.circuit.outputs.len());
-    let mut at = 0;
-    for g in &cfg.circuit.outputs {
-        out.push(bits[at..at + g.width()].to_vec());
-        at += g.width();
-    }
-    out
-}
+// Input/output layout helpers live in the driver (yao, compgc and lego all
+// use them).
+pub(crate) use brickyard_driver::layout::{flatten, input_positions, split_outputs};

@@ -1,6 +1,6 @@
 //! `yao` against the plaintext evaluator.
 
-mod common;
+use brickyard_testkit as common;
 
 use brickyard_core::channel::memory_pair;
 use brickyard_core::Error;
