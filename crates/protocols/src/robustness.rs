@@ -15,11 +15,7 @@ use crate::{registry, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_core::channel::{memory_transport_pair, scripted, Recording};
 use brickyard_core::{Channel, Error, Result};
 
-pub(crate) fn phases(
-    p: &mut dyn Party,
-    ch: &mut Channel,
-    inputs: &PartyInputs,
-) -> Result<Option<Outputs>> {
+fn phases(p: &mut dyn Party, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
     p.setup(ch)?;
     p.independent(ch)?;
     p.dependent(ch)?;

@@ -1,0 +1,141 @@
+//! Replay harness for fuzzing TinyTable's decoders of peer messages
+//! (feature `fuzzing`; `fuzz/fuzz_targets/tinytable_{alice,bob}.rs`).
+//!
+//! The party runs every phase and one execution of `builtin:add8` with
+//! dealer tables (`--dealer`: no TinyOT, so a run takes microseconds; the
+//! real preprocessing's messages are TinyOT's, fuzzed by `ot_tinyot_*`),
+//! against a recorded honest peer transcript mutated by the input, or raw
+//! bytes. Decoders reached: the options digest, Bob's dealt records (table
+//! chunks and execution record), the opened masked inputs and per-layer
+//! masked values (packed bits with padding checks) and the MAC-check
+//! answers. Bob replays to the end on an unmutated transcript; Alice
+//! deals with fresh randomness, so a replayed Bob fails her first MAC
+//! check, after every decoder of the first layer ran.
+//!
+//! Input format: as `brickyard_ot::fuzzing` (byte 0: odd = the rest is the
+//! raw peer stream; even = 3-byte patches `(offset u16 LE, xor u8)` to the
+//! recorded transcript, cut at the last patch if byte 0 ≥ 0x80).
+
+use crate::{new_party, Options, Source};
+use brickyard_core::channel::{memory_transport_pair, scripted, Recording};
+use brickyard_core::{Channel, Result};
+use brickyard_driver::{Outputs, Party, PartyInputs, Role, RunConfig};
+use std::sync::{Arc, OnceLock};
+
+struct Fixture {
+    cfg: RunConfig,
+    inputs: [PartyInputs; 2],
+    /// What Alice sent, what Bob sent.
+    sent: [Vec<u8>; 2],
+}
+
+fn options() -> Options {
+    Options {
+        source: Source::Dealer,
+        ..Options::for_protocol("tinytable").expect("tinytable options")
+    }
+}
+
+fn fixture() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let c = brickyard_circuit::resolve("builtin:add8").expect("builtin circuit");
+        let cfg = RunConfig::new(Arc::new(c)).expect("config");
+        let bits = |n: usize, v: u64| (0..n).map(|i| (v >> i) & 1 == 1).collect::<Vec<bool>>();
+        let ins = |r: Role, v| -> PartyInputs {
+            cfg.groups_of(r)
+                .iter()
+                .map(|&g| bits(cfg.circuit.inputs[g].width(), v))
+                .collect()
+        };
+        let inputs = [ins(Role::Alice, 5), ins(Role::Bob, 7)];
+        let (ta, tb) = memory_transport_pair();
+        let (ra, log_a) = Recording::new(ta);
+        let (rb, log_b) = Recording::new(tb);
+        let mut alice = new_party(Role::Alice, cfg.clone(), options()).expect("alice");
+        let mut bob = new_party(Role::Bob, cfg.clone(), options()).expect("bob");
+        let x = inputs[0].clone();
+        let h = std::thread::spawn(move || phases(alice.as_mut(), &mut Channel::new(ra), &x));
+        phases(bob.as_mut(), &mut Channel::new(rb), &inputs[1]).expect("honest bob");
+        h.join().expect("alice thread").expect("honest alice");
+        let take =
+            |l: Arc<std::sync::Mutex<Vec<u8>>>| l.lock().map(|v| v.clone()).unwrap_or_default();
+        Fixture {
+            sent: [take(log_a), take(log_b)],
+            cfg,
+            inputs,
+        }
+    })
+}
+
+/// Every phase and one execution, as the robustness harness of
+/// `brickyard-protocols` runs them (no run agreement or barriers, so the
+/// replayed bytes are exactly the peer's protocol messages).
+fn phases(p: &mut dyn Party, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
+    p.setup(ch)?;
+    p.independent(ch)?;
+    p.dependent(ch)?;
+    p.begin_online(ch)?;
+    let out = p.online(ch, inputs);
+    ch.flush()?;
+    out
+}
+
+/// The peer's byte stream for a fuzz input (see the module comment).
+fn script(transcript: &[u8], data: &[u8]) -> Vec<u8> {
+    let Some((&mode, rest)) = data.split_first() else {
+        return transcript.to_vec();
+    };
+    if mode & 1 == 1 {
+        return rest.to_vec();
+    }
+    let mut bytes = transcript.to_vec();
+    let mut cut = None;
+    for p in rest.chunks_exact(3) {
+        if bytes.is_empty() {
+            break;
+        }
+        let off = u16::from_le_bytes([p[0], p[1]]) as usize % bytes.len();
+        bytes[off] ^= p[2];
+        cut = Some(off);
+    }
+    if let (true, Some(c)) = (mode >= 0x80, cut) {
+        bytes.truncate(c);
+    }
+    bytes
+}
+
+/// Runs an honest `role` party against the peer stream made from `data`;
+/// it must never panic.
+pub fn run(role: Role, data: &[u8]) -> Result<Option<Outputs>> {
+    let f = fixture();
+    let (me, peer) = match role {
+        Role::Alice => (0, 1),
+        Role::Bob => (1, 0),
+    };
+    let mut party = new_party(role, f.cfg.clone(), options())?;
+    let mut ch = scripted(&script(&f.sent[peer], data));
+    phases(party.as_mut(), &mut ch, &f.inputs[me])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bob_replays_to_the_right_sum_and_junk_is_an_error() {
+        let out = run(Role::Bob, &[]).unwrap().expect("bob learns the sum");
+        let sum: u64 = out[0]
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| (b as u64) << i)
+            .sum();
+        assert_eq!(sum, 12);
+        for role in [Role::Alice, Role::Bob] {
+            assert!(
+                run(role, &[1, 0xee, 0xee]).is_err(),
+                "{role:?}: junk accepted"
+            );
+        }
+    }
+}
