@@ -10,6 +10,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
+use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -63,32 +64,55 @@ create_exception!(
 );
 create_exception!(
     _brickyard,
+    PeerAborted,
+    BrickyardError,
+    "The peer stopped and said why: `.peer_kind` is the kind of the peer's \
+     error (e.g. `cheating` if it caught this party cheating), `.reason` its \
+     short reason."
+);
+create_exception!(
+    _brickyard,
     Disconnected,
     BrickyardError,
     "The peer closed the connection before the protocol finished."
 );
 
-/// A Rust error as the Python exception of its kind, with `.kind` (and
-/// `.check` for a detected cheat) set on the instance.
+/// A Rust error as the Python exception of its kind, with `.kind` (the
+/// Rust kind's name), `.check` (the failed check of a detected cheat, else
+/// None), and for a peer's abort `.peer_kind` and `.reason`.
 fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let msg = e.to_string();
-    let (err, kind, check) = match &e {
-        Error::Io(_) => (IoError::new_err(msg), "io", None),
-        Error::Timeout(_) => (Timeout::new_err(msg), "timeout", None),
-        Error::Malformed(_) => (Malformed::new_err(msg), "malformed", None),
-        Error::Cheating { check } => (CheatingDetected::new_err(msg), "cheating", Some(*check)),
-        Error::Exhausted(_) => (Exhausted::new_err(msg), "exhausted", None),
-        Error::Config(_) => (ConfigError::new_err(msg), "config", None),
-        Error::Storage(_) => (StorageError::new_err(msg), "storage", None),
-        Error::Disconnected(_) => (Disconnected::new_err(msg), "disconnected", None),
+    let kind = e.kind().name();
+    let mut check = None;
+    let mut peer = None;
+    let err = match &e {
+        Error::Io(_) => IoError::new_err(msg),
+        Error::Timeout(_) => Timeout::new_err(msg),
+        Error::Malformed(_) => Malformed::new_err(msg),
+        Error::Cheating { check: c } => {
+            check = Some(*c);
+            CheatingDetected::new_err(msg)
+        }
+        Error::Exhausted(_) => Exhausted::new_err(msg),
+        Error::Config(_) => ConfigError::new_err(msg),
+        Error::Storage(_) => StorageError::new_err(msg),
+        Error::Disconnected(_) => Disconnected::new_err(msg),
+        Error::PeerAborted { kind, reason } => {
+            peer = Some((kind.name(), reason.clone()));
+            PeerAborted::new_err(msg)
+        }
         #[allow(unreachable_patterns)]
-        _ => (BrickyardError::new_err(msg), "other", None),
+        _ => BrickyardError::new_err(msg),
     };
     let v = err.value(py);
     // Setting an attribute on a fresh exception instance cannot fail in
     // practice; if it did, the exception is still raised without it.
     let _ = v.setattr("kind", kind);
     let _ = v.setattr("check", check);
+    if let Some((k, r)) = peer {
+        let _ = v.setattr("peer_kind", k);
+        let _ = v.setattr("reason", r);
+    }
     err
 }
 
@@ -413,6 +437,110 @@ fn inputs_for(c: &Computation, role: Role, v: &Bound<'_, PyAny>) -> PyResult<Par
     group_values(v, &widths)
 }
 
+/// A party's `per_execution=True` inputs: a list with one entry per
+/// execution, each entry what the party would pass for a single run.
+fn per_execution_list<'py>(v: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if v.cast::<PyList>().is_err() && !v.is_instance_of::<pyo3::types::PyTuple>() {
+        return Err(config_err(
+            "with per_execution=True a party's inputs are a list with one entry per execution",
+        ));
+    }
+    v.try_iter()?.collect()
+}
+
+/// The execution count: `executions=` if given, else the length of the
+/// per-execution lists (which must then all agree with it), else 1.
+fn execution_count(executions: Option<usize>, lists: &[&[Bound<'_, PyAny>]]) -> PyResult<usize> {
+    let Some(first) = lists.first() else {
+        return Ok(executions.unwrap_or(1));
+    };
+    let n = executions.unwrap_or(first.len());
+    for l in lists {
+        if l.len() != n {
+            return Err(config_err(format!(
+                "{n} execution(s) but a per-execution input list has {} entries",
+                l.len()
+            )));
+        }
+    }
+    Ok(n)
+}
+
+/// Inputs for every execution: each entry of a per-execution list, or the
+/// one value repeated.
+fn batch_for(
+    c: &Computation,
+    role: Role,
+    single: &Bound<'_, PyAny>,
+    each: Option<&[Bound<'_, PyAny>]>,
+) -> PyResult<Vec<PartyInputs>> {
+    match each {
+        Some(list) => list.iter().map(|v| inputs_for(c, role, v)).collect(),
+        None => Ok(vec![inputs_for(c, role, single)?; c.config().executions]),
+    }
+}
+
+/// Where a party meets its peer on `listen=`: an address to bind now, or a
+/// [`PyListener`] bound earlier (so its port was known in advance).
+enum Listen {
+    Addr(String),
+    Bound(Arc<TcpListener>),
+}
+
+fn listen_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Listen>> {
+    let Some(v) = v else { return Ok(None) };
+    if let Ok(l) = v.cast::<PyListener>() {
+        return Ok(Some(Listen::Bound(l.get().inner.clone())));
+    }
+    let addr: String = v.extract().map_err(|_| {
+        PyTypeError::new_err("listen= is a brickyard.Listener or a str (HOST:PORT)")
+    })?;
+    Ok(Some(Listen::Addr(addr)))
+}
+
+/// A TCP port bound now, for `run_party(..., listen=listener)` and
+/// `preprocess(..., listen=listener)`. Bind port 0 (the default) and the
+/// system picks a free port, which `.port` reports before the peer is
+/// started, so no fixed ports are needed. One listener serves any number
+/// of runs in turn (one peer connection each), e.g. a `preprocess` and the
+/// later runs from its store.
+#[pyclass(name = "Listener", module = "brickyard", frozen)]
+struct PyListener {
+    inner: Arc<TcpListener>,
+    addr: std::net::SocketAddr,
+}
+
+#[pymethods]
+impl PyListener {
+    #[new]
+    #[pyo3(signature = (addr = "127.0.0.1:0"))]
+    fn new(py: Python<'_>, addr: &str) -> PyResult<Self> {
+        let l = brickyard::net::listen(addr).map_err(|e| to_py(py, e))?;
+        let bound = l.local_addr().map_err(|e| to_py(py, Error::Io(e)))?;
+        Ok(PyListener {
+            inner: Arc::new(l),
+            addr: bound,
+        })
+    }
+
+    /// The bound port (the system's choice when asked for port 0).
+    #[getter]
+    fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// The bound `HOST:PORT`, e.g. for the peer's `connect=` (a listener
+    /// on 0.0.0.0 reports 0.0.0.0: connect to one of the host's addresses).
+    #[getter]
+    fn address(&self) -> String {
+        self.addr.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Listener({:?})", self.addr.to_string())
+    }
+}
+
 /// Every protocol of this build: a list of dicts with `name`, `security`
 /// and `summary`.
 #[pyfunction]
@@ -437,11 +565,17 @@ fn builtin_circuits() -> Vec<(String, String)> {
 
 /// Runs both parties in this process and returns
 /// `{"outputs": [[group values] per execution] (Bob's), "alice_outputs": … or None,
-/// "report": {the per-phase report}}`. `cheat="ROLE:NAME"` makes one party
+/// "report": {the per-phase report}}`.
+///
+/// `alice` and `bob` are each party's value(s) for one execution, reused
+/// for all `executions`; with `per_execution=True` they are lists with one
+/// entry per execution instead (`executions` then defaults to their length),
+/// and output i belongs to entry i. `cheat="ROLE:NAME"` makes one party
 /// deviate (builds with the `adversary` feature only).
 #[pyfunction]
-#[pyo3(signature = (protocol, circuit, alice, bob, *, executions = 1, output = "bob",
-    alice_groups = None, bob_groups = None, net = "memory", format = "int", cheat = None))]
+#[pyo3(signature = (protocol, circuit, alice, bob, *, executions = None, per_execution = false,
+    output = "bob", alice_groups = None, bob_groups = None, net = "memory", format = "int",
+    cheat = None))]
 #[allow(clippy::too_many_arguments)]
 fn run_local<'py>(
     py: Python<'py>,
@@ -449,7 +583,8 @@ fn run_local<'py>(
     circuit: &Bound<'py, PyAny>,
     alice: &Bound<'py, PyAny>,
     bob: &Bound<'py, PyAny>,
-    executions: usize,
+    executions: Option<usize>,
+    per_execution: bool,
     output: &str,
     alice_groups: Option<Vec<usize>>,
     bob_groups: Option<Vec<usize>>,
@@ -457,6 +592,16 @@ fn run_local<'py>(
     format: &str,
     cheat: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let each = if per_execution {
+        Some((per_execution_list(alice)?, per_execution_list(bob)?))
+    } else {
+        None
+    };
+    let lists: Vec<&[Bound<'py, PyAny>]> = match &each {
+        Some((a, b)) => vec![a, b],
+        None => vec![],
+    };
+    let executions = execution_count(executions, &lists)?;
     let c = computation(
         py,
         protocol,
@@ -467,8 +612,8 @@ fn run_local<'py>(
         bob_groups,
         cheat,
     )?;
-    let a = inputs_for(&c, Role::Alice, alice)?;
-    let b = inputs_for(&c, Role::Bob, bob)?;
+    let a = batch_for(&c, Role::Alice, alice, each.as_ref().map(|e| &e.0[..]))?;
+    let b = batch_for(&c, Role::Bob, bob, each.as_ref().map(|e| &e.1[..]))?;
     if net != "memory" && net != "loopback" {
         return Err(config_err(format!(
             "net is `memory` or `loopback`, not `{net}`"
@@ -482,7 +627,7 @@ fn run_local<'py>(
             } else {
                 brickyard::net::memory("memory")
             };
-            c.run_local(&a, &b, net)
+            c.run_local_batch(a, b, net)
         })
         .map_err(|e| to_py(py, e))?;
     let d = PyDict::new(py);
@@ -498,7 +643,7 @@ fn run_local<'py>(
 
 fn open_channel(
     role: Role,
-    listen: Option<&str>,
+    listen: Option<Listen>,
     connect: Option<&str>,
     timeout: f64,
 ) -> brickyard::Result<brickyard::Channel> {
@@ -515,7 +660,8 @@ fn open_channel(
         ..Default::default()
     };
     match (listen, connect) {
-        (Some(addr), None) => brickyard::net::accept_on(addr, &opts),
+        (Some(Listen::Addr(addr)), None) => brickyard::net::accept_on(&addr, &opts),
+        (Some(Listen::Bound(l)), None) => brickyard::net::accept(&l, &opts),
         (None, Some(addr)) => brickyard::net::connect(addr, &opts),
         _ => Err(Error::config(format!(
             "{}: give exactly one of listen= or connect=",
@@ -558,15 +704,19 @@ fn role_of(role: &str) -> PyResult<Role> {
     role.parse().map_err(config_err)
 }
 
-/// Runs one party over TCP (`listen="HOST:PORT"` or `connect="HOST:PORT"`);
-/// with `store=` it runs from preprocessing made by `preprocess`. Returns
+/// Runs one party over TCP: `listen=` a `brickyard.Listener` (its `.port`
+/// is known before the peer starts) or `"HOST:PORT"`, or `connect="HOST:PORT"`;
+/// with `store=` it runs from preprocessing made by `preprocess`. `inputs`
+/// is this party's value(s) for one execution, reused for all
+/// `executions`; with `per_execution=True` it is a list with one entry per
+/// execution (`executions` then defaults to its length). Returns
 /// `{"role", "outputs": [[group values] per execution] (empty if this party
 /// learns none), "phases": [this side's time and traffic per phase],
 /// "execution_ms", "latency_ms"}`.
 #[pyfunction]
 #[pyo3(signature = (protocol, circuit, role, inputs, *, listen = None, connect = None,
-    timeout = 60.0, store = None, key = None, executions = 1, output = "bob",
-    alice_groups = None, bob_groups = None, format = "int", cheat = None))]
+    timeout = 60.0, store = None, key = None, executions = None, per_execution = false,
+    output = "bob", alice_groups = None, bob_groups = None, format = "int", cheat = None))]
 #[allow(clippy::too_many_arguments)]
 fn run_party<'py>(
     py: Python<'py>,
@@ -574,12 +724,13 @@ fn run_party<'py>(
     circuit: &Bound<'py, PyAny>,
     role: &str,
     inputs: &Bound<'py, PyAny>,
-    listen: Option<String>,
+    listen: Option<&Bound<'py, PyAny>>,
     connect: Option<String>,
     timeout: f64,
     store: Option<std::path::PathBuf>,
     key: Option<std::path::PathBuf>,
-    executions: usize,
+    executions: Option<usize>,
+    per_execution: bool,
     output: &str,
     alice_groups: Option<Vec<usize>>,
     bob_groups: Option<Vec<usize>>,
@@ -587,6 +738,14 @@ fn run_party<'py>(
     cheat: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let role = role_of(role)?;
+    let listen = listen_arg(listen)?;
+    let each = if per_execution {
+        Some(per_execution_list(inputs)?)
+    } else {
+        None
+    };
+    let lists: Vec<&[Bound<'py, PyAny>]> = each.as_deref().into_iter().collect();
+    let executions = execution_count(executions, &lists)?;
     let c = computation(
         py,
         protocol,
@@ -597,20 +756,20 @@ fn run_party<'py>(
         bob_groups,
         cheat,
     )?;
-    let vals = inputs_for(&c, role, inputs)?;
+    let vals = batch_for(&c, role, inputs, each.as_deref())?;
     if key.is_some() && store.is_none() {
         return Err(config_err("key= needs store="));
     }
     let run = py
         .detach(move || {
-            let mut ch = open_channel(role, listen.as_deref(), connect.as_deref(), timeout)?;
+            let mut ch = open_channel(role, listen, connect.as_deref(), timeout)?;
             match store {
                 Some(dir) => {
                     let mut loc = StoreLocation::new(dir);
                     loc.key = key;
-                    c.run_stored(role, &mut ch, &loc, &vals)
+                    c.run_stored_batch(role, &mut ch, &loc, &vals)
                 }
-                None => c.run_party(role, &mut ch, &vals),
+                None => c.run_party_batch(role, &mut ch, &vals),
             }
         })
         .map_err(|e| to_py(py, e))?;
@@ -620,7 +779,8 @@ fn run_party<'py>(
 /// Runs one party's setup and preprocessing over TCP into a new store
 /// directory `store` (the key file goes to `key`, or the default place),
 /// for `executions` later executions with `run_party(..., store=...)`.
-/// Returns `{"role", "phases", "store": {store info}}`.
+/// `listen=` takes a `brickyard.Listener` or `"HOST:PORT"`, as in
+/// `run_party`. Returns `{"role", "phases", "store": {store info}}`.
 #[pyfunction]
 #[pyo3(signature = (protocol, circuit, role, store, *, listen = None, connect = None,
     timeout = 60.0, key = None, executions = 1, output = "bob",
@@ -632,7 +792,7 @@ fn preprocess<'py>(
     circuit: &Bound<'py, PyAny>,
     role: &str,
     store: std::path::PathBuf,
-    listen: Option<String>,
+    listen: Option<&Bound<'py, PyAny>>,
     connect: Option<String>,
     timeout: f64,
     key: Option<std::path::PathBuf>,
@@ -642,6 +802,7 @@ fn preprocess<'py>(
     bob_groups: Option<Vec<usize>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let role = role_of(role)?;
+    let listen = listen_arg(listen)?;
     let c = computation(
         py,
         protocol,
@@ -656,7 +817,7 @@ fn preprocess<'py>(
     loc.key = key;
     let (run, info) = py
         .detach(move || {
-            let mut ch = open_channel(role, listen.as_deref(), connect.as_deref(), timeout)?;
+            let mut ch = open_channel(role, listen, connect.as_deref(), timeout)?;
             let run = c.preprocess(role, &mut ch, &loc)?;
             Ok::<_, Error>((run, loc.info()?))
         })
@@ -672,6 +833,7 @@ fn preprocess<'py>(
 fn _brickyard(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyCircuit>()?;
+    m.add_class::<PyListener>()?;
     m.add_function(wrap_pyfunction!(protocols, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_circuits, m)?)?;
     m.add_function(wrap_pyfunction!(run_local, m)?)?;
@@ -688,5 +850,6 @@ fn _brickyard(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ConfigError", py.get_type::<ConfigError>())?;
     m.add("StorageError", py.get_type::<StorageError>())?;
     m.add("Disconnected", py.get_type::<Disconnected>())?;
+    m.add("PeerAborted", py.get_type::<PeerAborted>())?;
     Ok(())
 }

@@ -125,3 +125,36 @@ def test_a_cheat_is_caught_and_names_its_check(cheat):
 def test_a_cheat_on_a_protocol_without_strategies_is_refused():
     with pytest.raises(brickyard.ConfigError):
         brickyard.run_local("yao", "builtin:add8", 5, 7, cheat="alice:flip-table-bit")
+
+
+@pytest.mark.parametrize("protocol", ["yao", "tinytable", "lego"])
+def test_per_execution_inputs_give_per_execution_outputs(protocol):
+    c = brickyard.Circuit.builtin("add8")
+    xs, ys = [1, 200, 7], [10, 100, 0]
+    output = "bob" if protocol == "lego" else "both"
+    r = brickyard.run_local(protocol, c, xs, ys, per_execution=True, output=output)
+    want = [[(x + y) % 256] for x, y in zip(xs, ys)]
+    assert r["outputs"] == want
+    assert r["report"]["executions"] == 3
+    if output == "both":
+        assert r["alice_outputs"] == want
+
+
+def test_per_execution_inputs_with_several_groups_and_forms():
+    c = brickyard.Circuit.builtin("add8")
+    # Bob owns both groups; Alice owns none (an empty list per execution).
+    r = brickyard.run_local("yao", c, [[], []], [[1, 2], [b"\x10", "0x01"]],
+                            per_execution=True, alice_groups=[], executions=2)
+    assert r["outputs"] == [[3], [17]]
+
+
+def test_per_execution_inputs_are_checked():
+    c = brickyard.Circuit.builtin("add8")
+    with pytest.raises(brickyard.ConfigError):  # lists of different lengths
+        brickyard.run_local("yao", c, [1, 2], [3], per_execution=True)
+    with pytest.raises(brickyard.ConfigError):  # executions= disagrees
+        brickyard.run_local("yao", c, [1, 2], [3, 4], per_execution=True, executions=3)
+    with pytest.raises(brickyard.ConfigError):  # not a list
+        brickyard.run_local("yao", c, 1, [3], per_execution=True)
+    with pytest.raises(brickyard.ConfigError):  # an entry that does not fit
+        brickyard.run_local("yao", c, [1, 256], [3, 4], per_execution=True)

@@ -418,13 +418,14 @@ impl Computation {
             let mut expected = Expected::new(self.protocol, role.store_role());
             expected.key_path = store.key.clone();
             expected.parameters = parameters;
-            Store::open(dir, &expected)?
+            Store::open(dir, &expected)
         } else {
             let mut scfg = StoreConfig::new(self.protocol, role.store_role(), session);
             scfg.key_path = store.key.clone();
             scfg.parameters = parameters;
-            Store::create(dir, scfg)?
+            Store::create(dir, scfg)
         };
+        let opened = told(ch, opened)?;
         let phases = PhaseSet {
             preprocess: true,
             online: false,
@@ -456,11 +457,43 @@ impl Computation {
         inputs: &[Vec<bool>],
     ) -> Result<PartyRun> {
         let inputs = self.repeat(role, inputs)?;
+        self.run_stored_batch(role, ch, store, &inputs)
+    }
+
+    /// [`Computation::run_stored`] with one set of inputs per execution.
+    /// If the store cannot be opened (missing, tampered, made for another
+    /// computation) the peer is told why, so it stops at once with
+    /// `Error::PeerAborted` instead of waiting for a timeout.
+    ///
+    /// ```
+    /// use brickyard::{bits, net, Computation, Error, Role, StoreLocation};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let loc = StoreLocation::new(dir.path().join("none")).with_key(dir.path().join("k"));
+    /// let c = Computation::builtin("yao", "add8")?.with_executions(2)?;
+    /// let (mut ch, mut peer) = net::memory_pair();
+    /// let two = [vec![bits(1, 8)], vec![bits(2, 8)]];
+    /// assert!(c.run_stored_batch(Role::Bob, &mut ch, &loc, &two).is_err()); // no such store
+    /// // Alice, waiting for Bob, learns why he stopped.
+    /// let alice = c.run_party_batch(Role::Alice, &mut peer, &two);
+    /// assert!(matches!(alice, Err(Error::PeerAborted { .. })));
+    /// # Ok::<(), brickyard::Error>(())
+    /// ```
+    pub fn run_stored_batch(
+        &self,
+        role: Role,
+        ch: &mut Channel,
+        store: &StoreLocation,
+        inputs: &[PartyInputs],
+    ) -> Result<PartyRun> {
+        self.check_batch(inputs)?;
+        for i in inputs {
+            self.config.check_inputs(role, i)?;
+        }
         let mut expected = Expected::new(self.protocol, role.store_role());
         expected.key_path = store.key.clone();
         expected.parameters = self.party(role)?.store_parameters();
-        let opened = Store::open(store.dir(), &expected)?;
-        self.drive(role, ch, &inputs, Some(opened))
+        let opened = told(ch, Store::open(store.dir(), &expected))?;
+        self.drive(role, ch, inputs, Some(opened))
     }
 
     fn drive(
@@ -499,4 +532,13 @@ impl Computation {
             phases,
         )
     }
+}
+
+/// Passes `r` through; on error the peer is first sent an abort frame with
+/// its kind, as the driver does for errors during the phases.
+fn told<T>(ch: &mut Channel, r: Result<T>) -> Result<T> {
+    if let Err(e) = &r {
+        driver::abort_peer(ch, e);
+    }
+    r
 }
