@@ -27,7 +27,7 @@ fn well_formed_svg(svg: &str) -> Result<(), String> {
         if tag.contains('<') {
             return Err(format!("`<` inside a tag: {tag}"));
         }
-        if tag.matches('"').count() % 2 != 0 {
+        if !tag.matches('"').count().is_multiple_of(2) {
             return Err(format!("unbalanced quotes: {tag}"));
         }
         rest = &rest[i + j + 1..];
