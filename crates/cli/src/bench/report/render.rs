@@ -375,7 +375,7 @@ fn header_section(data: &ReportData, md: &mut String) {
     let _ = writeln!(md, "| read policy | `BRICKYARD_SPIN_US={}` |", h.spin);
     let _ = writeln!(
         md,
-        "| load average (1, 5, 15 min) | start {}; end {} (on {} cores: other work was running when the 1-min figure is well above 0) |",
+        "| load average (1, 5, 15 min) | start {}; end {} ({} cores; the start figure is other work, the end one includes this run's own two parties: numbers taken under load are slower) |",
         load(&h.load_start),
         load(&h.load_end),
         h.cores
