@@ -10,6 +10,7 @@ mod lego_tables;
 mod ot;
 mod parse;
 pub mod protocol;
+mod report;
 mod store;
 mod tinytable_tables;
 mod triples;
@@ -28,7 +29,8 @@ use crate::error::CliResult;
     brickyard bench --protocol yao --circuit builtin:aes128 --net wan --json\n  \
     brickyard bench garble --circuit ../shared/circuits/bristol_fashion/aes_128.txt\n  \
     brickyard bench ot --kind correlated --count 10000000\n  \
-    brickyard bench parse ../shared/circuits/bristol_fashion/sha256.txt\n\n",
+    brickyard bench parse ../shared/circuits/bristol_fashion/sha256.txt\n  \
+    brickyard bench report --out docs/report\n\n",
     crate::localnet::spin_help!())
 )]
 pub struct BenchArgs {
@@ -205,6 +207,10 @@ pub enum BenchCmd {
         #[arg(long)]
         json: bool,
     },
+    /// The standard set (every protocol on AES-128 and SHA-256, loopback
+    /// and WAN, an RTT sweep and an executions sweep) as DIR/report.md
+    /// with SVG plots.
+    Report(report::ReportArgs),
     /// TinyTable's Tables 1–3: table bytes, sequential latency and
     /// amortised time per AES (S-box and binary, every MAC), beside the
     /// paper's figures. Trusted-dealer tables.
@@ -266,6 +272,7 @@ pub fn run(args: BenchArgs) -> CliResult {
             megabytes,
             json,
         }) => store::run(&dir, megabytes, json),
+        Some(BenchCmd::Report(a)) => report::run(a),
         Some(BenchCmd::TinytableTables { runs, batch, json }) => {
             tinytable_tables::run(json, runs, batch)
         }

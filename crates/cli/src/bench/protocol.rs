@@ -68,18 +68,6 @@ fn median_report(reports: &[Report]) -> Report {
 /// Runs the benchmark.
 pub fn run(args: ProtocolBenchArgs) -> CliResult {
     let cfg = args.run.config()?;
-    if cfg.output == brickyard_protocols::OutputMode::Alice {
-        return Err(crate::error::CliError::Usage(
-            "bench checks Bob's outputs: use --output bob or both".into(),
-        ));
-    }
-    let proto = &args.run.protocol;
-    let profile = crate::localnet::profile(&args.net)?;
-    let net_name = if profile.is_some() {
-        args.net.clone()
-    } else {
-        "loopback".into()
-    };
     let runs = args.runs.max(1);
     let bar = if args.json {
         ProgressBar::hidden()
@@ -90,49 +78,13 @@ pub fn run(args: ProtocolBenchArgs) -> CliResult {
         ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} runs, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.set_message(format!("bench {proto} on {}", args.run.circuit));
-    let mut prg = Prg::new();
-    let mut reports = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let a = random_inputs(&cfg, Role::Alice, &mut prg);
-        let b = random_inputs(&cfg, Role::Bob, &mut prg);
-        let net = crate::localnet::loopback(profile.clone(), &net_name)?;
-        let out = run_local(
-            proto,
-            &args.run.circuit,
-            args.run.new_party(Role::Alice, cfg.clone())?,
-            args.run.new_party(Role::Bob, cfg.clone())?,
-            &cfg,
-            a.clone(),
-            b.clone(),
-            net,
-        )?;
-        // A benchmark of a wrong computation is worthless: check every output.
-        for (x, got) in out.bob_outputs.iter().enumerate() {
-            let want = cfg
-                .circuit
-                .eval(&assemble(&cfg, &a[x], &b[x]))
-                .map_err(brickyard_circuit::Error::from)?;
-            if *got != want {
-                return Err(crate::error::CliError::Usage(format!(
-                    "{proto} computed a wrong output in execution {x}"
-                )));
-            }
-        }
-        reports.push(out.report);
-        bar.inc(1);
-    }
+    bar.set_message(format!(
+        "bench {} on {}",
+        args.run.protocol, args.run.circuit
+    ));
+    let r = measure(&args.run, &cfg, &args.net, runs, || bar.inc(1));
     bar.finish_and_clear();
-    let mut r = median_report(&reports);
-    r.notes.insert(
-        0,
-        format!(
-            "{} is {}; median of {runs} run(s)",
-            proto,
-            info(proto)?.security
-        ),
-    );
-    r.notes.extend(args.run.tt.notes(proto));
+    let r = r?;
     if args.json {
         println!(
             "{}",
@@ -142,6 +94,76 @@ pub fn run(args: ProtocolBenchArgs) -> CliResult {
         print!("{}", r.table());
     }
     Ok(())
+}
+
+/// The phase table of `runs` runs of `run` (configured as `cfg`) over the
+/// link `net` (`--net` syntax), each with fresh random inputs and every
+/// output checked against the plaintext evaluation; the median report,
+/// with the protocol's notes. `after_run` is called after each run (for
+/// progress). `bench --protocol` and `bench report` both measure here, so
+/// their numbers mean the same.
+pub(crate) fn measure(
+    run: &RunArgs,
+    cfg: &RunConfig,
+    net: &str,
+    runs: usize,
+    mut after_run: impl FnMut(),
+) -> Result<Report, crate::error::CliError> {
+    if cfg.output == brickyard_protocols::OutputMode::Alice {
+        return Err(crate::error::CliError::Usage(
+            "bench checks Bob's outputs: use --output bob or both".into(),
+        ));
+    }
+    let proto = &run.protocol;
+    let profile = crate::localnet::profile(net)?;
+    let net_name = if profile.is_some() {
+        net.to_string()
+    } else {
+        "loopback".into()
+    };
+    let runs = runs.max(1);
+    let mut prg = Prg::new();
+    let mut reports = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let a = random_inputs(cfg, Role::Alice, &mut prg);
+        let b = random_inputs(cfg, Role::Bob, &mut prg);
+        let link = crate::localnet::loopback(profile.clone(), &net_name)?;
+        let out = run_local(
+            proto,
+            &run.circuit,
+            run.new_party(Role::Alice, cfg.clone())?,
+            run.new_party(Role::Bob, cfg.clone())?,
+            cfg,
+            a.clone(),
+            b.clone(),
+            link,
+        )?;
+        // A benchmark of a wrong computation is worthless: check every output.
+        for (x, got) in out.bob_outputs.iter().enumerate() {
+            let want = cfg
+                .circuit
+                .eval(&assemble(cfg, &a[x], &b[x]))
+                .map_err(brickyard_circuit::Error::from)?;
+            if *got != want {
+                return Err(crate::error::CliError::Usage(format!(
+                    "{proto} computed a wrong output in execution {x}"
+                )));
+            }
+        }
+        reports.push(out.report);
+        after_run();
+    }
+    let mut r = median_report(&reports);
+    r.notes.insert(
+        0,
+        format!(
+            "{} is {}; median of {runs} run(s)",
+            proto,
+            info(proto)?.security
+        ),
+    );
+    r.notes.extend(run.tt.notes(proto));
+    Ok(r)
 }
 
 fn assemble(cfg: &RunConfig, a: &PartyInputs, b: &PartyInputs) -> Vec<Vec<bool>> {
