@@ -105,7 +105,12 @@ impl Bob {
 
     /// Fig. A.1 Setup: choose E, E'; KOS base OTs.
     pub fn setup(&mut self, ch: &mut Channel) -> Result<()> {
-        self.setup = Some(Setup::bob_choose(ch, &self.agreed, &mut self.prg)?);
+        self.setup = Some(Setup::bob_choose(
+            ch,
+            &self.agreed,
+            &mut self.prg,
+            self.cheat,
+        )?);
         self.kos = Some(KosReceiver::setup(ch, &mut self.prg)?);
         Ok(())
     }

@@ -83,6 +83,18 @@ fn bad_selection_open_is_caught_by_alice() {
     );
 }
 
+#[test]
+fn short_probe_matrix_is_refused_by_alice() {
+    let a = agreed(1, 40);
+    let o = run_protocol(&a, &[(1, 2)], 6, Cheat::None, Cheat::ShortProbeMatrix);
+    assert_eq!(
+        check_of(&o.alice),
+        Some(crate::probe::CHECK),
+        "{:?}",
+        o.alice
+    );
+}
+
 /// Bob guesses `d`: C' outputs 0, never Alice's input.
 #[test]
 fn guessed_d_reveals_nothing() {

@@ -102,6 +102,10 @@ pub enum Cheat {
     /// alice:`bad-output-decommit`: a wrong output label in the
     /// decommitment (`output-decommit`).
     BadOutputDecommit,
+    /// bob:`short-probe-matrix`: E with one evaluation point too few
+    /// (distance `s − 1`), so some `s − 1` bits of `y¹` would fix a bit of
+    /// `E·y¹` (`probe-resistance` at Alice).
+    ShortProbeMatrix,
     /// bob:`bad-selection-open`: opens σ, seed_π wrongly (`cc-decommit` at Alice).
     BadSelectionOpen,
     /// bob:`guess-D`: sends `d² ⊕ E'd¹` for a guessed `d` although all
@@ -127,6 +131,7 @@ impl Cheat {
         ("alice:bad-mask", Cheat::BadMask),
         ("alice:bad-public-label", Cheat::BadPublicLabel),
         ("alice:bad-output-decommit", Cheat::BadOutputDecommit),
+        ("bob:short-probe-matrix", Cheat::ShortProbeMatrix),
         ("bob:bad-selection-open", Cheat::BadSelectionOpen),
         ("bob:guess-D", Cheat::GuessD),
     ];
@@ -236,8 +241,16 @@ impl Setup {
         ch: &mut Channel,
         a: &Agreed,
         prg: &mut brickyard_core::prg::Prg,
+        cheat: Cheat,
     ) -> Result<Setup> {
-        let spec = ProbeSpec::choose(a.bob.len(), a.s, prg)?;
+        let mut spec = ProbeSpec::choose(a.bob.len(), a.s, prg)?;
+        if cheat == Cheat::ShortProbeMatrix {
+            spec.blocks[0].points.pop();
+            ch.send_msg(&spec)?;
+            ch.send_msg(&ProbeSpec::choose(D_BITS, a.s, prg)?)?;
+            ch.flush()?;
+            return Err(Error::config("short probe matrix sent (cheat)"));
+        }
         let spec2 = ProbeSpec::choose(D_BITS, a.s, prg)?;
         ch.send_msg(&spec)?;
         ch.send_msg(&spec2)?;
