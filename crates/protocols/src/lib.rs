@@ -12,6 +12,7 @@ pub mod config;
 pub mod driver;
 pub mod jimu;
 pub mod lego;
+pub mod lindell_riva;
 pub mod party;
 pub mod progress;
 pub mod registry;
