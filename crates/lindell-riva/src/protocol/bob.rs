@@ -306,9 +306,9 @@ impl Bob {
         // Evaluate all B circuits.
         let mut out_labels = Vec::with_capacity(b);
         let mut out_bits = Vec::with_capacity(b);
-        for i in 0..b {
-            let o = evaluate(&st.plan, &bk.bundles[i].gc, &inputs[i], Keep::Outputs)?;
-            out_bits.push(decode(&o.output_labels, &bk.bundles[i].decoding)?);
+        for (bundle, labs) in bk.bundles.iter().zip(&inputs) {
+            let o = evaluate(&st.plan, &bundle.gc, labs, Keep::Outputs)?;
+            out_bits.push(decode(&o.output_labels, &bundle.decoding)?);
             out_labels.push(o.output_labels);
         }
         drop(inputs);

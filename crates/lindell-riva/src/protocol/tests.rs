@@ -49,9 +49,12 @@ pub(crate) fn bits(v: u64, n: usize) -> Vec<bool> {
     (0..n).map(|i| v >> i & 1 == 1).collect()
 }
 
+/// Per execution: Bob's output, how it was decided, C''s majority output.
+pub(crate) type BobView = Vec<(Vec<bool>, OutputSource, Vec<bool>)>;
+
 pub(crate) struct Outcome {
     pub alice: Result<()>,
-    pub bob: Result<Vec<(Vec<bool>, OutputSource, Vec<bool>)>>,
+    pub bob: Result<BobView>,
 }
 
 /// A whole run: setup, offline, then one online execution per `(x, y)`.
@@ -77,7 +80,7 @@ pub(crate) fn run_protocol(
             }
             Ok(())
         },
-        move |ch| -> Result<Vec<(Vec<bool>, OutputSource, Vec<bool>)>> {
+        move |ch| -> Result<BobView> {
             let mut p = Bob::with_prg(ab, Prg::from_seed(Block(seed as u128 + (1 << 64))));
             #[cfg(feature = "adversary")]
             p.set_cheat(bob_cheat);
