@@ -10,9 +10,11 @@
 //!
 //! * [`protocol`]: the Appendix A protocol on these blocks (bundles,
 //!   cut-and-choose, OTs, online stage with cheating recovery).
+//! * [`party`]: its driver parties (`lindell-riva` in the registry).
 #![deny(missing_docs)]
 
 pub mod excom;
 pub mod params;
+pub mod party;
 pub mod probe;
 pub mod protocol;

@@ -66,8 +66,8 @@ pub fn new_party(protocol: &str, role: Role, cfg: RunConfig) -> Result<Box<dyn P
         ("yao", Role::Bob) => Box::new(crate::yao::YaoBob::new(cfg)?),
         ("lego", Role::Alice) => Box::new(crate::lego::LegoAlice::new(cfg)?),
         ("lego", Role::Bob) => Box::new(crate::lego::LegoBob::new(cfg)?),
-        ("lindell-riva", Role::Alice) => Box::new(crate::lindell_riva::LrAlice::new(cfg)?),
-        ("lindell-riva", Role::Bob) => Box::new(crate::lindell_riva::LrBob::new(cfg)?),
+        ("lindell-riva", Role::Alice) => Box::new(crate::lindell_riva::party::LrAlice::new(cfg)?),
+        ("lindell-riva", Role::Bob) => Box::new(crate::lindell_riva::party::LrBob::new(cfg)?),
         ("compgc", r) => crate::compgc::new_party(r, cfg, Default::default())?,
         ("tinytable" | "tinytable-sbox", r) => {
             crate::tinytable::new_party(r, cfg, crate::tinytable::Options::for_protocol(protocol)?)?
