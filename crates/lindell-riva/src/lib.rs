@@ -8,10 +8,13 @@
 //! * [`excom`]: F_ExCom∆ZK (Sec. 3), split commitments with a
 //!   zero-knowledge proof of difference, one committed challenge per bucket.
 //!
-//! The protocol itself (garbling of M bundles, OTs, cheating recovery,
-//! store, bench) is not built yet: see `docs/protocols/lindell-riva.md`.
+//! * [`protocol`]: the Appendix A protocol on these blocks (bundles,
+//!   cut-and-choose, OTs, online stage with cheating recovery).
+//! * [`party`]: its driver parties (`lindell-riva` in the registry).
 #![deny(missing_docs)]
 
 pub mod excom;
 pub mod params;
+pub mod party;
 pub mod probe;
+pub mod protocol;

@@ -8,7 +8,7 @@
 //! This crate is the registry ([`registry`]: protocol name → parties) and
 //! the robustness entry points; the driver (`brickyard-driver`) and each
 //! protocol (`brickyard-yao`, `brickyard-compgc`, `brickyard-tinytable`,
-//! `brickyard-lego`, `brickyard-jimu`) are crates of their own, re-exported
+//! `brickyard-lego`, `brickyard-jimu`, `brickyard-lindell-riva`) are crates of their own, re-exported
 //! here under their old module paths.
 #![deny(missing_docs)]
 
@@ -16,6 +16,7 @@ pub use brickyard_compgc as compgc;
 pub use brickyard_driver::{config, driver, layout, party, progress, report};
 pub use brickyard_jimu as jimu;
 pub use brickyard_lego as lego;
+pub use brickyard_lindell_riva as lindell_riva;
 pub mod registry;
 pub mod robustness;
 pub use brickyard_tinytable as tinytable;

@@ -31,6 +31,11 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         summary: "TinyLEGO with function-independent preprocessing (NST17): Generate / Build / two-round Eval",
     },
     ProtocolInfo {
+        name: "lindell-riva",
+        security: "malicious (statistical 2^-40 per execution, Lemmas 2.2/2.3; ROM commitments)",
+        summary: "Lindell–Riva (CCS'15): batched cut-and-choose of whole circuits with cheating recovery, output to Bob",
+    },
+    ProtocolInfo {
         name: "tinytable",
         security: "malicious (statistical 2^-k, k = MAC bits)",
         summary: "TinyTable: scrambled AND tables with MACs, one round per AND layer (needs --dealer until TinyOT preprocessing lands)",
@@ -61,6 +66,8 @@ pub fn new_party(protocol: &str, role: Role, cfg: RunConfig) -> Result<Box<dyn P
         ("yao", Role::Bob) => Box::new(crate::yao::YaoBob::new(cfg)?),
         ("lego", Role::Alice) => Box::new(crate::lego::LegoAlice::new(cfg)?),
         ("lego", Role::Bob) => Box::new(crate::lego::LegoBob::new(cfg)?),
+        ("lindell-riva", Role::Alice) => Box::new(crate::lindell_riva::party::LrAlice::new(cfg)?),
+        ("lindell-riva", Role::Bob) => Box::new(crate::lindell_riva::party::LrBob::new(cfg)?),
         ("compgc", r) => crate::compgc::new_party(r, cfg, Default::default())?,
         ("tinytable" | "tinytable-sbox", r) => {
             crate::tinytable::new_party(r, cfg, crate::tinytable::Options::for_protocol(protocol)?)?

@@ -13,7 +13,7 @@ use brickyard_protocols::{Role, RunConfig};
 use common::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-const PROTOCOLS: [&str; 3] = ["yao", "tinytable", "lego"];
+const PROTOCOLS: [&str; 4] = ["yao", "tinytable", "lego", "lindell-riva"];
 
 /// TinyTable's S-box variant computes AES-128 only.
 fn aes() -> RunConfig {

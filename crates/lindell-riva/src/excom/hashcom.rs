@@ -31,6 +31,21 @@ pub enum Role {
         /// 0: `m ⊕ r_i`; 1: `r_i`.
         side: u8,
     },
+    /// `ExtractCom(seed_j)` of bundle `j` (Fig. A.2).
+    Seed(u64),
+    /// `ExtractCom(λ_j)` of bundle `j`.
+    Lambda(u64),
+    /// Position `pos` of input wire `wire`'s label pair in bundle `j`.
+    Label {
+        /// Bundle index.
+        j: u64,
+        /// Input wire (position in the circuit's input order).
+        wire: u32,
+        /// 0 or 1 (for Alice's wires: permuted by the mask `m_j`).
+        pos: u8,
+    },
+    /// The one commitment to all output labels of bundle `j`.
+    Output(u64),
 }
 
 const CONTEXT: &str = "brickyard lindell-riva ROM commitment v1";
@@ -50,6 +65,23 @@ pub fn commit(role: Role, value: &[u8], r: &Opening) -> Commitment {
             h.update(&[2, side]);
             h.update(&j.to_le_bytes());
             h.update(&i.to_le_bytes());
+        }
+        Role::Seed(j) => {
+            h.update(&[3]);
+            h.update(&j.to_le_bytes());
+        }
+        Role::Lambda(j) => {
+            h.update(&[4]);
+            h.update(&j.to_le_bytes());
+        }
+        Role::Label { j, wire, pos } => {
+            h.update(&[5, pos]);
+            h.update(&j.to_le_bytes());
+            h.update(&wire.to_le_bytes());
+        }
+        Role::Output(j) => {
+            h.update(&[6]);
+            h.update(&j.to_le_bytes());
         }
     }
     h.update(&(value.len() as u64).to_le_bytes());

@@ -78,6 +78,12 @@ pub struct ExComParams {
     pub buckets: usize,
     /// Messages per bucket `B`.
     pub bucket_size: usize,
+    /// A second cut-and-choose run jointly with the first (Fig. A.2: the
+    /// masks of C and C' go through one F_ExCom∆ZK call so that Bob learns
+    /// the differences across a bucket's C and C' circuits): `(M', B')`.
+    /// Its messages are numbered `M..M+M'`; bucket `j` is then the union of
+    /// C's bucket `j` and C''s bucket `j`.
+    pub second: Option<(usize, usize)>,
 }
 
 impl ExComParams {
@@ -107,7 +113,9 @@ impl ExComParams {
         Self::any_s(s, msg_bytes, total, buckets, bucket_size)
     }
 
-    fn any_s(
+    /// Without the lower bound on `s`, for callers that already enforced
+    /// it (the protocol's `s` comes from parameters refused below 40).
+    pub(crate) fn any_s(
         s: u32,
         msg_bytes: usize,
         total: usize,
@@ -133,12 +141,54 @@ impl ExComParams {
             total,
             buckets,
             bucket_size,
+            second: None,
         })
     }
 
-    /// `N·B`.
+    /// Adds the second cut-and-choose (`M'` messages, buckets of `B'`), run
+    /// jointly with the first.
+    pub fn with_second(mut self, total: usize, bucket_size: usize) -> Result<Self> {
+        let ok = bucket_size >= 1
+            && self
+                .buckets
+                .checked_mul(bucket_size)
+                .is_some_and(|nb| nb <= total)
+            && self
+                .total
+                .checked_add(total)
+                .is_some_and(|t| t <= MAX_TOTAL);
+        if !ok {
+            return Err(Error::config(format!(
+                "bad second cut-and-choose: M'={total} N={} B'={bucket_size}",
+                self.buckets
+            )));
+        }
+        self.second = Some((total, bucket_size));
+        Ok(self)
+    }
+
+    /// `N·B` (of the first cut-and-choose).
     pub fn evaluated(&self) -> usize {
         self.buckets * self.bucket_size
+    }
+
+    /// All messages, `M` (+ `M'`).
+    pub fn all_total(&self) -> usize {
+        self.total + self.second.map_or(0, |(t, _)| t)
+    }
+
+    /// Members of one (joint) bucket, `B` (+ `B'`).
+    pub fn members(&self) -> usize {
+        self.bucket_size + self.second.map_or(0, |(_, b)| b)
+    }
+
+    /// The cut-and-chooses as `(first index, M, B)`.
+    pub(crate) fn parts(&self) -> Vec<(usize, usize, usize)> {
+        let mut v = vec![(0, self.total, self.bucket_size)];
+        if let Some((t, b)) = self.second {
+            v.push((self.total, t, b));
+        }
+        v
     }
 
     /// Bytes of one pair's difference message: `∆` and `s` pairs `(δ⁰, δ¹)`.

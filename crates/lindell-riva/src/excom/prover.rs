@@ -55,11 +55,11 @@ impl AwaitingCommit {
         prg: &mut Prg,
     ) -> Result<ProverCommitted> {
         let p = self.p;
-        if messages.len() != p.total || messages.iter().any(|m| m.len() != p.msg_bytes) {
+        if messages.len() != p.all_total() || messages.iter().any(|m| m.len() != p.msg_bytes) {
             return Err(Error::config("messages do not match the agreed sizes"));
         }
         let msgs: Vec<Zeroizing<Vec<u8>>> = messages.into_iter().map(Zeroizing::new).collect();
-        let mut seeds = Vec::with_capacity(p.total);
+        let mut seeds = Vec::with_capacity(p.all_total());
         for (j, m) in msgs.iter().enumerate() {
             let mut seed = [0u8; 16];
             prg.fill_bytes(&mut seed);
@@ -128,7 +128,7 @@ impl ProverCommitted {
     /// and one token per bucket (Alice learns the buckets).
     pub fn receive_selection(self, ch: &mut Channel) -> Result<(ProverSession, Vec<BucketToken>)> {
         let p = self.state.p;
-        let mut bytes = vec![0u8; p.total.div_ceil(8) + 32];
+        let mut bytes = vec![0u8; Selection::opening_len(&p)];
         ch.recv_bytes(&mut bytes)?;
         let sel = Selection::from_opening(&p, &bytes, &self.selection)?;
         let (buckets, checked) = sel.buckets(&p);

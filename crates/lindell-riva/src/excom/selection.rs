@@ -24,12 +24,16 @@ pub struct Selection {
 
 impl Selection {
     /// A uniformly random σ (Fisher–Yates, unbiased) and a random seed_π.
+    /// With a second cut-and-choose, each part gets its own uniform σ with
+    /// exactly `NB` (resp. `NB'`) ones.
     pub fn random(p: &ExComParams, prg: &mut Prg) -> Self {
-        let mut idx: Vec<usize> = (0..p.total).collect();
-        prg.shuffle(&mut idx);
-        let mut sigma = vec![false; p.total];
-        for &j in &idx[..p.evaluated()] {
-            sigma[j] = true;
+        let mut sigma = vec![false; p.all_total()];
+        for (first, total, b) in p.parts() {
+            let mut idx: Vec<usize> = (first..first + total).collect();
+            prg.shuffle(&mut idx);
+            for &j in &idx[..p.buckets * b] {
+                sigma[j] = true;
+            }
         }
         let mut seed_pi = [0u8; 16];
         let mut r = [0u8; 16];
@@ -58,11 +62,11 @@ impl Selection {
 
     /// Alice's side: parses and checks an opening against `c`.
     pub fn from_opening(p: &ExComParams, bytes: &[u8], c: &Commitment) -> Result<Self> {
-        let sb = p.total.div_ceil(8);
+        let sb = p.all_total().div_ceil(8);
         if bytes.len() != sb + 32 {
             return Err(Error::malformed("selection opening of the wrong length"));
         }
-        let sigma = super::bytes_to_bits(&bytes[..sb], p.total)?;
+        let sigma = super::bytes_to_bits(&bytes[..sb], p.all_total())?;
         let mut seed_pi = [0u8; 16];
         let mut r = [0u8; 16];
         seed_pi.copy_from_slice(&bytes[sb..sb + 16]);
@@ -73,27 +77,40 @@ impl Selection {
                 check: CHECK_SELECTION,
             });
         }
-        if s.sigma.iter().filter(|&&b| b).count() != p.evaluated() {
-            return Err(Error::Cheating {
-                check: CHECK_SELECTION,
-            });
+        for (first, total, b) in p.parts() {
+            let ones = s.sigma[first..first + total].iter().filter(|&&x| x).count();
+            if ones != p.buckets * b {
+                return Err(Error::Cheating {
+                    check: CHECK_SELECTION,
+                });
+            }
         }
         Ok(s)
     }
 
-    /// The buckets `B_1..B_N` (members ascending) and the checked set `J`.
+    /// Bytes of an opening: σ, seed_π, r.
+    pub fn opening_len(p: &ExComParams) -> usize {
+        p.all_total().div_ceil(8) + 32
+    }
+
+    /// The buckets `B_1..B_N` (members ascending; with a second
+    /// cut-and-choose, C's members then C''s) and the checked set `J`.
+    /// One PRG from seed_π draws π for each part in turn.
     pub fn buckets(&self, p: &ExComParams) -> (Vec<Vec<usize>>, Vec<usize>) {
-        let mut perm: Vec<usize> = (0..p.evaluated()).collect();
-        Prg::from_seed(Block::from_bytes(self.seed_pi)).shuffle(&mut perm);
-        let mut buckets = vec![Vec::with_capacity(p.bucket_size); p.buckets];
-        let mut checked = Vec::with_capacity(p.total - p.evaluated());
-        let mut i = 0;
-        for (j, &eval) in self.sigma.iter().enumerate() {
-            if eval {
-                buckets[perm[i] / p.bucket_size].push(j);
-                i += 1;
-            } else {
-                checked.push(j);
+        let mut pi = Prg::from_seed(Block::from_bytes(self.seed_pi));
+        let mut buckets = vec![Vec::with_capacity(p.members()); p.buckets];
+        let mut checked = Vec::new();
+        for (first, total, b) in p.parts() {
+            let mut perm: Vec<usize> = (0..p.buckets * b).collect();
+            pi.shuffle(&mut perm);
+            let mut i = 0;
+            for j in first..first + total {
+                if self.sigma[j] {
+                    buckets[perm[i] / b].push(j);
+                    i += 1;
+                } else {
+                    checked.push(j);
+                }
             }
         }
         (buckets, checked)

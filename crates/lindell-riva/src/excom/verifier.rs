@@ -87,7 +87,7 @@ impl VerifierAwaiting {
     ) -> Result<(VerifierSession, Vec<CheckedMessage>)> {
         let p = self.p;
         let per = 2 * p.s as usize;
-        let mut raw = vec![0u8; p.total * per * 32];
+        let mut raw = vec![0u8; p.all_total() * per * 32];
         ch.recv_bytes(&mut raw)?;
         let commitments: Vec<Commitment> = raw
             .chunks_exact(32)
@@ -185,9 +185,9 @@ impl VerifierSession {
         challenge: BucketChallenge,
     ) -> Result<DifferenceClaim> {
         let p = self.p;
-        let mut pairs = Vec::with_capacity(p.bucket_size - 1);
+        let mut pairs = Vec::with_capacity(p.members() - 1);
         let mut buf = vec![0u8; p.pair_claim_bytes()];
-        for _ in 1..p.bucket_size {
+        for _ in 1..p.members() {
             ch.recv_bytes(&mut buf)?;
             let mut parts = buf.chunks_exact(p.msg_bytes).map(<[u8]>::to_vec);
             let delta = parts.next().unwrap_or_default();

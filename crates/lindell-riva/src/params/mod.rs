@@ -208,6 +208,12 @@ impl LrParams {
                 "statistical security s = {s} is below the minimum {MIN_S}"
             )));
         }
+        Self::any_s(executions, s, main, recovery)
+    }
+
+    /// As [`Self::new`] without the lower bound on `s`: statistical tests
+    /// of detection rates only.
+    pub(crate) fn any_s(executions: u64, s: u32, main: Choice, recovery: Choice) -> Result<Self> {
         let pick = |lemma, choice| match choice {
             Choice::Search(o, cap) => CutAndChoose::search(lemma, executions, s, o, cap),
             Choice::Bucket(b) => CutAndChoose::best_for_bucket(lemma, executions, b, s)?

@@ -1,0 +1,120 @@
+//! `lindell-riva`: the Appendix A protocol ([`crate::protocol`]) as driver
+//! parties, registered in `brickyard-protocols`. See
+//! `docs/protocols/lindell-riva.md`.
+//!
+//! | phase | paper step |
+//! |---|---|
+//! | setup | Fig. A.1 Setup: Bob's E, E' verified by Alice; KOS base OTs |
+//! | independent | random OTs on Bob's random `y¹_j`, `d¹_j` (all buckets) |
+//! | dependent | Fig. A.2: `M + M'` bundles, joint F_ExCom∆ZK, cut-and-choose and checks, OT label transfer |
+//! | online | Fig. A.3 on one bucket, four messages |
+//!
+//! Only Bob learns the output (`--output bob`); other modes are refused.
+
+use crate::params::S;
+use crate::protocol::{Agreed, Alice, Bob};
+use brickyard_core::{Channel, Error, Result};
+use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
+
+/// Positions of one role's input wires in the flattened input order.
+fn positions(cfg: &RunConfig, role: Role) -> Vec<usize> {
+    let mut starts = Vec::with_capacity(cfg.circuit.inputs.len());
+    let mut at = 0;
+    for g in &cfg.circuit.inputs {
+        starts.push(at);
+        at += g.width();
+    }
+    cfg.groups_of(role)
+        .iter()
+        .flat_map(|&g| starts[g]..starts[g] + cfg.circuit.inputs[g].width())
+        .collect()
+}
+
+fn agreed(cfg: &RunConfig) -> Result<Agreed> {
+    cfg.validate()?;
+    if cfg.output != OutputMode::Bob {
+        return Err(Error::config(
+            "lindell-riva gives the output to Bob only (--output bob)",
+        ));
+    }
+    Agreed::new(
+        cfg.circuit.clone(),
+        positions(cfg, Role::Alice),
+        positions(cfg, Role::Bob),
+        cfg.executions,
+        S,
+    )
+}
+
+/// Alice (P1, garbler).
+pub struct LrAlice {
+    inner: Alice,
+}
+
+impl LrAlice {
+    /// Parameters from the lemmas for `cfg.executions` at s = 40.
+    pub fn new(cfg: RunConfig) -> Result<Self> {
+        Ok(LrAlice {
+            inner: Alice::new(agreed(&cfg)?),
+        })
+    }
+}
+
+impl Party for LrAlice {
+    fn setup(&mut self, ch: &mut Channel) -> Result<()> {
+        self.inner.setup(ch)
+    }
+    fn independent(&mut self, ch: &mut Channel) -> Result<()> {
+        self.inner.independent(ch)
+    }
+    fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+        self.inner.dependent(ch)
+    }
+    fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
+        let x: Vec<bool> = inputs.iter().flatten().copied().collect();
+        self.inner.online(ch, &x)?;
+        Ok(None)
+    }
+}
+
+/// Bob (P2, evaluator; learns the output).
+pub struct LrBob {
+    inner: Bob,
+    cfg: RunConfig,
+}
+
+impl LrBob {
+    /// Parameters from the lemmas for `cfg.executions` at s = 40.
+    pub fn new(cfg: RunConfig) -> Result<Self> {
+        Ok(LrBob {
+            inner: Bob::new(agreed(&cfg)?),
+            cfg,
+        })
+    }
+}
+
+impl Party for LrBob {
+    fn setup(&mut self, ch: &mut Channel) -> Result<()> {
+        self.inner.setup(ch)
+    }
+    fn independent(&mut self, ch: &mut Channel) -> Result<()> {
+        self.inner.independent(ch)
+    }
+    fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+        self.inner.dependent(ch)
+    }
+    fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
+        let y: Vec<bool> = inputs.iter().flatten().copied().collect();
+        let z = self.inner.online(ch, &y)?;
+        let mut out = Vec::with_capacity(self.cfg.circuit.outputs.len());
+        let mut at = 0;
+        for g in &self.cfg.circuit.outputs {
+            let part = z
+                .get(at..at + g.width())
+                .ok_or_else(|| Error::config("lindell-riva: output width"))?;
+            out.push(part.to_vec());
+            at += g.width();
+        }
+        Ok(Some(out))
+    }
+}

@@ -1,0 +1,345 @@
+//! Alice (P1): the garbler.
+
+use super::bundle::{self, BundleSecret};
+use super::{hash_d, pads, Agreed, Cheat, Setup};
+use crate::excom::{commit, AwaitingCommit, Opening, Role};
+use brickyard_circuit::Gate;
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_garble::GarblePlan;
+use brickyard_ot::KosSender;
+use zeroize::Zeroizing;
+
+/// Alice's state across the phases.
+pub struct Alice {
+    agreed: Agreed,
+    setup: Option<Setup>,
+    prg: Prg,
+    kos: Option<KosSender>,
+    /// Random OT pairs, `ots_per_bucket` per bucket.
+    rot: Zeroizing<Vec<(Block, Block)>>,
+    /// Per bucket: the C members' then the C' members' secrets.
+    buckets: Vec<Vec<BundleSecret>>,
+    next: usize,
+    cheat: Cheat,
+}
+
+impl Alice {
+    /// A fresh party for the agreed run.
+    pub fn new(agreed: Agreed) -> Self {
+        Self::with_prg(agreed, Prg::new())
+    }
+
+    /// With a given PRG (fixed seeds in tests only).
+    pub fn with_prg(agreed: Agreed, prg: Prg) -> Self {
+        Alice {
+            agreed,
+            setup: None,
+            prg,
+            kos: None,
+            rot: Zeroizing::new(Vec::new()),
+            buckets: Vec::new(),
+            next: 0,
+            cheat: Cheat::None,
+        }
+    }
+
+    /// Adversary mode: the strategy this party follows.
+    #[cfg(feature = "adversary")]
+    pub fn set_cheat(&mut self, cheat: Cheat) {
+        self.cheat = cheat;
+    }
+
+    /// The agreed setup (after [`Alice::setup`]).
+    pub fn setup_info(&self) -> Option<&Setup> {
+        self.setup.as_ref()
+    }
+
+    fn st(&self) -> Result<&Setup> {
+        self.setup
+            .as_ref()
+            .ok_or_else(|| Error::config("lindell-riva: setup did not run"))
+    }
+
+    /// Fig. A.1 Setup: receive and verify E, E'; KOS base OTs.
+    pub fn setup(&mut self, ch: &mut Channel) -> Result<()> {
+        self.setup = Some(Setup::alice_receive(ch, &self.agreed)?);
+        self.kos = Some(KosSender::setup(ch, &mut self.prg)?);
+        Ok(())
+    }
+
+    /// Random OTs whose choice bits are Bob's random `y¹_j`, `d¹_j`.
+    pub fn independent(&mut self, ch: &mut Channel) -> Result<()> {
+        let n = self.st()?.ots_per_bucket() * self.st()?.buckets();
+        let kos = self
+            .kos
+            .as_mut()
+            .ok_or_else(|| Error::config("lindell-riva: setup did not run"))?;
+        self.rot = Zeroizing::new(kos.random(ch, n)?);
+        Ok(())
+    }
+
+    /// Fig. A.2: bundles, joint F_ExCom∆ZK, cut-and-choose, OT transfer.
+    pub fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+        let setup = self
+            .setup
+            .take()
+            .ok_or_else(|| Error::config("lindell-riva: setup did not run"))?;
+        let r = self.offline(ch, &setup);
+        self.setup = Some(setup);
+        r
+    }
+
+    fn offline(&mut self, ch: &mut Channel, st: &Setup) -> Result<()> {
+        if self.rot.len() != st.ots_per_bucket() * st.buckets() {
+            return Err(Error::config("lindell-riva: OTs missing"));
+        }
+        // Bob committed to σ, seed_π and his challenges before anything of ours.
+        let awaiting = AwaitingCommit::receive(ch, st.excom)?;
+        let cheat_plan = match self.cheat {
+            Cheat::TwoOutputs => Some(negated_output(st)?),
+            _ => None,
+        };
+        let total = st.total();
+        let mut secrets = Vec::with_capacity(total);
+        let mut seeds: Vec<(Block, Opening)> = Vec::with_capacity(total);
+        for j in 0..total {
+            let seed = self.prg.random_block();
+            let mut r = [0u8; 16];
+            self.prg.fill_bytes(&mut r);
+            let (plan, shape) = st.of(j);
+            let plan = match (&cheat_plan, j) {
+                (Some(p), 0) => p,
+                _ => plan,
+            };
+            let (mut public, secret) = bundle::generate(plan, shape, j, seed)?;
+            if let Cheat::BadCircuit(k) = self.cheat {
+                if j < k.min(st.m()) {
+                    if let Some(t) = public.gc.tables.first_mut() {
+                        *t ^= Block(1);
+                    }
+                }
+            }
+            public.send(ch)?;
+            ch.send_bytes(&commit(Role::Seed(j as u64), &seed.to_bytes(), &r).0)?;
+            secrets.push(Some(secret));
+            seeds.push((seed, r));
+        }
+        let masks = secrets
+            .iter()
+            .map(|s| {
+                let mut m = s.as_ref().map(BundleSecret::mask_bytes).unwrap_or_default();
+                if self.cheat == Cheat::BadMask {
+                    m[0] ^= 1;
+                }
+                m
+            })
+            .collect();
+        #[allow(unused_mut)]
+        let mut committed = awaiting.commit(ch, masks, &mut self.prg)?;
+        #[cfg(feature = "adversary")]
+        if self.cheat == Cheat::FalseDifference {
+            committed.set_cheat(crate::excom::ProverCheat::FalseDifference {
+                bucket: 0,
+                seed: self.prg.random_u64(),
+            });
+        }
+        // Bob opens σ, seed_π (checked: `cc-decommit`); F_ExCom∆ZK opens
+        // the checked masks; we open their seeds.
+        let (mut session, tokens) = committed.receive_selection(ch)?;
+        let buckets = session.buckets().to_vec();
+        let mut in_bucket = vec![false; total];
+        for b in &buckets {
+            for &j in b {
+                in_bucket[j] = true;
+            }
+        }
+        for j in (0..total).filter(|&j| !in_bucket[j]) {
+            let mut r = seeds[j].1;
+            if self.cheat == Cheat::BadSeedOpen {
+                r[0] ^= 1;
+            }
+            ch.send_bytes(&seeds[j].0.to_bytes())?;
+            ch.send_bytes(&r)?;
+            secrets[j] = None;
+        }
+        ch.flush()?;
+        // The differences of every bucket, then every challenge's response.
+        let mut waiting = Vec::with_capacity(tokens.len());
+        for t in tokens {
+            waiting.push(session.prove(ch, t)?);
+        }
+        for a in waiting {
+            session.respond(ch, a)?;
+        }
+        // OTs: per bucket and OT wire, the labels of that wire in all the
+        // bucket's circuits of C (then C') with their openings.
+        let per = st.ots_per_bucket();
+        let mut kept = Vec::with_capacity(buckets.len());
+        for (k, members) in buckets.iter().enumerate() {
+            let secs: Vec<BundleSecret> = members
+                .iter()
+                .map(|&j| secrets[j].take())
+                .collect::<Option<_>>()
+                .ok_or_else(|| Error::config("bucket member twice"))?;
+            let (c, c2) = secs.split_at(st.b());
+            let mut ot = k * per;
+            for (part, shape) in [(c, st.shape), (c2, st.shape2)] {
+                for w in shape.x..shape.x + shape.ot {
+                    let (k0, k1) = self.rot[ot];
+                    for (bit, key) in [(false, k0), (true, k1)] {
+                        let mut msg = Zeroizing::new(Vec::with_capacity(32 * part.len()));
+                        for s in part {
+                            let (l, o) = s.label_with_opening(w, bit);
+                            msg.extend_from_slice(&l.to_bytes());
+                            msg.extend_from_slice(&o);
+                        }
+                        if self.cheat == Cheat::SelectiveOt && bit && w == shape.x && ot == k * per
+                        {
+                            msg[0] ^= 1;
+                        }
+                        pads::xor_pad(key, &mut msg);
+                        ch.send_bytes(&msg)?;
+                    }
+                    ot += 1;
+                }
+            }
+            kept.push(secs);
+        }
+        ch.flush()?;
+        self.rot = Zeroizing::new(Vec::new());
+        self.buckets = kept;
+        self.next = 0;
+        Ok(())
+    }
+
+    /// Fig. A.3 on the next unused bucket, Alice's input `x`.
+    pub fn online(&mut self, ch: &mut Channel, x: &[bool]) -> Result<()> {
+        let st = self
+            .setup
+            .take()
+            .ok_or_else(|| Error::config("lindell-riva: setup did not run"))?;
+        let r = self.online_with(ch, &st, x);
+        self.setup = Some(st);
+        r
+    }
+
+    fn online_with(&mut self, ch: &mut Channel, st: &Setup, x: &[bool]) -> Result<()> {
+        if x.len() != st.shape.x {
+            return Err(Error::config("lindell-riva: wrong input length"));
+        }
+        let k = self.next;
+        if k >= self.buckets.len() || self.buckets[k].is_empty() {
+            return Err(Error::Exhausted(
+                "lindell-riva: every bucket was used".into(),
+            ));
+        }
+        // The bucket is spent whatever happens next.
+        let secs = std::mem::take(&mut self.buckets[k]);
+        self.next += 1;
+        let (b, b2) = (st.b(), st.b2());
+        let (c, c2) = secs.split_at(b);
+        let (l, nx) = (st.shape.public, st.shape.x);
+        let y2 = ch.recv_bits(l)?;
+        // x̂ = x ⊕ m_1; per circuit the labels of x_i = x ⊕ m_i and y², then the λs.
+        let xh: Vec<bool> = x.iter().zip(&c[0].m).map(|(a, m)| a ^ m).collect();
+        ch.send_bits(&xh)?;
+        for (i, s) in c.iter().enumerate() {
+            for (w, &xw) in x.iter().enumerate() {
+                let mut bit = xw;
+                if self.cheat == Cheat::InconsistentInput && i == 1 && w == 0 {
+                    bit = !bit;
+                }
+                let (lab, o) = s.label_with_opening(w, bit);
+                ch.send_block(lab)?;
+                ch.send_bytes(&o)?;
+            }
+            let base = nx + st.shape.ot;
+            for (w, &v) in y2.iter().enumerate() {
+                let (mut lab, o) = s.label_with_opening(base + w, v);
+                if self.cheat == Cheat::BadPublicLabel && i == 0 && w == 0 {
+                    lab ^= Block(1);
+                }
+                ch.send_block(lab)?;
+                ch.send_bytes(&o)?;
+            }
+        }
+        for (i, s) in c.iter().enumerate() {
+            let mut lam = s.lambda;
+            if self.cheat == Cheat::BadLambda && i == 0 {
+                lam ^= Block(1);
+            }
+            ch.send_block(lam)?;
+            ch.send_bytes(&s.lambda_open)?;
+        }
+        // Cheating recovery: D, R_v, W⁰⊕R_v and W¹⊕R_v⊕D, H(D).
+        let d = self.prg.random_block();
+        let nout = st.outputs();
+        let r: Zeroizing<Vec<Block>> = Zeroizing::new(self.prg.random_blocks(nout));
+        for (i, s) in c.iter().enumerate() {
+            let pairs = s.output_pairs();
+            for (v, &(w0, w1)) in pairs.iter().enumerate() {
+                let mut e1 = w1 ^ r[v] ^ d;
+                if self.cheat == Cheat::BadRecoveryEncryption && i == 0 && v == 0 {
+                    e1 ^= Block(1);
+                }
+                ch.send_block(w0 ^ r[v])?;
+                ch.send_block(e1)?;
+            }
+        }
+        let hashed = if self.cheat == Cheat::WrongD {
+            d ^ Block(1)
+        } else {
+            d
+        };
+        ch.send_bytes(&hash_d(hashed))?;
+        ch.flush()?;
+        // Bob's d² = d ⊕ E'·d¹.
+        let d2 = ch.recv_bits(super::circuits::D_BITS)?;
+        ch.send_block(d)?;
+        let d_bits: Vec<bool> = (0..super::circuits::D_BITS).map(|i| d.bit(i)).collect();
+        for s in c2 {
+            for (w, &xw) in x.iter().enumerate() {
+                let (lab, o) = s.label_with_opening(w, xw);
+                ch.send_block(lab)?;
+                ch.send_bytes(&o)?;
+            }
+            let base = nx + st.shape2.ot;
+            for (w, &v) in d_bits.iter().chain(&d2).enumerate() {
+                let (lab, o) = s.label_with_opening(base + w, v);
+                ch.send_block(lab)?;
+                ch.send_bytes(&o)?;
+            }
+        }
+        for s in c2 {
+            ch.send_block(s.lambda)?;
+            ch.send_bytes(&s.lambda_open)?;
+        }
+        for (i, s) in c.iter().enumerate() {
+            for (v, &(mut w0, w1)) in s.output_pairs().iter().enumerate() {
+                if self.cheat == Cheat::BadOutputDecommit && i == 0 && v == 0 {
+                    w0 ^= Block(1);
+                }
+                ch.send_block(w0)?;
+                ch.send_block(w1)?;
+            }
+            ch.send_bytes(&s.output_opening())?;
+        }
+        ch.flush()?;
+        debug_assert_eq!(secs.len(), b + b2);
+        Ok(())
+    }
+}
+
+/// C with output bit 0 negated (the `two-outputs` cheat's circuit): same
+/// inputs, same number of tables, different function.
+fn negated_output(st: &Setup) -> Result<GarblePlan> {
+    let c = super::circuits::main_circuit(&st.f, &st.alice, &st.bob, &st.e)?;
+    let mut c = c;
+    let out = c.num_wires;
+    let w = c.outputs[0].wires[0];
+    c.gates.push(Gate::Inv { a: w, out });
+    c.num_wires += 1;
+    c.outputs[0].wires[0] = out;
+    GarblePlan::new(&c)
+}

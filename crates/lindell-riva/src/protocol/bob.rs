@@ -1,0 +1,474 @@
+//! Bob (P2): checks, evaluates, and is the only one to learn the output.
+
+use super::bundle::{self, label_commit, lambda_commit, BundlePublic};
+use super::circuits::{eval_plain, D_BITS};
+use super::{hash_d, pads, Agreed, Cheat, Setup};
+use super::{
+    CHECK_CIRCUIT, CHECK_INPUT, CHECK_LAMBDA, CHECK_MASK, CHECK_NO_VALID, CHECK_OT_LABEL,
+    CHECK_OUTPUT, CHECK_PUBLIC_INPUT, CHECK_RECOVERY_ENC, CHECK_RECOVERY_HASH, CHECK_SEED,
+};
+use crate::excom::{commit, Role, VerifierAwaiting};
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_garble::{decode, evaluate, Keep};
+use brickyard_ot::KosReceiver;
+use zeroize::Zeroizing;
+
+/// How Bob's output of an execution was decided (Fig. A.3 "P2's output").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputSource {
+    /// All circuits of C agreed.
+    Agreed,
+    /// They disagreed and Bob learnt `D`: `f(x̂, y)` with `x̂` from C'.
+    Recovered,
+    /// They disagreed without `D`: a circuit whose output labels all match
+    /// the decommitted ones.
+    ValidCircuit,
+}
+
+fn cheating(check: &'static str) -> Error {
+    Error::Cheating { check }
+}
+
+/// What Bob keeps of one bucket.
+struct BobBucket {
+    /// Global indices: C members, then C' members.
+    members: Vec<usize>,
+    /// `m_{a_1} ⊕ m_{a_k}` for every member `k` (packed).
+    diffs: Vec<Vec<u8>>,
+    bundles: Vec<BundlePublic>,
+    /// Per member, the `λ`-masked labels of its OT wires.
+    ot_labels: Vec<Vec<Block>>,
+    /// `y¹_j` then `d¹_j`.
+    choices: Vec<bool>,
+}
+
+/// Bob's state across the phases.
+pub struct Bob {
+    agreed: Agreed,
+    setup: Option<Setup>,
+    prg: Prg,
+    kos: Option<KosReceiver>,
+    choices: Vec<bool>,
+    keys: Zeroizing<Vec<Block>>,
+    buckets: Vec<Option<BobBucket>>,
+    next: usize,
+    cheat: Cheat,
+    last_source: Option<OutputSource>,
+    last_recovered: Option<Vec<bool>>,
+}
+
+impl Bob {
+    /// A fresh party for the agreed run.
+    pub fn new(agreed: Agreed) -> Self {
+        Self::with_prg(agreed, Prg::new())
+    }
+
+    /// With a given PRG (fixed seeds in tests only).
+    pub fn with_prg(agreed: Agreed, prg: Prg) -> Self {
+        Bob {
+            agreed,
+            setup: None,
+            prg,
+            kos: None,
+            choices: Vec::new(),
+            keys: Zeroizing::new(Vec::new()),
+            buckets: Vec::new(),
+            next: 0,
+            cheat: Cheat::None,
+            last_source: None,
+            last_recovered: None,
+        }
+    }
+
+    /// Adversary mode: the strategy this party follows.
+    #[cfg(feature = "adversary")]
+    pub fn set_cheat(&mut self, cheat: Cheat) {
+        self.cheat = cheat;
+    }
+
+    /// How the last execution's output was decided.
+    pub fn last_source(&self) -> Option<OutputSource> {
+        self.last_source
+    }
+
+    /// The majority output of C' in the last execution (`x` if Bob learnt
+    /// `D`, else 0 unless Alice cheated in a majority of C').
+    pub fn last_recovered(&self) -> Option<&[bool]> {
+        self.last_recovered.as_deref()
+    }
+
+    /// The agreed setup (after [`Bob::setup`]).
+    pub fn setup_info(&self) -> Option<&Setup> {
+        self.setup.as_ref()
+    }
+
+    /// Fig. A.1 Setup: choose E, E'; KOS base OTs.
+    pub fn setup(&mut self, ch: &mut Channel) -> Result<()> {
+        self.setup = Some(Setup::bob_choose(
+            ch,
+            &self.agreed,
+            &mut self.prg,
+            self.cheat,
+        )?);
+        self.kos = Some(KosReceiver::setup(ch, &mut self.prg)?);
+        Ok(())
+    }
+
+    /// Random OTs with Bob's random `y¹_j`, `d¹_j` as choice bits.
+    pub fn independent(&mut self, ch: &mut Channel) -> Result<()> {
+        let st = self
+            .setup
+            .as_ref()
+            .ok_or_else(|| Error::config("lindell-riva: setup did not run"))?;
+        let n = st.ots_per_bucket() * st.buckets();
+        self.choices = self.prg.random_bits(n);
+        let kos = self
+            .kos
+            .as_mut()
+            .ok_or_else(|| Error::config("lindell-riva: setup did not run"))?;
+        self.keys = Zeroizing::new(kos.random(ch, &self.choices)?);
+        Ok(())
+    }
+
+    /// Fig. A.2: commit, receive bundles, F_ExCom∆ZK, check, OT labels.
+    pub fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+        let setup = self
+            .setup
+            .take()
+            .ok_or_else(|| Error::config("lindell-riva: setup did not run"))?;
+        let r = self.offline(ch, &setup);
+        self.setup = Some(setup);
+        r
+    }
+
+    fn offline(&mut self, ch: &mut Channel, st: &Setup) -> Result<()> {
+        let per = st.ots_per_bucket();
+        if self.keys.len() != per * st.buckets() {
+            return Err(Error::config("lindell-riva: OTs missing"));
+        }
+        #[allow(unused_mut)]
+        let (mut v, challenges) = VerifierAwaiting::start(ch, st.excom, &mut self.prg)?;
+        #[cfg(feature = "adversary")]
+        if self.cheat == Cheat::BadSelectionOpen {
+            v.set_cheat(crate::excom::VerifierCheat::BadSelectionOpen);
+        }
+        let total = st.total();
+        let mut bundles = Vec::with_capacity(total);
+        let mut seed_commits = Vec::with_capacity(total);
+        for j in 0..total {
+            let (plan, shape) = st.of(j);
+            bundles.push(Some(BundlePublic::recv(ch, plan, shape)?));
+            seed_commits.push(bundle::recv_commitment(ch)?);
+        }
+        let (session, opened) = v.receive_commitments(ch)?;
+        // Checked bundles: the seed opens its commitment, and everything
+        // regenerated from it equals what was sent.
+        for (j, mask) in opened {
+            let mut seed = [0u8; 16];
+            let mut r = [0u8; 16];
+            ch.recv_bytes(&mut seed)?;
+            ch.recv_bytes(&mut r)?;
+            if commit(Role::Seed(j as u64), &seed, &r) != seed_commits[j] {
+                return Err(cheating(CHECK_SEED));
+            }
+            let (plan, shape) = st.of(j);
+            let (public, secret) = bundle::generate(plan, shape, j, Block::from_bytes(seed))?;
+            if secret.mask_bytes() != mask {
+                return Err(cheating(CHECK_MASK));
+            }
+            if Some(&public) != bundles[j].as_ref() {
+                return Err(cheating(CHECK_CIRCUIT));
+            }
+            bundles[j] = None;
+        }
+        // F_ExCom∆ZK: all buckets' differences, then all challenges, then
+        // all openings (no difference is accepted after its challenge).
+        let mut claims = Vec::with_capacity(challenges.len());
+        for c in challenges {
+            claims.push(session.receive_differences(ch, c)?);
+        }
+        let mut opened_claims = Vec::with_capacity(claims.len());
+        for c in claims {
+            opened_claims.push(session.open_challenge(ch, c)?);
+        }
+        let mut proven = Vec::with_capacity(opened_claims.len());
+        for o in opened_claims {
+            proven.push(session.verify(ch, o)?);
+        }
+        // OT label transfer, each label checked against its commitment.
+        let mut kept = Vec::with_capacity(proven.len());
+        for (k, pd) in proven.into_iter().enumerate() {
+            let members = pd.members.clone();
+            let mut diffs = vec![vec![0u8; st.excom.msg_bytes]];
+            for d in &pd.deltas {
+                let prev = diffs.last().cloned().unwrap_or_default();
+                diffs.push(prev.iter().zip(d.iter()).map(|(a, b)| a ^ b).collect());
+            }
+            let bs: Vec<BundlePublic> = members
+                .iter()
+                .map(|&j| bundles[j].take())
+                .collect::<Option<_>>()
+                .ok_or_else(|| Error::malformed("bucket member missing"))?;
+            let mut ot_labels = vec![Vec::new(); members.len()];
+            let mut ot = k * per;
+            let choices = self.choices[k * per..(k + 1) * per].to_vec();
+            for (range, shape) in [(0..st.b(), st.shape), (st.b()..members.len(), st.shape2)] {
+                let count = range.len();
+                for w in shape.x..shape.x + shape.ot {
+                    let c = self.choices[ot];
+                    let mut enc = [vec![0u8; 32 * count], vec![0u8; 32 * count]];
+                    ch.recv_bytes(&mut enc[0])?;
+                    ch.recv_bytes(&mut enc[1])?;
+                    let mut msg = Zeroizing::new(std::mem::take(&mut enc[c as usize]));
+                    pads::xor_pad(self.keys[ot], &mut msg);
+                    for (t, i) in range.clone().enumerate() {
+                        let chunk = &msg[32 * t..32 * t + 32];
+                        let lab = Block::from_bytes(chunk[..16].try_into().unwrap_or([0; 16]));
+                        let o: [u8; 16] = chunk[16..].try_into().unwrap_or([0; 16]);
+                        if label_commit(members[i], w, c as u8, lab, &o)
+                            != bs[i].labels[w][c as usize]
+                        {
+                            return Err(cheating(CHECK_OT_LABEL));
+                        }
+                        ot_labels[i].push(lab);
+                    }
+                    ot += 1;
+                }
+            }
+            kept.push(Some(BobBucket {
+                members,
+                diffs,
+                bundles: bs,
+                ot_labels,
+                choices,
+            }));
+        }
+        self.keys = Zeroizing::new(Vec::new());
+        self.buckets = kept;
+        self.next = 0;
+        Ok(())
+    }
+
+    /// Fig. A.3 on the next unused bucket, Bob's input `y`; returns `f(x, y)`.
+    pub fn online(&mut self, ch: &mut Channel, y: &[bool]) -> Result<Vec<bool>> {
+        let st = self
+            .setup
+            .take()
+            .ok_or_else(|| Error::config("lindell-riva: setup did not run"))?;
+        let r = self.online_with(ch, &st, y);
+        self.setup = Some(st);
+        r
+    }
+
+    fn online_with(&mut self, ch: &mut Channel, st: &Setup, y: &[bool]) -> Result<Vec<bool>> {
+        self.last_source = None;
+        self.last_recovered = None;
+        let k = self.next;
+        let bk = self
+            .buckets
+            .get_mut(k)
+            .and_then(Option::take)
+            .ok_or_else(|| Error::Exhausted("lindell-riva: every bucket was used".into()))?;
+        self.next += 1;
+        let (b, nx) = (st.b(), st.shape.x);
+        let (y1, d1) = bk.choices.split_at(st.shape.ot);
+        let y2 = st.e.correction(y, y1)?;
+        ch.send_bits(&y2)?;
+        ch.flush()?;
+        let xh = ch.recv_bits(nx)?;
+        let x_of = |i: usize| -> Vec<bool> {
+            let m = bundle::unpack_bits(&bk.diffs[i], nx);
+            xh.iter().zip(&m).map(|(a, b)| a ^ b).collect()
+        };
+        // Labels of x_i and y² in each C circuit, each opening its commitment.
+        let mut inputs: Vec<Vec<Block>> = Vec::with_capacity(b);
+        for i in 0..b {
+            let xi = x_of(i);
+            let mut labs = Vec::with_capacity(st.shape.inputs());
+            recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?;
+            labs.extend_from_slice(&bk.ot_labels[i]);
+            let base = nx + st.shape.ot;
+            recv_labels(ch, &bk, i, base, &y2, CHECK_PUBLIC_INPUT, &mut labs)?;
+            inputs.push(labs);
+        }
+        // λ_i only now, after every label.
+        for (i, labs) in inputs.iter_mut().enumerate() {
+            let lam = recv_lambda(ch, &bk, i)?;
+            for l in labs.iter_mut() {
+                *l ^= lam;
+            }
+        }
+        let nout = st.outputs();
+        let enc = ch.recv_block_vec(2 * nout * b)?;
+        let mut hd = [0u8; 32];
+        ch.recv_bytes(&mut hd)?;
+        // Evaluate all B circuits.
+        let mut out_labels = Vec::with_capacity(b);
+        let mut out_bits = Vec::with_capacity(b);
+        for (bundle, labs) in bk.bundles.iter().zip(&inputs) {
+            let o = evaluate(&st.plan, &bundle.gc, labs, Keep::Outputs)?;
+            out_bits.push(decode(&o.output_labels, &bundle.decoding)?);
+            out_labels.push(o.output_labels);
+        }
+        drop(inputs);
+        // Two circuits disagreeing on a wire give R_v and R_v ⊕ D.
+        let mut learnt = None;
+        'wires: for v in 0..nout {
+            for i0 in (0..b).filter(|&i| !out_bits[i][v]) {
+                for i1 in (0..b).filter(|&i| out_bits[i][v]) {
+                    let r0 = out_labels[i0][v] ^ enc[2 * (i0 * nout + v)];
+                    let r1 = out_labels[i1][v] ^ enc[2 * (i1 * nout + v) + 1];
+                    if hash_d(r0 ^ r1) == hd {
+                        learnt = Some(r0 ^ r1);
+                        break 'wires;
+                    }
+                }
+            }
+        }
+        let mut d = learnt.unwrap_or_else(|| self.prg.random_block());
+        if self.cheat == Cheat::GuessD {
+            d = self.prg.random_block();
+        }
+        let d_bits: Vec<bool> = (0..D_BITS).map(|i| d.bit(i)).collect();
+        let d2 = st.e2.correction(&d_bits, d1)?;
+        ch.send_bits(&d2)?;
+        ch.flush()?;
+        d = Block::ZERO;
+        let _ = d;
+        // D, then C' labels, λ's, and the output-label decommitments.
+        let big_d = ch.recv_block()?;
+        let big_d_bits: Vec<bool> = (0..D_BITS).map(|i| big_d.bit(i)).collect();
+        let b2 = bk.members.len() - b;
+        let mut inputs2: Vec<Vec<Block>> = Vec::with_capacity(b2);
+        for i in b..b + b2 {
+            let xi = x_of(i);
+            let mut labs = Vec::with_capacity(st.shape2.inputs());
+            recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?;
+            labs.extend_from_slice(&bk.ot_labels[i]);
+            let base = nx + st.shape2.ot;
+            let public: Vec<bool> = big_d_bits.iter().chain(&d2).copied().collect();
+            recv_labels(ch, &bk, i, base, &public, CHECK_PUBLIC_INPUT, &mut labs)?;
+            inputs2.push(labs);
+        }
+        for (t, labs) in inputs2.iter_mut().enumerate() {
+            let lam = recv_lambda(ch, &bk, b + t)?;
+            for l in labs.iter_mut() {
+                *l ^= lam;
+            }
+        }
+        let mut pairs_all = Vec::with_capacity(b);
+        for i in 0..b {
+            let flat = ch.recv_block_vec(2 * nout)?;
+            let mut o = [0u8; 16];
+            ch.recv_bytes(&mut o)?;
+            let pairs: Vec<(Block, Block)> = flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+            let c = commit(
+                Role::Output(bk.members[i] as u64),
+                &bundle::output_bytes(&pairs),
+                &o,
+            );
+            if c != bk.bundles[i].outputs {
+                return Err(cheating(CHECK_OUTPUT));
+            }
+            pairs_all.push(pairs);
+        }
+        for (i, pairs) in pairs_all.iter().enumerate() {
+            for (v, &(w0, w1)) in pairs.iter().enumerate() {
+                let (e0, e1) = (enc[2 * (i * nout + v)], enc[2 * (i * nout + v) + 1]);
+                if e0 ^ w0 ^ e1 ^ w1 != big_d {
+                    return Err(cheating(CHECK_RECOVERY_ENC));
+                }
+            }
+        }
+        if hash_d(big_d) != hd {
+            return Err(cheating(CHECK_RECOVERY_HASH));
+        }
+        // C': majority output.
+        let mut votes: Vec<(Vec<bool>, usize)> = Vec::new();
+        for (t, labs) in inputs2.iter().enumerate() {
+            let i = b + t;
+            let o = evaluate(&st.plan2, &bk.bundles[i].gc, labs, Keep::Outputs)?;
+            let bits = decode(&o.output_labels, &bk.bundles[i].decoding)?;
+            match votes.iter_mut().find(|(v, _)| *v == bits) {
+                Some(e) => e.1 += 1,
+                None => votes.push((bits, 1)),
+            }
+        }
+        let recovered = votes
+            .into_iter()
+            .max_by_key(|(_, n)| *n)
+            .map(|(v, _)| v)
+            .unwrap_or_else(|| vec![false; nx]);
+        self.last_recovered = Some(recovered.clone());
+        // P2's output.
+        let (out, source) = if out_bits.iter().all(|o| *o == out_bits[0]) {
+            (out_bits[0].clone(), OutputSource::Agreed)
+        } else if learnt.is_some() {
+            (
+                eval_plain(&st.f, &st.alice, &st.bob, &recovered, y)?,
+                OutputSource::Recovered,
+            )
+        } else {
+            let valid = (0..b).find_map(|i| {
+                out_labels[i]
+                    .iter()
+                    .zip(&pairs_all[i])
+                    .map(|(&l, &(w0, w1))| {
+                        if l == w0 {
+                            Some(false)
+                        } else if l == w1 {
+                            Some(true)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect::<Option<Vec<bool>>>()
+            });
+            (
+                valid.ok_or_else(|| cheating(CHECK_NO_VALID))?,
+                OutputSource::ValidCircuit,
+            )
+        };
+        self.last_source = Some(source);
+        Ok(out)
+    }
+}
+
+/// Receives `bits.len()` labels (with openings) for wires `base..` of
+/// member `i`, checks each opens the commitment at position `bits[w]`, and
+/// appends them.
+fn recv_labels(
+    ch: &mut Channel,
+    bk: &BobBucket,
+    i: usize,
+    base: usize,
+    bits: &[bool],
+    check: &'static str,
+    out: &mut Vec<Block>,
+) -> Result<()> {
+    let j = bk.members[i];
+    for (w, &bit) in bits.iter().enumerate() {
+        let lab = ch.recv_block()?;
+        let mut o = [0u8; 16];
+        ch.recv_bytes(&mut o)?;
+        if label_commit(j, base + w, bit as u8, lab, &o)
+            != bk.bundles[i].labels[base + w][bit as usize]
+        {
+            return Err(cheating(check));
+        }
+        out.push(lab);
+    }
+    Ok(())
+}
+
+/// Receives `λ_i` with its opening and checks it (`lambda-decommit`).
+fn recv_lambda(ch: &mut Channel, bk: &BobBucket, i: usize) -> Result<Block> {
+    let lam = ch.recv_block()?;
+    let mut o = [0u8; 16];
+    ch.recv_bytes(&mut o)?;
+    if lambda_commit(bk.members[i], lam, &o) != bk.bundles[i].lambda {
+        return Err(cheating(CHECK_LAMBDA));
+    }
+    Ok(lam)
+}
