@@ -5,6 +5,8 @@
 //! padded with zeros to a multiple of 32 bytes so that the core combination
 //! kernel runs on SIMD registers.
 
+use brickyard_core::gf256::Field;
+use brickyard_core::prg::Prg;
 use zeroize::Zeroize;
 
 /// Row stride for `width` bytes: the next multiple of 32.
@@ -12,19 +14,18 @@ pub(crate) fn stride_for(width: usize) -> usize {
     width.div_ceil(32) * 32
 }
 
-/// `src` is `rows × cols` (row-major); writes its transpose into `dst`
-/// (`cols` rows of stride `dst_stride` ≥ rows; padding untouched).
-pub(crate) fn transpose(src: &[u8], rows: usize, cols: usize, dst: &mut [u8], dst_stride: usize) {
-    const T: usize = 16;
-    for r0 in (0..rows).step_by(T) {
-        for c0 in (0..cols).step_by(T) {
-            for r in r0..(r0 + T).min(rows) {
-                let srow = &src[r * cols..(r + 1) * cols];
-                for c in c0..(c0 + T).min(cols) {
-                    dst[c * dst_stride + r] = srow[c];
-                }
-            }
-        }
+/// Messages per chunk of a batch (a multiple of 16, so PRG streams are cut
+/// at block boundaries): n rows of it are 86 KiB for the k = 88 labels,
+/// which stay in L2 while they are encoded and transposed.
+pub(crate) const CHUNK: usize = 1024;
+
+/// Fills `row` with the next symbols of `prg`'s stream (bytes masked to
+/// GF(2^σ)).
+pub(crate) fn fill_symbols(prg: &mut Prg, row: &mut [u8], field: &Field) {
+    prg.fill_bytes(row);
+    let mask = (field.order() - 1) as u8;
+    if mask != 0xff {
+        row.iter_mut().for_each(|x| *x &= mask);
     }
 }
 

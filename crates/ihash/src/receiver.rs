@@ -1,12 +1,13 @@
 //! Bob (P2, the IHash receiver): Setup, Hash (keeping the i-hashes, running
 //! the consistency check), and his [`Verifier`].
 
-use crate::layout::{transpose, xor_into, Rows};
+use crate::layout::{fill_symbols, xor_into, Rows, CHUNK};
 use crate::params::Params;
 use crate::rs::Code;
 use crate::verifier::Verifier;
 use crate::{check, setup, verdict};
-use brickyard_core::gf256::combine_rows;
+use brickyard_core::gf256::combine_rows_many;
+use brickyard_core::gf256::layout::transpose;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Channel, Error, Result};
 
@@ -67,30 +68,41 @@ impl Receiver {
         let (n, ell, w, xi) = (self.p.n, self.p.ell, self.p.w, self.p.xi());
         let field = self.p.field();
         let total = count + xi;
-        let mut corr = vec![0u8; (n - ell) * total];
-        ch.recv_bytes(&mut corr)?;
-        if !corr.iter().all(|&x| field.contains(x)) {
-            return Err(Error::malformed("ihash: correction outside GF(2^σ)"));
-        }
-        // Step 1c: ⟨m'_t⟩ at watched j = PRG(seed_j, t) (⊕ x'_j for parity).
-        let mask = (field.order() - 1) as u8;
-        let mut rows = zeroize::Zeroizing::new(vec![0u8; w * total]);
-        for ((row, prg), &j) in rows
-            .chunks_exact_mut(total)
-            .zip(&mut self.prgs)
-            .zip(self.verifier.watch())
-        {
-            prg.fill_bytes(row);
-            if mask != 0xff {
-                row.iter_mut().for_each(|x| *x &= mask);
-            }
-            if j >= ell {
-                xor_into(row, &corr[(j - ell) * total..(j - ell + 1) * total]);
-            }
-        }
+        // Step 1c: ⟨m'_t⟩ at watched j = PRG(seed_j, t) (⊕ x'_j for parity),
+        // a chunk of messages at a time, as the sender sends them.
+        let mut corr = vec![0u8; (n - ell) * CHUNK];
+        let mut chunk = zeroize::Zeroizing::new(vec![0u8; w * CHUNK]);
         let mut hashes = Rows::zeroed(total, w);
         let stride = hashes.stride();
-        transpose(&rows, w, total, hashes.padded_mut(), stride);
+        let mut c0 = 0;
+        while c0 < total {
+            let len = CHUNK.min(total - c0);
+            let corr = &mut corr[..(n - ell) * len];
+            ch.recv_bytes(corr)?;
+            if !corr.iter().all(|&x| field.contains(x)) {
+                return Err(Error::malformed("ihash: correction outside GF(2^σ)"));
+            }
+            for ((row, prg), &j) in chunk
+                .chunks_exact_mut(CHUNK)
+                .zip(&mut self.prgs)
+                .zip(self.verifier.watch())
+            {
+                let row = &mut row[..len];
+                fill_symbols(prg, row, field);
+                if j >= ell {
+                    xor_into(row, &corr[(j - ell) * len..][..len]);
+                }
+            }
+            transpose(
+                &chunk,
+                CHUNK,
+                w,
+                len,
+                &mut hashes.padded_mut()[c0 * stride..],
+                stride,
+            );
+            c0 += len;
+        }
         // Step 2.
         let seed = prg.random_block();
         ch.send_block(seed)?;
@@ -102,14 +114,11 @@ impl Receiver {
             return Err(Error::malformed("ihash: check answer outside GF(2^σ)"));
         }
         let (hashed, masks) = hashes.padded().split_at(count * stride);
-        let mut acc = vec![0u8; stride];
+        let mut accs = masks.to_vec();
+        combine_rows_many(field, &ys, hashed, &mut accs, stride);
         let mut ok = true;
-        for t in 0..xi {
-            acc.copy_from_slice(&masks[t * stride..(t + 1) * stride]);
-            combine_rows(field, &ys[t * count..(t + 1) * count], hashed, &mut acc);
-            ok &= self
-                .verifier
-                .verify(&acc[..w], &answers[t * ell..(t + 1) * ell]);
+        for (acc, answer) in accs.chunks_exact(stride).zip(answers.chunks_exact(ell)) {
+            ok &= self.verifier.verify(&acc[..w], answer);
         }
         let outcome = if ok {
             Ok(())

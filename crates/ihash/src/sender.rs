@@ -1,10 +1,11 @@
 //! Alice (P1, the IHash sender): Setup, Hash of random and chosen messages.
 
-use crate::layout::{transpose, Rows};
+use crate::layout::{fill_symbols, Rows, CHUNK};
 use crate::params::Params;
 use crate::rs::Code;
 use crate::{check, setup, verdict};
-use brickyard_core::gf256::combine_rows;
+use brickyard_core::gf256::combine_rows_many;
+use brickyard_core::gf256::layout::transpose;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Channel, Result};
 
@@ -13,9 +14,11 @@ pub struct Sender {
     p: Params,
     code: Code,
     prgs: Vec<Prg>,
-    /// PRG rows of the current batch, kept between batches so that large
-    /// batches do not fault fresh pages in every time (zeroized on drop).
+    /// The systematic PRG rows (the messages) of one chunk, symbol-major
+    /// (zeroized on drop).
     rows: zeroize::Zeroizing<Vec<u8>>,
+    /// The parity corrections of one chunk (public: they are sent).
+    corr: Vec<u8>,
     #[cfg(feature = "adversary")]
     cheat: Option<crate::Cheat>,
 }
@@ -55,6 +58,7 @@ impl Sender {
             code: Code::new(p.field(), p.n, p.ell),
             prgs: seeds.iter().map(|&s| Prg::from_seed(s)).collect(),
             rows: zeroize::Zeroizing::new(Vec::new()),
+            corr: Vec::new(),
             #[cfg(feature = "adversary")]
             cheat: _cheat,
         })
@@ -71,49 +75,67 @@ impl Sender {
     pub fn hash_random(&mut self, ch: &mut Channel, count: usize) -> Result<Rows> {
         let (n, ell, xi) = (self.p.n, self.p.ell, self.p.xi());
         let total = count + xi;
-        // Step 1a: n rows of PRG symbols, symbol-major.
-        let rows = &mut self.rows;
-        rows.resize(n * total, 0);
-        let mask = (self.p.field().order() - 1) as u8;
-        for (row, prg) in rows.chunks_exact_mut(total).zip(&mut self.prgs) {
-            prg.fill_bytes(row);
-            if mask != 0xff {
-                row.iter_mut().for_each(|x| *x &= mask);
-            }
-        }
-        // Step 1b: parity corrections x'_i = PRG(seed_i, t) ⊕ Encode(m'_t)[i].
-        let (systematic, parity_prg) = rows.split_at(ell * total);
-        let mut corr = vec![0u8; (n - ell) * total];
-        self.code.encode_batch(systematic, total, &mut corr);
-        crate::layout::xor_into(&mut corr, parity_prg);
-        #[cfg(feature = "adversary")]
-        if let Some(crate::Cheat::SenderBadCorrection {
-            position,
-            message,
-            delta,
-        }) = self.cheat
-        {
-            corr[(position - ell) * total + message] ^= delta;
-        }
-        ch.send_bytes(&corr)?;
-        ch.flush()?;
+        let field = self.p.field();
+        // Step 1, a chunk of messages at a time so that the PRG rows, the
+        // encoding and the transpose stay in L2: the systematic PRG rows
+        // (= the messages m'_t) go to `chunk`, the parity PRG rows straight
+        // into their corrections' place, which the encoder then updates:
+        // x'_{j,t} = PRG(seed_j, t) ⊕ Encode(m'_t)[j]. Each chunk's
+        // corrections leave at once ((n − ℓ) rows of the chunk's length).
+        let chunk = &mut self.rows;
+        chunk.resize(ell * CHUNK, 0);
+        let corr = &mut self.corr;
+        corr.resize((n - ell) * CHUNK, 0);
         let mut msgs = Rows::zeroed(total, ell);
         let stride = msgs.stride();
-        transpose(systematic, ell, total, msgs.padded_mut(), stride);
-        // Step 2: answer Bob's ξ random combinations.
-        let ys = check::coefficients(ch.recv_block()?, &self.p, count);
-        let mut answers = vec![0u8; xi * ell];
-        let mut acc = vec![0u8; stride];
-        let (hashed, masks) = msgs.padded().split_at(count * stride);
-        for t in 0..xi {
-            acc.copy_from_slice(&masks[t * stride..(t + 1) * stride]);
-            combine_rows(
-                self.p.field(),
-                &ys[t * count..(t + 1) * count],
-                hashed,
-                &mut acc,
+        let (sys_prgs, par_prgs) = self.prgs.split_at_mut(ell);
+        let mut c0 = 0;
+        while c0 < total {
+            // CHUNK is a multiple of 16, so the streams are cut at block
+            // boundaries and continue exactly as one fill of `total` bytes.
+            let len = CHUNK.min(total - c0);
+            for (row, prg) in chunk.chunks_exact_mut(CHUNK).zip(sys_prgs.iter_mut()) {
+                fill_symbols(prg, &mut row[..len], field);
+            }
+            let corr = &mut corr[..(n - ell) * len];
+            for (row, prg) in corr.chunks_exact_mut(len).zip(par_prgs.iter_mut()) {
+                fill_symbols(prg, row, field);
+            }
+            self.code
+                .parity_matrix()
+                .apply_add_strided(chunk, CHUNK, len, corr, len);
+            #[cfg(feature = "adversary")]
+            if let Some(crate::Cheat::SenderBadCorrection {
+                position,
+                message,
+                delta,
+            }) = self.cheat
+            {
+                if (c0..c0 + len).contains(&message) {
+                    corr[(position - ell) * len + message - c0] ^= delta;
+                }
+            }
+            ch.send_bytes(corr)?;
+            transpose(
+                chunk,
+                CHUNK,
+                ell,
+                len,
+                &mut msgs.padded_mut()[c0 * stride..],
+                stride,
             );
-            answers[t * ell..(t + 1) * ell].copy_from_slice(&acc[..ell]);
+            c0 += len;
+        }
+        ch.flush()?;
+        // Step 2: answer Bob's ξ random combinations, all in one pass over
+        // the messages.
+        let ys = check::coefficients(ch.recv_block()?, &self.p, count);
+        let (hashed, masks) = msgs.padded().split_at(count * stride);
+        let mut accs = zeroize::Zeroizing::new(masks.to_vec());
+        combine_rows_many(field, &ys, hashed, &mut accs, stride);
+        let mut answers = vec![0u8; xi * ell];
+        for (a, acc) in answers.chunks_exact_mut(ell).zip(accs.chunks_exact(stride)) {
+            a.copy_from_slice(&acc[..ell]);
         }
         #[cfg(feature = "adversary")]
         if let Some(crate::Cheat::SenderBadAnswer { t, symbol, delta }) = self.cheat {

@@ -70,3 +70,86 @@ pub fn combine_rows_on(kernel: Kernel, field: &Field, coeffs: &[u8], rows: &[u8]
         }
     }
 }
+
+/// Several combinations of the same rows in one pass over them:
+/// accs\[t·stride + k\] ^= Σ_i coeffs\[t·count + i\] · rows\[i·stride + k\]
+/// for t < accs.len() / stride, count = rows.len() / stride. IHash's
+/// consistency check takes ξ combinations of one batch; reading the batch
+/// once instead of ξ times is what makes it cheap on long batches.
+pub fn combine_rows_many(
+    field: &Field,
+    coeffs: &[u8],
+    rows: &[u8],
+    accs: &mut [u8],
+    stride: usize,
+) {
+    combine_rows_many_on(Kernel::best(), field, coeffs, rows, accs, stride)
+}
+
+/// [`combine_rows_many`] on a chosen kernel (panics if the CPU lacks it).
+pub fn combine_rows_many_on(
+    kernel: Kernel,
+    field: &Field,
+    coeffs: &[u8],
+    rows: &[u8],
+    accs: &mut [u8],
+    stride: usize,
+) {
+    if stride == 0 {
+        assert!(
+            accs.is_empty() && rows.is_empty(),
+            "gf256::combine_rows_many: stride 0"
+        );
+        return;
+    }
+    assert!(
+        rows.len().is_multiple_of(stride) && accs.len().is_multiple_of(stride),
+        "gf256::combine_rows_many: rows and accs must be whole rows"
+    );
+    let (count, combos) = (rows.len() / stride, accs.len() / stride);
+    assert_eq!(
+        coeffs.len(),
+        combos * count,
+        "gf256::combine_rows_many: coeffs must be combos × rows"
+    );
+    assert!(
+        kernel.is_available(),
+        "gf256: kernel {kernel:?} is not supported by this CPU"
+    );
+    #[cfg(target_arch = "x86_64")]
+    if kernel != Kernel::Portable && stride.is_multiple_of(32) {
+        let tables = const_muls(field);
+        let mut t0 = 0;
+        while t0 < combos {
+            let g = (combos - t0).min(8);
+            macro_rules! group {
+                ($($n:literal)*) => {
+                    match g {
+                        $($n => {
+                            // SAFETY: AVX2 is available (every non-portable
+                            // kernel implies it); stride is a positive
+                            // multiple of 32, rows are count × stride,
+                            // coeffs combos × count and accs combos ×
+                            // stride with t0 + g ≤ combos.
+                            unsafe {
+                                super::x86::avx2_combine_group::<$n>(
+                                    tables, coeffs, rows, stride, accs, t0,
+                                )
+                            }
+                        })*
+                        _ => unreachable!(),
+                    }
+                };
+            }
+            group!(1 2 3 4 5 6 7 8);
+            t0 += g;
+        }
+        return;
+    }
+    for (c, acc) in coeffs
+        .chunks_exact(count.max(1))
+        .zip(accs.chunks_exact_mut(stride))
+    {
+        combine_rows_on(Kernel::Portable, field, &c[..count], rows, acc);
+    }
+}

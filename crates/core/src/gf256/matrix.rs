@@ -137,24 +137,81 @@ impl GfMatrix {
     pub fn apply_add_on(&self, kernel: Kernel, input: &[u8], len: usize, out: &mut [u8]) {
         assert_eq!(input.len(), self.cols * len, "GfMatrix::apply: input size");
         assert_eq!(out.len(), self.rows * len, "GfMatrix::apply: output size");
+        self.apply_add_strided_on(kernel, input, len, len, out, len)
+    }
+
+    /// out ^= M · input on strided symbol-major rows: input row c is
+    /// `input[c·in_stride..][..len]`, output row r is
+    /// `out[r·out_stride..][..len]`. Lets a caller encode a cache-sized
+    /// chunk of a long batch in place (strides = the batch's row length)
+    /// instead of copying the chunk out and back.
+    pub fn apply_add_strided(
+        &self,
+        input: &[u8],
+        in_stride: usize,
+        len: usize,
+        out: &mut [u8],
+        out_stride: usize,
+    ) {
+        self.apply_add_strided_on(Kernel::best(), input, in_stride, len, out, out_stride)
+    }
+
+    /// [`GfMatrix::apply_add_strided`] on a chosen kernel.
+    pub fn apply_add_strided_on(
+        &self,
+        kernel: Kernel,
+        input: &[u8],
+        in_stride: usize,
+        len: usize,
+        out: &mut [u8],
+        out_stride: usize,
+    ) {
+        if len == 0 || self.rows == 0 {
+            return;
+        }
+        assert!(
+            len <= in_stride && len <= out_stride,
+            "GfMatrix::apply: row longer than its stride"
+        );
+        assert!(
+            out.len() >= (self.rows - 1) * out_stride + len,
+            "GfMatrix::apply: output size"
+        );
+        if self.cols == 0 {
+            return;
+        }
+        assert!(
+            input.len() >= (self.cols - 1) * in_stride + len,
+            "GfMatrix::apply: input size"
+        );
+        assert!(
+            kernel.is_available(),
+            "gf256: kernel {kernel:?} is not supported by this CPU"
+        );
         #[cfg(target_arch = "x86_64")]
-        if kernel == Kernel::Avx2 && kernel.is_available() {
-            // SAFETY: AVX2 checked; sizes asserted above and `prepared` has
-            // rows · cols entries by construction.
-            unsafe {
-                super::x86::avx2_matrix(&self.prepared, self.rows, self.cols, input, len, out)
+        if kernel == Kernel::Avx2 {
+            let shape = super::x86::MatrixShape {
+                rows: self.rows,
+                cols: self.cols,
+                in_stride,
+                len,
+                out_stride,
             };
+            // SAFETY: AVX2 checked; the sizes asserted above are the
+            // kernel's contract, and `prepared` has rows · cols entries by
+            // construction.
+            unsafe { super::x86::avx2_matrix(&self.prepared, shape, input, out) };
             return;
         }
         let mut start = 0;
         while start < len {
             let end = (start + CHUNK).min(len);
             for r in 0..self.rows {
-                let dst = &mut out[r * len + start..r * len + end];
+                let dst = &mut out[r * out_stride + start..r * out_stride + end];
                 for c in 0..self.cols {
                     let e = &self.prepared[r * self.cols + c];
                     if e.constant() != 0 {
-                        let src = &input[c * len + start..c * len + end];
+                        let src = &input[c * in_stride + start..c * in_stride + end];
                         mul_add_const_on(kernel, e, src, dst);
                     }
                 }

@@ -17,6 +17,8 @@
 //! a portable twin, AVX2 nibble tables, GFNI + AVX-512, chosen at run time).
 
 pub mod combine;
+pub mod layout;
+pub mod lookup;
 pub mod matrix;
 pub mod reference;
 pub mod slice;
@@ -26,7 +28,8 @@ mod tests;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-pub use combine::{combine_rows, const_muls};
+pub use combine::{combine_rows, combine_rows_many, const_muls};
+pub use lookup::NibbleMap;
 pub use matrix::GfMatrix;
 pub use slice::{mul_add_const, mul_const, mul_slices, ConstMul, Kernel};
 

@@ -232,3 +232,151 @@ fn combine_rows_kernels_agree() {
         }
     }
 }
+
+/// The strided product on every kernel against `mul_vec`, on shapes that
+/// exercise the 64-byte steps, the paired and the odd output row, the
+/// 32-byte step and the byte tail, inside longer strided rows.
+#[test]
+fn strided_matrix_apply_matches_mul_vec_on_every_kernel() {
+    let seed = 0x5712_u128;
+    println!("seed {seed:#x}");
+    let mut prg = Prg::from_seed(Block(seed));
+    for f in fields() {
+        let mask = (f.order() - 1) as u8;
+        for (rows, cols, len) in [
+            (5, 7, 1100),
+            (54, 32, 1024),
+            (4, 3, 64 + 32 + 5),
+            (1, 1, 31),
+            (3, 2, 0),
+        ] {
+            let (in_stride, out_stride) = (len + 13, len + 70);
+            let m = GfMatrix::from_fn(f, rows, cols, |_, _| prg.random_u64() as u8 & mask);
+            let input: Vec<u8> = bytes(&mut prg, cols * in_stride)
+                .iter()
+                .map(|x| x & mask)
+                .collect();
+            let out0 = bytes(&mut prg, rows * out_stride);
+            let mut want = out0.clone();
+            for j in 0..len {
+                let v: Vec<u8> = (0..cols).map(|c| input[c * in_stride + j]).collect();
+                for (r, y) in m.mul_vec(&v).into_iter().enumerate() {
+                    want[r * out_stride + j] ^= y;
+                }
+            }
+            for k in Kernel::available() {
+                let mut got = out0.clone();
+                m.apply_add_strided_on(k, &input, in_stride, len, &mut got, out_stride);
+                assert_eq!(got, want, "{k:?} σ={} {rows}×{cols} len {len}", f.sigma());
+            }
+        }
+    }
+}
+
+#[test]
+fn combine_rows_many_matches_single_combinations() {
+    use super::combine::{combine_rows_many_on, combine_rows_on};
+    let seed = 0x3d_u128;
+    println!("seed {seed:#x}");
+    let mut prg = Prg::from_seed(Block(seed));
+    for f in fields() {
+        for (count, stride, combos) in [
+            (0, 32, 3),
+            (1, 32, 1),
+            (37, 32, 5),
+            (33, 64, 7),
+            (9, 13, 2),
+            (50, 96, 11),
+        ] {
+            let coeffs = bytes(&mut prg, combos * count);
+            let rows = bytes(&mut prg, count * stride);
+            let accs0 = bytes(&mut prg, combos * stride);
+            let mut want = accs0.clone();
+            for t in 0..combos {
+                combine_rows_on(
+                    Kernel::Portable,
+                    f,
+                    &coeffs[t * count..(t + 1) * count],
+                    &rows,
+                    &mut want[t * stride..(t + 1) * stride],
+                );
+            }
+            for k in Kernel::available() {
+                let mut got = accs0.clone();
+                combine_rows_many_on(k, f, &coeffs, &rows, &mut got, stride);
+                assert_eq!(got, want, "{k:?} σ={} {combos}×{count}×{stride}", f.sigma());
+            }
+        }
+    }
+}
+
+#[test]
+fn transpose_matches_the_portable_twin() {
+    use super::layout::{transpose, transpose_portable};
+    let mut prg = Prg::from_seed(Block(0x7a_u128));
+    for (rows, cols) in [
+        (32, 1024),
+        (21, 1000),
+        (48, 17),
+        (16, 16),
+        (5, 3),
+        (1, 40),
+        (33, 0),
+    ] {
+        let (ss, ds) = (cols + 9, 64.max(rows));
+        let src = bytes(&mut prg, rows * ss);
+        let dst0 = bytes(&mut prg, cols.max(1) * ds);
+        let mut want = dst0.clone();
+        for r in 0..rows {
+            for c in 0..cols {
+                want[c * ds + r] = src[r * ss + c];
+            }
+        }
+        let mut a = dst0.clone();
+        transpose(&src, ss, rows, cols, &mut a, ds);
+        assert_eq!(a, want, "{rows}×{cols}");
+        let mut b = dst0.clone();
+        transpose_portable(&src, ss, rows, cols, &mut b, ds);
+        assert_eq!(b, want, "portable {rows}×{cols}");
+    }
+}
+
+#[test]
+fn nibble_map_matches_mul_vec() {
+    let seed = 0x4e_u128;
+    println!("seed {seed:#x}");
+    let mut prg = Prg::from_seed(Block(seed));
+    for f in fields() {
+        let mask = (f.order() - 1) as u8;
+        for (rows, cols) in [
+            (13, 32),
+            (16, 32),
+            (21, 32),
+            (32, 48),
+            (40, 20),
+            (0, 5),
+            (3, 1),
+        ] {
+            let m = GfMatrix::from_fn(f, rows, cols, |_, _| prg.random_u64() as u8 & mask);
+            let map = NibbleMap::new(&m);
+            for _ in 0..200 {
+                let x: Vec<u8> = bytes(&mut prg, cols).iter().map(|b| b & mask).collect();
+                let want = m.mul_vec(&x);
+                let mut got = vec![0u8; rows];
+                map.apply(&x, &mut got);
+                assert_eq!(got, want, "σ={} {rows}×{cols}", f.sigma());
+                let mut twin = vec![0u8; rows];
+                map.apply_portable(&x, &mut twin);
+                assert_eq!(twin, want, "portable σ={} {rows}×{cols}", f.sigma());
+                assert!(map.matches(&x, &want));
+                if rows > 0 {
+                    let mut bad = want.clone();
+                    let at = prg.gen_range(rows as u64) as usize;
+                    bad[at] ^= 1 + (prg.random_u64() as u8 & (mask >> 1));
+                    assert!(!map.matches(&x, &bad), "σ={} {rows}×{cols}", f.sigma());
+                }
+                assert!(!map.matches(&x[..cols - 1], &want[..]));
+            }
+        }
+    }
+}
