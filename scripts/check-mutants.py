@@ -201,6 +201,9 @@ OT_ADV = ["-p", "brickyard-ot", "--all-features", "--test", "adversary"]
 COMMIT_LIB = ["-p", "brickyard-commit", "--all-features", "--lib"]
 DETERMINISTIC = (LEGO_ADV, ["deterministic_detections"])
 HONEST_LEGO = (LEGO_ADV, ["rigged_challenges_with_an_honest_alice"])
+TT_ADV = ["-p", "brickyard-protocols"] + ADV + ["--test", "tinytable_adversary"]
+TT_HONEST = (["-p", "brickyard-protocols"] + ADV + ["--test", "tinytable"],
+             ["binary_random_circuits_every_scheme"])
 COMMIT_BAD = (COMMIT_LIB, ["tests::cheating", "tests::program"])
 COMMIT_OK = (COMMIT_LIB, ["tests::honest", "tests::program"])
 TARGETS = {
@@ -223,6 +226,10 @@ TARGETS = {
     "leaky-and-equality": [(OT_ADV, ["leaky_and_corruption", "adaptive_equality_cheater_is_caught"])] * 2,
     "coin-toss-commitment": [(OT_ADV, ["coin_toss"])] * 2,
     "mac-check": [(OT_ADV, ["forged_mac"])] * 2,
+    "table-mac@layer": [(TT_ADV, ["sbox_lookup_mac_catches"]), TT_HONEST],
+    "table-mac@end": [(TT_ADV, ["sbox_lookup_mac_catches"]), TT_HONEST],
+    "output-mac": [(TT_ADV, ["every_strategy_binary"]), TT_HONEST],
+    "input-mask-mac": [(TT_ADV, ["real_preprocessing_cheats_on_aes"]), TT_HONEST],
 }
 
 FAILED = re.compile(r"^test (\S+) \.\.\. FAILED", re.M)
