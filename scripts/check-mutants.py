@@ -227,7 +227,7 @@ TARGETS = {
     "coin-toss-commitment": [(OT_ADV, ["coin_toss"])] * 2,
     "mac-check": [(OT_ADV, ["forged_mac"])] * 2,
     "table-mac@layer": [(TT_ADV, ["sbox_lookup_mac_catches"]), TT_HONEST],
-    "table-mac@end": [(TT_ADV, ["sbox_lookup_mac_catches"]), TT_HONEST],
+    "table-mac@end": [(TT_ADV, ["wrong_mac_on_a_linear_program"])] * 2,
     "output-mac": [(TT_ADV, ["every_strategy_binary"]), TT_HONEST],
     "input-mask-mac": [(TT_ADV, ["real_preprocessing_cheats_on_aes"]), TT_HONEST],
 }
