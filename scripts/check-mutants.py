@@ -52,21 +52,21 @@ GROUPS = {
     "commit": [
         ["-p", "brickyard-commit", "--all-features", "--lib"],
         ["-p", "brickyard-commit", "--all-features", "--tests"],
-        ["-p", "brickyard-protocols"] + ADV + ["--test", "lego_adversary"],
+        ["-p", "brickyard-lego"] + ADV + ["--test", "lego_adversary"],
     ],
     "lego": [
-        ["-p", "brickyard-protocols"] + ADV + ["--test", "lego_adversary"],
-        ["-p", "brickyard-protocols"] + ADV + ["--lib", "lego::"],
-        ["-p", "brickyard-protocols"] + ADV + ["--test", "lego"],
+        ["-p", "brickyard-lego"] + ADV + ["--test", "lego_adversary"],
+        ["-p", "brickyard-lego"] + ADV + ["--lib"],
+        ["-p", "brickyard-lego"] + ADV + ["--test", "lego"],
     ],
     "tinytable": [
-        ["-p", "brickyard-protocols"] + ADV + ["--test", "tinytable_adversary"],
-        ["-p", "brickyard-protocols"] + ADV + ["--lib", "tinytable::"],
-        ["-p", "brickyard-protocols"] + ADV + ["--test", "tinytable"],
+        ["-p", "brickyard-tinytable"] + ADV + ["--test", "tinytable_adversary"],
+        ["-p", "brickyard-tinytable"] + ADV + ["--lib"],
+        ["-p", "brickyard-tinytable"] + ADV + ["--test", "tinytable"],
     ],
     "store": [
         ["-p", "brickyard-store", "--test", "sync"],
-        ["-p", "brickyard-protocols"] + ADV + ["--test", "tinytable_store_sync"],
+        ["-p", "brickyard-tinytable"] + ADV + ["--test", "tinytable_store_sync"],
     ],
     "ihash": [
         ["-p", "brickyard-ihash", "--all-features", "--lib"],
@@ -195,19 +195,19 @@ SITES = [
 # Tests tried first for a mutation (command group, libtest filters), so a
 # killed mutant costs one short run; a mutant they miss is run against its
 # whole group before it counts as a survivor. Default: the whole group.
-LEGO_ADV = ["-p", "brickyard-protocols"] + ADV + ["--test", "lego_adversary"]
-LEGO_LIB = ["-p", "brickyard-protocols"] + ADV + ["--lib"]
+LEGO_ADV = ["-p", "brickyard-lego"] + ADV + ["--test", "lego_adversary"]
+LEGO_LIB = ["-p", "brickyard-lego"] + ADV + ["--lib"]
 OT_ADV = ["-p", "brickyard-ot", "--all-features", "--test", "adversary"]
 COMMIT_LIB = ["-p", "brickyard-commit", "--all-features", "--lib"]
 DETERMINISTIC = (LEGO_ADV, ["deterministic_detections"])
 HONEST_LEGO = (LEGO_ADV, ["rigged_challenges_with_an_honest_alice"])
-TT_ADV = ["-p", "brickyard-protocols"] + ADV + ["--test", "tinytable_adversary"]
-TT_HONEST = (["-p", "brickyard-protocols"] + ADV + ["--test", "tinytable"],
+TT_ADV = ["-p", "brickyard-tinytable"] + ADV + ["--test", "tinytable_adversary"]
+TT_HONEST = (["-p", "brickyard-tinytable"] + ADV + ["--test", "tinytable"],
              ["binary_random_circuits_every_scheme"])
 COMMIT_BAD = (COMMIT_LIB, ["tests::cheating", "tests::program"])
 COMMIT_OK = (COMMIT_LIB, ["tests::honest", "tests::program"])
 TARGETS = {
-    "cut-and-choose-selection": [(LEGO_LIB, ["lego::cut_and_choose::tests"])] * 2,
+    "cut-and-choose-selection": [(LEGO_LIB, ["cut_and_choose::tests"])] * 2,
     "delta-rot-proof-of-knowledge": [DETERMINISTIC, HONEST_LEGO],
     "cut-and-choose-gate": [(LEGO_ADV, ["bad_gates_abort"]), HONEST_LEGO],
     "cut-and-choose-authenticator": [(LEGO_ADV, ["false_delta_is_caught"]), HONEST_LEGO],
@@ -216,7 +216,7 @@ TARGETS = {
     "input-key-lsb": [DETERMINISTIC, HONEST_LEGO],
     "input-bucket-extraction": [DETERMINISTIC, (LEGO_ADV, ["nand_gate_with_layers"])],
     "input-authenticator": [DETERMINISTIC, HONEST_LEGO],
-    "batch-id-commit": [(LEGO_LIB, ["lego::batch::tests"])] * 2,
+    "batch-id-commit": [(LEGO_LIB, ["batch::tests"])] * 2,
     "decommit": [COMMIT_BAD, COMMIT_OK],
     "bit-open": [COMMIT_BAD, COMMIT_OK],
     "commit-consistency": [COMMIT_BAD, COMMIT_OK],
