@@ -252,8 +252,8 @@ pub(crate) fn bob(
 
 #[cfg(test)]
 mod tests {
+    use super::super::params::{LegoParams, Objective};
     use super::*;
-    use crate::lego::params::{LegoParams, Objective};
 
     /// The survivor rule both parties apply (Bob redraws, Alice refuses with
     /// `cut-and-choose-selection`): a selection that checks everything
