@@ -95,7 +95,10 @@ impl TinyTableArgs {
             let mine = spec.starts_with(role.name());
             Ok(match role {
                 Role::Alice if mine => Box::new(LegoAlice::with_options(cfg, opts)?.cheat(c)),
-                Role::Bob if mine => Box::new(LegoBob::with_options(cfg, opts)?.cheat(c)),
+                // A strategy that rigs Bob's challenges configures him too.
+                Role::Bob if mine || c.rigs_bob() => {
+                    Box::new(LegoBob::with_options(cfg, opts)?.cheat(c))
+                }
                 Role::Alice => Box::new(LegoAlice::with_options(cfg, opts)?),
                 Role::Bob => Box::new(LegoBob::with_options(cfg, opts)?),
             })

@@ -76,6 +76,11 @@ const LEGO: &[(&str, Expect)] = &[
         "alice:delta-lsb-zero",
         Expect::Abort(&["verleak-lsb-delta"]),
     ),
+    // Bob's challenges rigged (the demo gives him the strategy too).
+    (
+        "alice:bad-input-buckets",
+        Expect::Abort(&["input-bucket-extraction"]),
+    ),
 ];
 
 /// TinyTable on add8 with real preprocessing, both parties having inputs

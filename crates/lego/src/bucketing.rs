@@ -66,6 +66,17 @@ fn assign(seed: Block, plan: &Plan, mut s: Survivors) -> Assignment {
     }
 }
 
+/// The head gate of each AND bucket and every gate of the input buckets
+/// under Bob's permutation from `seed`: what a cheating Alice who knows
+/// Bob's challenges in advance corrupts (`Cheat::BadInputBuckets`).
+#[cfg(feature = "adversary")]
+pub(crate) fn predicted(seed: Block, plan: &Plan, s: Survivors) -> (Vec<usize>, Vec<usize>) {
+    let asg = assign(seed, plan, s);
+    let and_gates = (0..asg.q).map(|i| asg.and_gates(i)[0]).collect();
+    let input = (0..asg.n).flat_map(|i| asg.input(i).to_vec()).collect();
+    (and_gates, input)
+}
+
 /// The solderings of step 12 as the items of one batch opening, computed
 /// from the assignment on demand (millions of pairs for large q, which as
 /// a list of sets cost more to allocate and free than to open).

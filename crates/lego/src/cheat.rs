@@ -44,7 +44,22 @@ pub enum Cheat {
     BadSpareRot,
     /// alice: the committed Δ has lsb 0 (caught by VerLeak's lsb(Δ) = 1).
     DeltaLsbZero,
+    /// alice, knowing Bob's challenges in advance: every gate of every input
+    /// bucket has a corrupted row and the head of every AND bucket computes
+    /// NAND, none of them checked. Bob recovers Δ and finds no majority in
+    /// the input bucket of Alice's first input: Theorem 2's bad event (an
+    /// input bucket with a bad majority), which an honest Bob's fresh
+    /// challenges leave to probability 2^-s. To force it, Bob draws his
+    /// cut-and-choose and bucketing seeds from a fixed public seed
+    /// ([`RIGGED_CHALLENGES`]) when he is given this strategy too (the
+    /// test and the CLI demo do so); he is honest otherwise.
+    BadInputBuckets,
 }
+
+/// The public seed of Bob's rigged challenges under
+/// [`Cheat::BadInputBuckets`].
+#[cfg(feature = "adversary")]
+pub const RIGGED_CHALLENGES: Block = Block(0x6272_6963_6b79_6172_6420_7269_6767_6564);
 
 impl Cheat {
     /// Every strategy with its role and name.
@@ -119,7 +134,18 @@ impl Cheat {
             Cheat::DeltaLsbZero,
             "the committed Δ has lsb 0",
         ),
+        (
+            "alice:bad-input-buckets",
+            Cheat::BadInputBuckets,
+            "knowing Bob's (rigged) challenges, every input bucket is bad and Δ leaks",
+        ),
     ];
+
+    /// Whether the peer (Bob) must be given the strategy too: it rigs his
+    /// challenges (see [`Cheat::BadInputBuckets`]).
+    pub fn rigs_bob(self) -> bool {
+        self == Cheat::BadInputBuckets
+    }
 
     /// Parses `alice:NAME` / `bob:NAME`.
     pub fn parse(s: &str) -> Option<Cheat> {
@@ -179,6 +205,40 @@ impl Cheats {
         if self.is(Cheat::FalseDelta) || self.is(Cheat::FalseDeltaFew) {
             o0[j] ^= self.false_delta(delta);
         }
+    }
+
+    /// [`Cheat::BadInputBuckets`], Alice: predicts Bob's rigged
+    /// challenges and corrupts what they leave unchecked (before the
+    /// tables and commitments are sent).
+    #[cfg(feature = "adversary")]
+    pub(crate) fn corrupt_input_buckets(
+        &self,
+        plan: &super::generate::Plan,
+        o0: &mut [Block],
+        tables: &mut [Block],
+        delta: Block,
+    ) {
+        if !self.is(Cheat::BadInputBuckets) {
+            return;
+        }
+        let mut prg = Prg::from_seed(RIGGED_CHALLENGES);
+        let (_, _, surv) = super::cut_and_choose::draw(&mut prg, plan);
+        let (heads, input) = super::bucketing::predicted(prg.random_block(), plan, surv);
+        for j in heads {
+            o0[j] ^= delta;
+        }
+        // One ciphertext off changes two of the four key pairs that share
+        // a left key: no three of the four outputs agree, so no vote.
+        for j in input {
+            tables[2 * j] ^= Block(0x0bad << 80);
+        }
+    }
+
+    /// [`Cheat::BadInputBuckets`], Bob: the PRG his challenges come from.
+    #[cfg(feature = "adversary")]
+    pub(crate) fn rigged_challenges(&self) -> Option<Prg> {
+        self.is(Cheat::BadInputBuckets)
+            .then(|| Prg::from_seed(RIGGED_CHALLENGES))
     }
 
     /// The wrong Δ' of [`Cheat::FalseDelta`]: lsb 1 like Δ, so a bucket's

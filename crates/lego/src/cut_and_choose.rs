@@ -162,6 +162,19 @@ pub(crate) fn alice(
     Ok(surv)
 }
 
+/// Bob's challenge: an honest Bob redraws the (2^-s unlikely) choice that
+/// leaves too few survivors or checks too few authenticators; the redraw
+/// depends on counts only, never on anything Alice sent.
+pub(crate) fn draw(prg: &mut Prg, plan: &Plan) -> (Block, Selection, Survivors) {
+    loop {
+        let seed = prg.random_block();
+        let sel = select(seed, plan);
+        if let Some(s) = survivors(&sel, plan) {
+            return (seed, sel, s);
+        }
+    }
+}
+
 /// What Bob keeps from the cut-and-choose.
 pub(crate) struct BobChecked {
     pub survivors: Survivors,
@@ -182,16 +195,7 @@ pub(crate) fn bob(
     prg: &mut Prg,
     #[allow(unused)] cheat: &super::cheat::Cheats,
 ) -> Result<BobChecked> {
-    // An honest Bob redraws the (2^-s unlikely) choice that leaves too few
-    // survivors or checks too few authenticators; the redraw depends on
-    // counts only, never on anything Alice sent.
-    let (seed, sel, survivors) = loop {
-        let seed = prg.random_block();
-        let sel = select(seed, plan);
-        if let Some(s) = survivors(&sel, plan) {
-            break (seed, sel, s);
-        }
-    };
+    let (seed, sel, survivors) = draw(prg, plan);
     ch.send_block(seed)?;
     let opened = hcom.verify_batch_open(ch, &Openings::new(&sel, ids))?;
     let mut at = opened.iter();
@@ -244,4 +248,37 @@ pub(crate) fn bob(
         survivors,
         checked_auths,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::params::{LegoParams, Objective};
+    use super::*;
+
+    /// The survivor rule both parties apply (Bob redraws, Alice refuses with
+    /// `cut-and-choose-selection`): a selection that checks everything
+    /// leaves too few components, one that checks too few authenticators
+    /// cannot confirm a Δ, and Bob's draw meets the rule.
+    #[test]
+    fn survivors_refuse_selections_that_leave_too_few() {
+        let params = LegoParams::optimise(8, 4, 40, Objective::Communication).unwrap();
+        let plan = Plan::new(params, 2);
+        let all = Selection {
+            gates: vec![Some((false, true)); plan.gates],
+            auths: vec![Some(true); plan.auths],
+        };
+        assert!(survivors(&all, &plan).is_none());
+        let none = Selection {
+            gates: vec![None; plan.gates],
+            auths: vec![None; plan.auths],
+        };
+        assert!(
+            survivors(&none, &plan).is_none(),
+            "no checked authenticator"
+        );
+        let (_, sel, s) = draw(&mut Prg::from_seed(Block(7)), &plan);
+        assert!(survivors(&sel, &plan).is_some());
+        let need = (params.q * params.beta as u64 + params.n * params.beta_in as u64) as usize;
+        assert!(s.gates.len() >= need);
+    }
 }

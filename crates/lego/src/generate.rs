@@ -147,6 +147,8 @@ pub fn alice_with_progress(
     garble_gates_into(l0, r0, &d, 0, &mut chosen[..q], &mut tables)?;
     #[cfg(feature = "adversary")]
     cheat.corrupt_components(&mut chosen[..q], &mut tables, &mut [], *delta);
+    #[cfg(feature = "adversary")]
+    cheat.corrupt_input_buckets(plan, &mut chosen[..q], &mut tables, *delta);
     ch.send_blocks(&tables)?;
     tables.clear();
     progress.advance(q as u64);
@@ -240,6 +242,10 @@ pub fn bob_with_progress(
     let ids = Ids::new(plan, random.start, chosen.start);
     let (r_lsb, v_lsb) = verleak::bob(hcom, ch, &ids, n, m)?;
     progress.advance(1);
+    #[cfg(feature = "adversary")]
+    let mut rigged = cheat.rigged_challenges();
+    #[cfg(feature = "adversary")]
+    let prg = rigged.as_mut().unwrap_or(prg);
     let cc = cut_and_choose::bob(
         hcom,
         ch,

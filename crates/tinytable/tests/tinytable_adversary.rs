@@ -248,3 +248,44 @@ fn passive_mode_does_not_detect_a_flip() {
     let want = cfg.circuit.eval(&assemble(&cfg, &ai[0], &bi[0])).unwrap();
     assert_ne!(rb.unwrap().outputs[0].as_ref(), Some(&want));
 }
+
+/// A program without tables (only XOR gates) has no table flight to carry
+/// the MACs, so `check_tables` exchanges them on their own: a cheater
+/// sending a wrong MAC there is caught by that check (the mutation run,
+/// docs/testing.md, found no other test reaching it).
+#[test]
+fn wrong_mac_on_a_linear_program_is_caught() {
+    use brickyard_circuit::{Circuit, Gate, Group};
+    let xor4 = Circuit {
+        num_wires: 12,
+        inputs: vec![
+            Group {
+                name: "a".into(),
+                wires: (0..4).collect(),
+            },
+            Group {
+                name: "b".into(),
+                wires: (4..8).collect(),
+            },
+        ],
+        outputs: vec![Group {
+            name: "out".into(),
+            wires: (8..12).collect(),
+        }],
+        gates: (0..4)
+            .map(|i| Gate::Xor {
+                a: i,
+                b: 4 + i,
+                out: 8 + i,
+            })
+            .collect(),
+    };
+    let cfg = cfg_for(xor4);
+    for mac in ["lookup-32", "linear-64"] {
+        for cheater in [Role::Alice, Role::Bob] {
+            for name in ["wrong-mac", "flip-and-guess-mac"] {
+                attack(&cfg, Source::Dealer, Variant::Binary, mac, cheater, name, 2);
+            }
+        }
+    }
+}
