@@ -220,7 +220,7 @@ fn matching_certificates_compute_over_tls_pinned_and_ca_form() {
         assert!(b.status.success(), "{}", text(&b.stderr));
         assert_eq!(text(&a.stdout).trim(), "12");
         assert!(
-            a_err.contains(&format!("channel: TLS 1.3 (")) && a_err.contains(&bob.fingerprint),
+            a_err.contains("channel: TLS 1.3 (") && a_err.contains(&bob.fingerprint),
             "{a_err}"
         );
         let v: serde_json::Value = serde_json::from_slice(&b.stdout).unwrap();
