@@ -45,6 +45,10 @@ pub mod exit {
     pub const MALFORMED: u8 = 7;
     /// The peer aborted and said why.
     pub const PEER_ABORTED: u8 = 8;
+    /// Channel authentication failed: the peer's certificate does not match
+    /// --peer-ca / --peer-fingerprint, the peer refused ours, or a TLS
+    /// record was altered in transit.
+    pub const AUTHENTICATION: u8 = 9;
 }
 
 impl CliError {
@@ -69,6 +73,7 @@ impl CliError {
                 Error::Exhausted(_) | Error::Storage(_) => exit::STORE,
                 Error::Malformed(_) => exit::MALFORMED,
                 Error::PeerAborted { .. } => exit::PEER_ABORTED,
+                Error::Authentication(_) => exit::AUTHENTICATION,
             },
         }
     }

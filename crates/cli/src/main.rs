@@ -18,6 +18,7 @@ mod preprocess;
 mod run;
 mod store;
 mod tinytable;
+mod tls;
 mod twoparty;
 
 use std::process::ExitCode;
@@ -35,7 +36,9 @@ pub use error::CliError;
     after_help = "Examples:\n  \
     brickyard demo\n  \
     brickyard demo --circuit builtin:add32 --alice 5 --bob 7 --format int\n  \
-    brickyard run --role alice --listen 0.0.0.0:7766 --circuit builtin:aes128 --input 0x0001…0f\n  \
+    brickyard tls keygen --out alice.tls\n  \
+    brickyard run --role alice --listen 0.0.0.0:7766 --circuit builtin:aes128 --input-file alice.in \\\n      \
+    --cert alice.tls/cert.pem --cert-key alice.tls/key.pem --peer-fingerprint sha256:…\n  \
     brickyard bench --protocol yao --circuit builtin:aes128 --net lan\n  \
     brickyard circuit list\n  \
     brickyard circuit stats builtin:aes128\n  \
@@ -67,6 +70,9 @@ enum Command {
     /// Parameters a protocol derives from (k, s, sizes), e.g. LEGO's buckets.
     #[command(subcommand)]
     Params(params::ParamsCmd),
+    /// TLS identities for runs between two machines: keygen, fingerprint.
+    #[command(subcommand)]
+    Tls(tls::TlsCmd),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +98,7 @@ fn main() -> ExitCode {
         Command::Store(cmd) => store::run(cmd),
         Command::Bench(args) => bench::run(args),
         Command::Params(cmd) => params::run(cmd),
+        Command::Tls(cmd) => tls::run(cmd),
     };
     // A panic is a bug: the hook has printed it; exit with the internal code.
     let Ok(result) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(dispatch)) else {

@@ -18,6 +18,8 @@ use std::path::PathBuf;
     after_help = "Preprocessing is made for --executions future executions of --circuit (yao's only\n\
 depends on Bob's input width) and kept in --store, one directory per party and session.\n\
 Each piece is used once, ever: `brickyard run --store DIR` reserves it durably before use.\n\n\
+Between two machines add the TLS flags (see `brickyard run --help`): --cert, --cert-key and\n\
+--peer-ca or --peer-fingerprint; a non-loopback address without them is refused unless --plain.\n\n\
 Example, two terminals:\n  \
 brickyard preprocess --role alice --listen 0.0.0.0:7766 --store alice.store --executions 1000\n  \
 brickyard preprocess --role bob --connect HOST:7766 --store bob.store --executions 1000\n\
@@ -185,6 +187,7 @@ pub fn run(args: PreprocessArgs) -> CliResult {
     if args.json {
         let v = serde_json::json!({
             "role": role.name(),
+            "channel": ch.security(),
             "store": args.store,
             "phases": run.phases.iter().zip(brickyard_protocols::report::PHASE_NAMES).take(3).map(|(p, n)| serde_json::json!({
                 "name": n, "wall_ms": p.wall_ms, "bytes_sent": p.traffic.bytes_sent, "bytes_received": p.traffic.bytes_received,

@@ -16,9 +16,16 @@ use serde_json::json;
 #[derive(Args, Debug)]
 #[command(
     after_help = concat!("Start one process per party, in either order (connect retries until --connect-timeout).\n\n\
-Example, two terminals (or two machines):\n  \
-brickyard run --role alice --listen 0.0.0.0:7766 --circuit builtin:aes128 --input 0x000102030405060708090a0b0c0d0e0f\n  \
-brickyard run --role bob --connect HOST:7766 --circuit builtin:aes128 --input 0x00112233445566778899aabbccddeeff\n\n\
+Example, two terminals on one machine (plain TCP on loopback):\n  \
+brickyard run --role alice --listen 127.0.0.1:7766 --circuit builtin:aes128 --input 0x000102030405060708090a0b0c0d0e0f\n  \
+brickyard run --role bob --connect 127.0.0.1:7766 --circuit builtin:aes128 --input 0x00112233445566778899aabbccddeeff\n\n\
+Two machines: mutual TLS 1.3. Each party makes an identity once (`brickyard tls keygen --out DIR`) and\n\
+gives the peer its cert.pem or fingerprint; secret inputs from a file or stdin, not the command line:\n  \
+brickyard run --role alice --listen 0.0.0.0:7766 --circuit builtin:aes128 --input-file alice.in \\\n    \
+--cert alice.tls/cert.pem --cert-key alice.tls/key.pem --peer-fingerprint sha256:<bob's>\n  \
+brickyard run --role bob --connect HOST:7766 --circuit builtin:aes128 --input - < bob.in \\\n    \
+--cert bob.tls/cert.pem --cert-key bob.tls/key.pem --peer-ca alice-cert.pem\n\
+A non-loopback address without TLS flags is refused unless --plain is given.\n\n\
 With --store DIR the run uses preprocessing made earlier by `brickyard preprocess` (see its --help).\n\
 For lego the store holds function-independent Generate batches: this run first builds --executions\n\
 copies of --circuit from unused buckets (Build, the dependent phase), then evaluates them.\n\
@@ -111,10 +118,15 @@ pub fn run(args: RunCmdArgs) -> CliResult {
             phases,
         )
     })?;
-    report(&args, role, &run)
+    report(&args, role, &run, &ch.security())
 }
 
-fn report(args: &RunCmdArgs, role: Role, run: &PartyRun) -> CliResult {
+fn report(
+    args: &RunCmdArgs,
+    role: Role,
+    run: &PartyRun,
+    channel: &brickyard_core::channel::LinkSecurity,
+) -> CliResult {
     let outs: Vec<_> = run.outputs.iter().flatten().cloned().collect();
     // This process sees only its own side of the traffic and time.
     let latency_ms = median(&run.execution_ms);
@@ -125,6 +137,7 @@ fn report(args: &RunCmdArgs, role: Role, run: &PartyRun) -> CliResult {
             .collect();
         let v = json!({
             "role": role.name(),
+            "channel": channel,
             "outputs": formatted,
             "phases": run.phases.iter().zip(brickyard_protocols::report::PHASE_NAMES).map(|(p, n)| json!({
                 "name": n, "wall_ms": p.wall_ms, "bytes_sent": p.traffic.bytes_sent,

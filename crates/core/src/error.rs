@@ -36,6 +36,11 @@ pub enum Error {
     /// The peer closed the connection before the protocol finished.
     #[error("peer disconnected: {0}")]
     Disconnected(String),
+    /// The secure channel failed: the peer's certificate is not the one
+    /// expected, the peer refused ours, or a record failed its
+    /// authentication tag (altered in transit).
+    #[error("channel authentication failed: {0}")]
+    Authentication(String),
     /// The peer stopped and told us why (an abort frame, see
     /// [`crate::channel::Abort`]).
     #[error("peer aborted: {} ({kind})", if reason.is_empty() { "no reason given" } else { reason.as_str() })]
@@ -70,6 +75,8 @@ pub enum ErrorKind {
     Disconnected,
     /// [`Error::PeerAborted`].
     PeerAborted,
+    /// [`Error::Authentication`].
+    Authentication,
     /// A usage error above the core layer (bad arguments or input values).
     Usage,
 }
@@ -88,6 +95,7 @@ impl ErrorKind {
             ErrorKind::Disconnected => "disconnected",
             ErrorKind::PeerAborted => "peer-aborted",
             ErrorKind::Usage => "usage",
+            ErrorKind::Authentication => "authentication",
         }
     }
 }
@@ -111,6 +119,7 @@ impl Error {
             Error::Storage(_) => ErrorKind::Storage,
             Error::Disconnected(_) => ErrorKind::Disconnected,
             Error::PeerAborted { .. } => ErrorKind::PeerAborted,
+            Error::Authentication(_) => ErrorKind::Authentication,
         }
     }
     /// Shorthand for [`Error::Malformed`] with a formatted message.

@@ -237,6 +237,10 @@ impl<T: Transport> Transport for ShapedTransport<T> {
     fn flush(&mut self) -> Result<()> {
         self.inner.flush()
     }
+
+    fn security(&self) -> super::LinkSecurity {
+        self.inner.security()
+    }
 }
 
 /// Two in-memory channels connected by a simulated link.

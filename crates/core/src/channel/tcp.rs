@@ -7,6 +7,7 @@
 //! [`Error::Timeout`] instead of a hung process.
 
 use super::spin::{ReadSpin, SpinState, Wait};
+use super::tls::{LinkSecurity, TlsOptions, TlsStream};
 use super::{Channel, NetProfile, ShapedTransport, Transport};
 use crate::{Error, Result};
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -68,9 +69,10 @@ impl NetOptions {
     }
 }
 
-/// One end of a TCP connection, with a read buffer.
+/// One end of a TCP connection, with a read buffer, plain or under TLS.
 pub struct TcpTransport {
-    reader: BufReader<TcpStream>,
+    link: Link,
+    /// The socket: its mode and deadlines, and plain writes.
     writer: TcpStream,
     /// The socket is in non-blocking mode (left so by [`Transport::ready`]
     /// or a spin): reads and writes try it first and switch back to
@@ -81,9 +83,86 @@ pub struct TcpTransport {
     spin: SpinState,
 }
 
+/// What the bytes go through: the socket itself, or a TLS session over it
+/// (`super::tls`), which reads and writes like the socket so the spin,
+/// deadlines and aborts below work the same for both.
+enum Link {
+    Plain(BufReader<TcpStream>),
+    Tls(Box<TlsStream>),
+}
+
+impl Link {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Link::Plain(r) => r.read(buf),
+            Link::Tls(t) => t.read(buf),
+        }
+    }
+
+    /// Raw bytes, for discarding while lingering.
+    fn discard(&mut self, sink: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Link::Plain(r) => r.read(sink),
+            Link::Tls(t) => t.discard(sink),
+        }
+    }
+
+    fn write_vectored(
+        &mut self,
+        socket: &mut TcpStream,
+        bufs: &[io::IoSlice<'_>],
+    ) -> io::Result<usize> {
+        match self {
+            Link::Plain(_) => socket.write_vectored(bufs),
+            Link::Tls(t) => t.write_vectored(bufs),
+        }
+    }
+
+    /// Pushes out records the TLS session still holds (none for plain).
+    fn push(&mut self) -> io::Result<()> {
+        match self {
+            Link::Plain(_) => Ok(()),
+            Link::Tls(t) => t.push(),
+        }
+    }
+
+    /// See [`Transport::ready`]; `WouldBlock` when nothing is there.
+    fn ready(&mut self) -> io::Result<bool> {
+        match self {
+            Link::Plain(r) => {
+                if !r.buffer().is_empty() {
+                    return Ok(true);
+                }
+                // Bytes, or the end of the stream, which the next read reports.
+                r.fill_buf().map(|_| true)
+            }
+            Link::Tls(t) => t.ready(),
+        }
+    }
+}
+
 impl TcpTransport {
     /// Configures an established stream: no Nagle, read/write deadlines.
     pub fn from_stream(stream: TcpStream, opts: &NetOptions) -> Result<Self> {
+        Self::from_stream_with(stream, opts, None)
+    }
+
+    /// Like [`TcpTransport::from_stream`], then runs the TLS handshake
+    /// (client side when `client`), under the read deadline.
+    pub fn from_stream_tls(
+        stream: TcpStream,
+        opts: &NetOptions,
+        tls: &TlsOptions,
+        client: bool,
+    ) -> Result<Self> {
+        Self::from_stream_with(stream, opts, Some((tls, client)))
+    }
+
+    fn from_stream_with(
+        stream: TcpStream,
+        opts: &NetOptions,
+        tls: Option<(&TlsOptions, bool)>,
+    ) -> Result<Self> {
         stream.set_nodelay(true)?;
         stream.set_nonblocking(false)?;
         // A zero duration means "no timeout" to the OS API; refuse it rather
@@ -92,8 +171,19 @@ impl TcpTransport {
         stream.set_read_timeout(Some(t))?;
         stream.set_write_timeout(Some(t))?;
         let writer = stream.try_clone()?;
+        let link = match tls {
+            None => Link::Plain(BufReader::with_capacity(READ_BUFFER, stream)),
+            Some((tls, client)) => {
+                let t = if client {
+                    TlsStream::client(&stream, tls)
+                } else {
+                    TlsStream::server(&stream, tls)
+                };
+                Link::Tls(Box::new(t.map_err(|e| map_io(e, "TLS handshake"))?))
+            }
+        };
         Ok(TcpTransport {
-            reader: BufReader::with_capacity(READ_BUFFER, stream),
+            link,
             writer,
             nonblocking: false,
             spin: SpinState::new(opts.spin),
@@ -103,22 +193,43 @@ impl TcpTransport {
     /// Connects to `addr`, retrying until `opts.connect_timeout` so the
     /// listener may start later than the connector.
     pub fn connect(addr: &str, opts: &NetOptions) -> Result<Self> {
-        let deadline = Instant::now() + opts.connect_timeout;
-        loop {
-            let err = match try_connect(addr, deadline) {
-                Ok(stream) => return TcpTransport::from_stream(stream, opts),
-                Err(e) => e,
-            };
-            if Instant::now() + CONNECT_RETRY >= deadline {
-                return Err(Error::Timeout(format!("connect to {addr}: {err}")));
-            }
-            std::thread::sleep(CONNECT_RETRY);
-        }
+        connect_transport_with(addr, opts, None)
     }
 
     /// The peer's address.
     pub fn peer_addr(&self) -> Result<SocketAddr> {
         Ok(self.writer.peer_addr()?)
+    }
+
+    /// Plain TCP, or TLS with the peer's certificate fingerprint.
+    pub fn security(&self) -> LinkSecurity {
+        match &self.link {
+            Link::Plain(_) => LinkSecurity::PlainTcp,
+            Link::Tls(t) => t.security(),
+        }
+    }
+}
+
+/// Connects (retrying as [`TcpTransport::connect`] says), then runs the TLS
+/// handshake as the client if `tls` is given. A refused certificate is not
+/// retried.
+pub(crate) fn connect_transport_with(
+    addr: &str,
+    opts: &NetOptions,
+    tls: Option<&TlsOptions>,
+) -> Result<TcpTransport> {
+    let deadline = Instant::now() + opts.connect_timeout;
+    loop {
+        let err = match try_connect(addr, deadline) {
+            Ok(stream) => {
+                return TcpTransport::from_stream_with(stream, opts, tls.map(|t| (t, true)))
+            }
+            Err(e) => e,
+        };
+        if Instant::now() + CONNECT_RETRY >= deadline {
+            return Err(Error::Timeout(format!("connect to {addr}: {err}")));
+        }
+        std::thread::sleep(CONNECT_RETRY);
     }
 }
 
@@ -147,8 +258,12 @@ fn try_connect(addr: &str, deadline: Instant) -> io::Result<TcpStream> {
     Err(last)
 }
 
-/// Maps an OS error to the typed error a protocol can act on.
+/// Maps an OS error to the typed error a protocol can act on; a TLS
+/// failure (carried inside the `io::Error`) is [`Error::Authentication`].
 fn map_io(e: io::Error, what: &str) -> Error {
+    if let Some(t) = e.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()) {
+        return Error::Authentication(super::tls::describe(t));
+    }
     match e.kind() {
         io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => {
             Error::Timeout(format!("tcp {what}"))
@@ -177,6 +292,20 @@ impl TcpTransport {
         }
     }
 
+    /// Pushes out TLS records still held after a write (a socket that was
+    /// non-blocking may have taken only part of them), waiting up to the
+    /// deadline.
+    fn push_records(&mut self) -> Result<()> {
+        loop {
+            match self.link.push() {
+                Ok(()) => return Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.would_block(e, "write")?,
+                Err(e) => return Err(map_io(e, "write")),
+            }
+        }
+    }
+
     /// Reads into `buf` until at least `min` bytes arrived. Unless the
     /// policy is to block, each read tries the socket without blocking
     /// first; when it is empty a wait begins, and the spin policy says how
@@ -193,7 +322,7 @@ impl TcpTransport {
                 self.writer.set_nonblocking(true)?;
                 self.nonblocking = true;
             }
-            match self.reader.read(&mut buf[got..]) {
+            match self.link.read(&mut buf[got..]) {
                 Ok(0) => {
                     return Err(map_io(
                         io::Error::from(io::ErrorKind::UnexpectedEof),
@@ -235,7 +364,7 @@ impl Transport for TcpTransport {
         // zero-length write (which means the peer is gone).
         io::IoSlice::advance_slices(&mut left, 0);
         while !left.is_empty() {
-            match self.writer.write_vectored(left) {
+            match self.link.write_vectored(&mut self.writer, left) {
                 Ok(0) => {
                     return Err(map_io(io::Error::from(io::ErrorKind::WriteZero), "write"));
                 }
@@ -245,7 +374,7 @@ impl Transport for TcpTransport {
                 Err(e) => return Err(map_io(e, "write")),
             }
         }
-        Ok(())
+        self.push_records()
     }
 
     fn read_exact(&mut self, buf: &mut [u8]) -> Result<()> {
@@ -258,6 +387,7 @@ impl Transport for TcpTransport {
     }
 
     fn flush(&mut self) -> Result<()> {
+        self.push_records()?;
         self.writer.flush().map_err(|e| map_io(e, "flush"))
     }
 
@@ -272,7 +402,7 @@ impl Transport for TcpTransport {
             if left.is_zero() || self.writer.set_read_timeout(Some(left)).is_err() {
                 return;
             }
-            match self.reader.read(&mut sink) {
+            match self.link.discard(&mut sink) {
                 Ok(0) => return,
                 Ok(_) => {}
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -281,18 +411,23 @@ impl Transport for TcpTransport {
         }
     }
 
+    fn security(&self) -> LinkSecurity {
+        TcpTransport::security(self)
+    }
+
     fn ready(&mut self) -> Result<bool> {
-        if !self.reader.buffer().is_empty() {
-            return Ok(true);
+        if let Link::Plain(r) = &self.link {
+            if !r.buffer().is_empty() {
+                return Ok(true);
+            }
         }
         if !self.nonblocking {
             self.writer.set_nonblocking(true)?;
             self.nonblocking = true;
         }
         loop {
-            return match self.reader.fill_buf() {
-                // Bytes, or the end of the stream, which the next read reports.
-                Ok(_) => Ok(true),
+            return match self.link.ready() {
+                Ok(r) => Ok(r),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(false),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => Err(map_io(e, "poll")),
@@ -301,7 +436,7 @@ impl Transport for TcpTransport {
     }
 }
 
-fn into_channel(t: TcpTransport, opts: &NetOptions) -> Channel {
+pub(crate) fn into_channel(t: TcpTransport, opts: &NetOptions) -> Channel {
     match &opts.profile {
         Some(p) => Channel::new(ShapedTransport::new(t, p.clone())),
         None => Channel::new(t),
@@ -326,13 +461,25 @@ pub fn accept(listener: &TcpListener, opts: &NetOptions) -> Result<Channel> {
 
 /// Like [`accept`] but returns the bare transport.
 pub fn accept_transport(listener: &TcpListener, opts: &NetOptions) -> Result<TcpTransport> {
+    accept_transport_with(listener, opts, None)
+}
+
+/// Accepts one peer, then runs the TLS handshake as the server if `tls`
+/// is given.
+pub(crate) fn accept_transport_with(
+    listener: &TcpListener,
+    opts: &NetOptions,
+    tls: Option<&TlsOptions>,
+) -> Result<TcpTransport> {
     // The standard library has no accept timeout; poll a non-blocking
     // listener instead. The poll interval only delays the first message.
     listener.set_nonblocking(true)?;
     let deadline = Instant::now() + opts.accept_timeout;
     let result = loop {
         match listener.accept() {
-            Ok((stream, _)) => break TcpTransport::from_stream(stream, opts),
+            Ok((stream, _)) => {
+                break TcpTransport::from_stream_with(stream, opts, tls.map(|t| (t, false)))
+            }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                 if Instant::now() >= deadline {
                     break Err(Error::Timeout("tcp accept".into()));
