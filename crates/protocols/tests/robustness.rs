@@ -5,7 +5,7 @@
 //! its bytes run out). The long version, and the fuzz target that does the
 //! same with coverage guidance, are in docs/testing.md.
 
-mod common;
+use brickyard_testkit as common;
 
 use brickyard_core::Error;
 use brickyard_protocols::robustness::{against, transcript};
