@@ -151,7 +151,7 @@ pub fn terms(p: &LegoParams, c: &Components, commitments: u64) -> Terms {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lego::params::Objective;
+    use crate::params::Objective;
 
     #[test]
     fn the_default_sum_is_below_two_to_the_minus_40() {
