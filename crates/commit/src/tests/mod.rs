@@ -19,7 +19,7 @@ use brickyard_core::{Block, Channel};
 /// s = 40 (N = 299, the scheme alone), odd seeds s = 43 (N = 317, LEGO's
 /// default), so every test family runs on both codes.
 pub(crate) fn ideal_setup(seed: u128) -> (Committer, Receiver) {
-    let s = if seed % 2 == 0 { 40 } else { 43 };
+    let s = if seed.is_multiple_of(2) { 40 } else { 43 };
     ideal_setup_with(seed, CommitParams::new(s).unwrap())
 }
 
