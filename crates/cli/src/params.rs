@@ -6,7 +6,7 @@ use brickyard_lindell_riva::params::{
     Choice, CutAndChoose as LrCutAndChoose, LrParams, Objective as LrObjective, S as LR_S,
 };
 use brickyard_protocols::jimu::{self, compress_bound, CutAndChoose};
-use brickyard_protocols::lego::{LegoParams, Objective};
+use brickyard_protocols::lego::{security, LegoParams, Objective};
 use clap::Subcommand;
 
 /// Parameter calculators.
@@ -186,10 +186,20 @@ pub fn run(cmd: ParamsCmd) -> CliResult {
             let bound = p.bound();
             let (gates, auths) = p.components();
             let cost = p.cost();
+            let sec = p.security()?;
+            // Every commitment of the Generate call (the count only enters
+            // the consistency check's negligible bad-event term).
+            let commitments = 4 * gates + auths + 3 * inputs;
+            let terms = security::terms(&p, &sec, commitments);
             if json {
                 let v = serde_json::json!({
                     "params": p, "bound": bound, "garbled_gates": gates,
                     "authenticators": auths, "independent_bytes": cost.independent_bytes,
+                    "component_s": sec.s_c, "commit_code": {
+                        "n": sec.commit.n(), "parity": sec.commit.parity(),
+                        "distance": sec.commit.distance(),
+                    },
+                    "terms": terms,
                 });
                 println!("{v}");
             } else {
@@ -201,8 +211,28 @@ pub fn run(cmd: ParamsCmd) -> CliResult {
                 println!("p_g = 2^-{}  p_a = 2^-{}", p.tg, p.ta);
                 println!("garbled gates Q = {gates}, wire authenticators A = {auths}");
                 println!(
-                    "Theorem 2: bucket 2^{:.2}, input authenticator 2^{:.2}, input bucket 2^{:.2}, total 2^{:.2} <= 2^-{s} (exact)",
-                    bound.bucket_log2, bound.input_auth_log2, bound.input_bucket_log2, bound.total_log2
+                    "Theorem 2: bucket 2^{:.2}, input authenticator 2^{:.2}, input bucket 2^{:.2}, total 2^{:.2} <= 2^-{} (exact)",
+                    bound.bucket_log2, bound.input_auth_log2, bound.input_bucket_log2, bound.total_log2,
+                    sec.s_c
+                );
+                println!(
+                    "components at s + {} = {}: commitment code [{}, 128, {}], VerLeak {} combinations, {} spare Δ-ROTs, Δ-ROT {} columns, Δ confirmed by >= {} authenticators",
+                    security::MARGIN,
+                    sec.s_c,
+                    sec.commit.n(),
+                    sec.commit.distance(),
+                    sec.verleak,
+                    sec.spare_rots,
+                    sec.delta_rot.leaky_len(),
+                    sec.confirm
+                );
+                for t in &terms.terms {
+                    println!("  term {:<44} 2^{:.2}", t.name, t.log2);
+                }
+                println!(
+                    "sum of the terms 2^{:.2} <= 2^-{s}: {}",
+                    terms.sum_log2,
+                    terms.holds()
                 );
                 println!(
                     "predicted Generate traffic (Alice -> Bob): {:.2} MB",

@@ -3,7 +3,7 @@
 //! (4096 commitments), in thread CPU time per commitment, so that the
 //! numbers mean something on a shared machine.
 
-use brickyard_commit::code::code;
+use brickyard_commit::params::CommitParams;
 use brickyard_core::aes::Aes128;
 use brickyard_core::gf128::{gf_mul_acc_rows, GfWide};
 use brickyard_core::prg::Prg;
@@ -65,7 +65,9 @@ fn main() {
     let mut par = vec![Block::ZERO; 171 * 32];
     let t0 = cpu();
     for _ in 0..reps {
-        code().parity_sliced(&rows[..128 * 32], &mut par, 32);
+        CommitParams::default()
+            .code()
+            .parity_sliced(&rows[..128 * 32], &mut par, 32);
     }
     report(t0, "parity");
     std::hint::black_box((&words, &cols, &buf, &acc, &par));

@@ -5,7 +5,7 @@
 //! where the base OTs of the real bench would only add noise.
 
 use brickyard_commit::code::row_from_bits;
-use brickyard_commit::params::N;
+use brickyard_commit::params::CommitParams;
 use brickyard_commit::{Committer, CommitterState, Receiver, ReceiverState};
 use brickyard_core::channel::memory_pair;
 use brickyard_core::prg::Prg;
@@ -16,27 +16,36 @@ use std::time::Instant;
 const SLICE: usize = 1 << 16;
 
 fn parties(threads: usize) -> (Committer, Receiver) {
+    // LEGO's default code (s = 40 run at 43: N = 317).
+    let params = CommitParams::new(43).expect("code");
+    let n = params.n();
     let mut prg = Prg::from_seed(Block(1));
-    let seeds0 = prg.random_blocks(N);
-    let seeds1 = prg.random_blocks(N);
-    let bits = prg.random_bits(N);
-    let seeds = (0..N)
+    let seeds0 = prg.random_blocks(n);
+    let seeds1 = prg.random_blocks(n);
+    let bits = prg.random_bits(n);
+    let seeds = (0..n)
         .map(|j| if bits[j] { seeds1[j] } else { seeds0[j] })
         .collect();
-    let c = Committer::from_state(CommitterState {
-        seeds0,
-        seeds1,
-        next_block: 0,
-        msgs: Vec::new(),
-        t: Vec::new(),
-    })
+    let c = Committer::from_state(
+        CommitterState {
+            seeds0,
+            seeds1,
+            next_block: 0,
+            msgs: Vec::new(),
+            t: Vec::new(),
+        },
+        params,
+    )
     .expect("state");
-    let r = Receiver::from_state(ReceiverState {
-        watch: row_from_bits(&bits),
-        seeds,
-        next_block: 0,
-        w: Vec::new(),
-    })
+    let r = Receiver::from_state(
+        ReceiverState {
+            watch: row_from_bits(&bits),
+            seeds,
+            next_block: 0,
+            w: Vec::new(),
+        },
+        params,
+    )
     .expect("state");
     (c.with_threads(threads), r.with_threads(threads))
 }

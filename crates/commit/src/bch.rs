@@ -1,15 +1,15 @@
-//! Construction of the binary BCH generator polynomial, from scratch.
+//! Construction of binary BCH generator polynomials, from scratch.
 //!
 //! Why compute instead of embedding a constant: the distance claim then rests
-//! on arithmetic the tests re-check (every α^i, 1 ≤ i ≤ 40, is a root), not on
-//! a table copied from elsewhere. The narrow-sense primitive BCH code of
-//! length 511 = 2^9 − 1 with roots α^1..α^40 has designed distance 41 (BCH
-//! bound); shortening it to 128 message bits keeps the distance.
+//! on arithmetic the tests re-check (every α^i below the designed distance
+//! is a root), not on a table copied from elsewhere, and the code follows
+//! the statistical parameter s. The narrow-sense primitive BCH code of
+//! length 511 = 2^9 − 1 whose generator has roots α^1..α^(δ−1) has designed
+//! distance δ (BCH bound); shortening it to 128 message bits keeps the
+//! distance.
 //!
 //! GF(2^9) = GF(2)[x]/(x^9 + x^4 + 1); the polynomial is primitive (its root
 //! α has order 511; `tests::alpha_is_primitive`).
-
-use crate::params::{D, PARITY};
 
 /// The field polynomial of GF(2^9).
 const GF512_POLY: u16 = 0x211;
@@ -50,17 +50,29 @@ pub(crate) fn eval_binary_poly(coeffs: &[bool], x: u16) -> u16 {
         .fold(0u16, |acc, &c| gf512_mul(acc, x) ^ c as u16)
 }
 
-/// The generator polynomial: the product of the minimal polynomials of the
-/// distinct cyclotomic cosets of 1..D−1 modulo 511. Coefficient i at index i;
-/// degree [`PARITY`].
+/// A generator polynomial and what it guarantees.
+pub(crate) struct Generator {
+    /// Coefficient i at index i; degree = `coeffs.len() − 1`.
+    pub coeffs: Vec<bool>,
+    /// Designed distance: 1 + the longest run α^1, α^2, … of roots (it may
+    /// exceed what was asked for when a cyclotomic coset reaches past it).
+    pub distance: usize,
+}
+
+/// The generator polynomial with (at least) the roots α^1..α^`roots`: the
+/// product of the minimal polynomials of the distinct cyclotomic cosets
+/// of 1..=roots modulo 511. `None` past 510 roots.
 ///
 /// # Panics
-/// If the construction contradicts the compile-time parameters (a bug).
-pub(crate) fn generator_polynomial() -> Vec<bool> {
+/// If a minimal polynomial comes out non-binary (a bug).
+pub(crate) fn generator_polynomial(roots: usize) -> Option<Generator> {
+    if roots >= ORDER {
+        return None;
+    }
     let mut covered = [false; ORDER];
     // Polynomial over GF(2^9), coefficient i at index i.
     let mut g: Vec<u16> = vec![1];
-    for i in 1..D {
+    for i in 1..=roots {
         if covered[i] {
             continue;
         }
@@ -78,35 +90,45 @@ pub(crate) fn generator_polynomial() -> Vec<bool> {
             e = (2 * e) % ORDER;
         }
     }
-    assert_eq!(g.len(), PARITY + 1, "BCH generator degree");
-    g.iter()
+    let run = (1..ORDER).take_while(|&e| covered[e]).count();
+    let coeffs = g
+        .iter()
         .map(|&c| {
             assert!(c <= 1, "minimal polynomials must be binary");
             c == 1
         })
-        .collect()
+        .collect();
+    Some(Generator {
+        coeffs,
+        distance: run + 1,
+    })
 }
 
-/// `x^(PARITY + i) mod g(x)` for i = 0..count, as 192-bit little-endian words:
-/// the parity contributed by message bit i in systematic encoding.
+/// `x^(parity + i) mod g(x)` for i = 0..count, as 192-bit little-endian
+/// words (parity = deg g ≤ 192): the parity contributed by message bit i
+/// in systematic encoding.
 pub(crate) fn parity_rows(g: &[bool], count: usize) -> Vec<[u64; 3]> {
+    let parity = g.len() - 1;
+    assert!((1..=192).contains(&parity), "parity_rows: degree {parity}");
     let mut low = [0u64; 3];
-    for (i, &c) in g[..PARITY].iter().enumerate() {
+    for (i, &c) in g[..parity].iter().enumerate() {
         if c {
             low[i / 64] |= 1 << (i % 64);
         }
     }
     let mut rows = Vec::with_capacity(count);
-    // x^PARITY ≡ g_low (g is monic).
+    // x^parity ≡ g_low (g is monic).
     let mut r = low;
     for _ in 0..count {
         rows.push(r);
         // r ← x·r mod g
-        let top = (r[(PARITY - 1) / 64] >> ((PARITY - 1) % 64)) & 1;
+        let top = (r[(parity - 1) / 64] >> ((parity - 1) % 64)) & 1;
         r[2] = (r[2] << 1) | (r[1] >> 63);
         r[1] = (r[1] << 1) | (r[0] >> 63);
         r[0] <<= 1;
-        r[(PARITY) / 64] &= !(1u64 << (PARITY % 64));
+        if parity < 192 {
+            r[parity / 64] &= !(1u64 << (parity % 64));
+        }
         if top == 1 {
             for (w, l) in r.iter_mut().zip(&low) {
                 *w ^= l;
@@ -130,48 +152,53 @@ mod tests {
     }
 
     #[test]
-    fn generator_has_the_designed_roots_and_no_more_consecutive() {
-        let g = generator_polynomial();
-        assert_eq!(g.len(), PARITY + 1);
-        assert!(g[0] && g[PARITY], "monic with nonzero constant term");
-        for i in 1..D {
-            assert_eq!(
-                eval_binary_poly(&g, alpha_pow(i)),
-                0,
-                "α^{i} must be a root"
-            );
+    fn generators_have_the_designed_roots_and_no_more_consecutive() {
+        // (roots asked, degree, designed distance): 19 cosets for α^1..α^40,
+        // 21 for α^1..α^44; α^1..α^32 brings α^33 (coset of 17) and α^34.
+        for (roots, degree, distance) in [(40, 171, 41), (44, 189, 45), (32, 144, 35)] {
+            let g = generator_polynomial(roots).unwrap();
+            let p = &g.coeffs;
+            assert_eq!((p.len() - 1, g.distance), (degree, distance), "{roots}");
+            assert!(p[0] && p[degree], "monic with nonzero constant term");
+            for i in 1..distance {
+                assert_eq!(eval_binary_poly(p, alpha_pow(i)), 0, "α^{i} must be a root");
+            }
+            assert_ne!(eval_binary_poly(p, alpha_pow(distance)), 0);
         }
-        // α^41 is not a root: the designed distance is exactly 41.
-        assert_ne!(eval_binary_poly(&g, alpha_pow(D)), 0);
     }
 
     #[test]
     fn generator_divides_x511_minus_1() {
         // g | x^511 − 1 ⇔ x^511 ≡ 1 mod g: the code is cyclic of length 511.
-        let g = generator_polynomial();
-        let rows = parity_rows(&g, ORDER - PARITY + 1);
-        // rows[i] = x^(PARITY+i) mod g; i = 511 − PARITY gives x^511.
-        let r = rows[ORDER - PARITY];
-        assert_eq!(r, [1, 0, 0]);
+        for roots in [40, 44] {
+            let g = generator_polynomial(roots).unwrap().coeffs;
+            let parity = g.len() - 1;
+            let rows = parity_rows(&g, ORDER - parity + 1);
+            // rows[i] = x^(parity+i) mod g; i = 511 − parity gives x^511.
+            assert_eq!(rows[ORDER - parity], [1, 0, 0]);
+        }
     }
 
     #[test]
     fn parity_rows_match_polynomial_reduction() {
-        // Independent check: schoolbook long division of x^(PARITY+i) by g.
-        let g = generator_polynomial();
-        let rows = parity_rows(&g, 128);
-        for (i, row) in rows.iter().enumerate().step_by(17) {
-            let mut p = vec![false; PARITY + i + 1];
-            p[PARITY + i] = true;
-            for deg in (PARITY..p.len()).rev() {
-                if p[deg] {
-                    for (k, &c) in g.iter().enumerate() {
-                        p[deg - PARITY + k] ^= c;
+        // Independent check: schoolbook long division of x^(parity+i) by g.
+        for roots in [40, 44] {
+            let g = generator_polynomial(roots).unwrap().coeffs;
+            let parity = g.len() - 1;
+            let rows = parity_rows(&g, 128);
+            for (i, row) in rows.iter().enumerate().step_by(17) {
+                let mut p = vec![false; parity + i + 1];
+                p[parity + i] = true;
+                for deg in (parity..p.len()).rev() {
+                    if p[deg] {
+                        for (k, &c) in g.iter().enumerate() {
+                            p[deg - parity + k] ^= c;
+                        }
                     }
                 }
-            }
-            for (l, &bit) in p[..PARITY].iter().enumerate() {
-                assert_eq!((row[l / 64] >> (l % 64)) & 1 == 1, bit, "row {i} bit {l}");
+                for (l, &bit) in p[..parity].iter().enumerate() {
+                    assert_eq!((row[l / 64] >> (l % 64)) & 1 == 1, bit, "row {i} bit {l}");
+                }
             }
         }
     }

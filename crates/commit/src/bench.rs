@@ -6,6 +6,7 @@
 //! Times are wall-clock; the load average is reported because the machine
 //! may be shared.
 
+use crate::params::CommitParams;
 use crate::{Committer, Receiver};
 use brickyard_core::channel::memory_pair;
 use brickyard_core::prg::Prg;
@@ -61,7 +62,8 @@ pub fn bench_commit(count: usize, threads: usize) -> Result<CommitBench> {
     std::thread::scope(|s| {
         let ids = &ids;
         let h = s.spawn(move || -> Result<()> {
-            let mut c = Committer::setup(&mut ca, &mut Prg::new())?.with_threads(threads);
+            let mut c = Committer::setup(&mut ca, &mut Prg::new(), CommitParams::default())?
+                .with_threads(threads);
             // The OT sender finishes its key derivation after the receiver
             // returns; sync so that the commit timing starts clean.
             ca.send_bytes(&[1])?;
@@ -76,7 +78,8 @@ pub fn bench_commit(count: usize, threads: usize) -> Result<CommitBench> {
             Ok(())
         });
         let t0 = Instant::now();
-        let mut r = Receiver::setup(&mut cb, &mut Prg::new())?.with_threads(threads);
+        let mut r = Receiver::setup(&mut cb, &mut Prg::new(), CommitParams::default())?
+            .with_threads(threads);
         cb.recv_bytes(&mut [0u8])?;
         let t1 = Instant::now();
         let c1 = cpu_seconds();

@@ -3,7 +3,7 @@
 
 use crate::code::Row;
 use crate::committer::{chunk_len, Committer};
-use crate::params::{CHUNK_BLOCKS, N};
+use crate::params::CHUNK_BLOCKS;
 use brickyard_core::Block;
 
 /// What the committer does wrong.
@@ -32,12 +32,13 @@ impl Committer {
         };
         let (r, lane) = (id / 128, id % 128);
         let (c, b) = (r / CHUNK_BLOCKS, r % CHUNK_BLOCKS);
-        let first_corr = N - corr_rows;
+        let n = self.params.n();
+        let first_corr = n - corr_rows;
         if c < w0 || (c - w0) * CHUNK_BLOCKS * corr_rows >= wire.len() {
             return;
         }
         let nb = chunk_len(c, total_blocks);
-        for j in first_corr..N {
+        for j in first_corr..n {
             if (flip[j / 64] >> (j % 64)) & 1 == 1 {
                 let at = (c - w0) * CHUNK_BLOCKS * corr_rows + (j - first_corr) * nb + b;
                 wire[at] ^= Block(1u128 << lane);

@@ -15,10 +15,10 @@
 
 #[cfg(test)]
 use crate::cheat::Cheat;
-use crate::code::{code, Row};
+use crate::code::Row;
 use crate::material::CommitterState;
 use crate::par;
-use crate::params::{CHECK_COMBINATIONS, CHUNK_BLOCKS, K, N, PARITY};
+use crate::params::{CommitParams, CHECK_COMBINATIONS, CHUNK_BLOCKS, K};
 use crate::sliced::{prg_row, slice_msgs, store_msgs, store_rows};
 use crate::wire::CommitHeader;
 use brickyard_core::aes::Aes128;
@@ -35,6 +35,8 @@ const WAVE_CHUNKS_PER_THREAD: usize = 8;
 /// The committing party. Holds secrets; see [`CommitterState`].
 pub struct Committer {
     pub(crate) state: CommitterState,
+    /// The code and repetition counts, from s (both parties use the same).
+    pub(crate) params: CommitParams,
     aes0: Vec<Aes128>,
     aes1: Vec<Aes128>,
     pub(crate) threads: usize,
@@ -106,13 +108,13 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn new() -> Scratch {
+    fn new(p: &CommitParams) -> Scratch {
         Scratch {
-            t0: vec![Block::ZERO; N * CHUNK_BLOCKS],
+            t0: vec![Block::ZERO; p.n() * CHUNK_BLOCKS],
             m: vec![Block::ZERO; K * CHUNK_BLOCKS],
             t1: vec![Block::ZERO; CHUNK_BLOCKS],
-            parity: vec![Block::ZERO; PARITY * CHUNK_BLOCKS],
-            acc: vec![GfWide::default(); CHECK_COMBINATIONS * (N + K)],
+            parity: vec![Block::ZERO; p.parity() * CHUNK_BLOCKS],
+            acc: vec![GfWide::default(); CHECK_COMBINATIONS * (p.n() + K)],
         }
     }
 }
@@ -138,10 +140,11 @@ impl Drop for Scratch {
 }
 
 impl Committer {
-    /// Runs the N base OTs as OT sender: the committer learns both seeds of
-    /// every position, the receiver one of each (its watch bits).
-    pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Committer> {
-        let mut keys = brickyard_ot::base::send_random(ch, prg, N)?;
+    /// Runs the N base OTs as OT sender (N from `params`, which the
+    /// receiver must share): the committer learns both seeds of every
+    /// position, the receiver one of each (its watch bits).
+    pub fn setup(ch: &mut Channel, prg: &mut Prg, params: CommitParams) -> Result<Committer> {
+        let mut keys = brickyard_ot::base::send_random(ch, prg, params.n())?;
         ch.flush()?;
         let state = CommitterState {
             seeds0: keys.iter().map(|k| k.0).collect(),
@@ -154,15 +157,20 @@ impl Committer {
             k.0.zeroize();
             k.1.zeroize();
         }
-        Committer::from_state(state)
+        Committer::from_state(state, params)
     }
 
-    /// Resumes a session from stored state (no new base OTs).
-    pub fn from_state(state: CommitterState) -> Result<Committer> {
-        if state.seeds0.len() != N || state.seeds1.len() != N || state.msgs.len() != state.t.len() {
-            return Err(Error::Storage("committer state has the wrong shape".into()));
+    /// Resumes a session from stored state (no new base OTs), made with
+    /// the same `params`.
+    pub fn from_state(state: CommitterState, params: CommitParams) -> Result<Committer> {
+        let n = params.n();
+        if state.seeds0.len() != n || state.seeds1.len() != n || state.msgs.len() != state.t.len() {
+            return Err(Error::Storage(format!(
+                "committer state has the wrong shape for {params:?}"
+            )));
         }
         Ok(Committer {
+            params,
             aes0: state.seeds0.iter().map(|&s| Aes128::new(s)).collect(),
             aes1: state.seeds1.iter().map(|&s| Aes128::new(s)).collect(),
             state,
@@ -180,6 +188,11 @@ impl Committer {
     pub fn with_threads(mut self, threads: usize) -> Committer {
         self.threads = threads.max(1);
         self
+    }
+
+    /// The parameters (code, repetitions) of this session.
+    pub fn params(&self) -> &CommitParams {
+        &self.params
     }
 
     /// The session state, for persisting it.
@@ -265,7 +278,8 @@ impl Committer {
             chosen: msgs.is_some(),
             first_block: batch.first_block,
         })?;
-        let corr_rows = if msgs.is_some() { N } else { PARITY };
+        let (n, parity) = (self.params.n(), self.params.parity());
+        let corr_rows = if msgs.is_some() { n } else { parity };
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
         let per_chunk = CHUNK_BLOCKS * 128;
         // The batch is written straight into the session's vectors (no
@@ -370,6 +384,7 @@ impl Committer {
         let mut alphas = [Block::ZERO; CHECK_COMBINATIONS];
         ch.recv_blocks(&mut alphas)?;
         let coef = check_coefficients(&alphas, real_blocks);
+        let n = self.params.n();
         let ranges = par::partition(nchunks, self.threads);
         let mine = scratch.iter_mut().take(ranges.len()).collect();
         let partials = par::run(&ranges, mine, |r, sc| {
@@ -378,10 +393,10 @@ impl Committer {
             }
             std::mem::replace(
                 &mut sc.acc,
-                vec![GfWide::default(); CHECK_COMBINATIONS * (N + K)],
+                vec![GfWide::default(); CHECK_COMBINATIONS * (n + K)],
             )
         });
-        let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * (N + K)];
+        let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * (n + K)];
         for mut p in partials {
             for (s, x) in sums.iter_mut().zip(&p) {
                 *s ^= *x;
@@ -401,7 +416,8 @@ impl Committer {
 
     fn take_scratch(&mut self, k: usize) -> Vec<Scratch> {
         let mut v = std::mem::take(&mut self.spare);
-        v.resize_with(k.max(v.len()), Scratch::new);
+        let p = self.params;
+        v.resize_with(k.max(v.len()), || Scratch::new(&p));
         v
     }
 
@@ -473,7 +489,8 @@ impl Committer {
     ) {
         let nb = chunk_len(c, batch.total_blocks);
         let ctr = batch.first_block + (c * CHUNK_BLOCKS) as u64;
-        let first_corr = N - out.len() / nb;
+        let (n, parity) = (self.params.n(), self.params.parity());
+        let first_corr = n - out.len() / nb;
         self.t0_rows(ctr, nb, 0..K, &mut sc.t0);
         self.message_rows(batch, c, sc);
         if first_corr == 0 {
@@ -492,8 +509,10 @@ impl Committer {
                 }
             }
         }
-        code().parity_sliced(&sc.m, &mut sc.parity, CHUNK_BLOCKS);
-        for l in 0..PARITY {
+        self.params
+            .code()
+            .parity_sliced(&sc.m, &mut sc.parity, CHUNK_BLOCKS);
+        for l in 0..parity {
             let j = K + l;
             let row = j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb;
             prg_row(&self.aes0[j], ctr, &mut sc.t0[row.clone()]);
@@ -509,7 +528,7 @@ impl Committer {
                 *o = *p ^ *a ^ *b;
             }
         }
-        store_rows(&sc.t0, ts);
+        store_rows(&sc.t0, n, ts);
         store_msgs(&sc.m, ms);
     }
 
@@ -519,11 +538,12 @@ impl Committer {
     fn pass2_chunk(&self, batch: &Batch, c: usize, coef: &[Vec<Block>], sc: &mut Scratch) {
         let nb = chunk_len(c, batch.total_blocks);
         let ctr = batch.first_block + (c * CHUNK_BLOCKS) as u64;
-        self.t0_rows(ctr, nb, 0..N, &mut sc.t0);
+        let n = self.params.n();
+        self.t0_rows(ctr, nb, 0..n, &mut sc.t0);
         self.message_rows(batch, c, sc);
         let blocks = c * CHUNK_BLOCKS..c * CHUNK_BLOCKS + nb;
-        for (a, acc) in sc.acc.chunks_exact_mut(N + K).enumerate() {
-            let (at, am) = acc.split_at_mut(N);
+        for (a, acc) in sc.acc.chunks_exact_mut(n + K).enumerate() {
+            let (at, am) = acc.split_at_mut(n);
             gf_mul_acc_rows(&coef[a][blocks.clone()], &sc.t0, CHUNK_BLOCKS, at);
             gf_mul_acc_rows(&coef[a][blocks.clone()], &sc.m, CHUNK_BLOCKS, am);
         }

@@ -7,10 +7,10 @@
 
 use crate::code::{xor_rows, Row};
 use crate::committer::Committer;
-use crate::params::{N, ROW_WORDS, S};
+use crate::params::ROW_WORDS;
 use crate::sets::{pieces, Chunk, ItemSets, PIECE};
 use crate::sliced::combine_items_with;
-use crate::wire::{put_opening, send_count, singletons, write_opening, OPENING_BYTES, OPEN_PIECE};
+use crate::wire::{opening_bytes, put_opening, send_count, singletons, write_opening, OPEN_PIECE};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroize;
@@ -58,10 +58,11 @@ impl Committer {
     pub fn open_xor<S: AsRef<[usize]>>(&self, ch: &mut Channel, sets: &[S]) -> Result<()> {
         self.check_ids(sets)?;
         send_count(ch, sets.len())?;
-        let mut buf = vec![0u8; sets.len().min(OPEN_PIECE) * OPENING_BYTES];
+        let ob = opening_bytes(self.params.n());
+        let mut buf = vec![0u8; sets.len().min(OPEN_PIECE) * ob];
         for piece in sets.chunks(OPEN_PIECE) {
-            let buf = &mut buf[..piece.len() * OPENING_BYTES];
-            for (s, slot) in piece.iter().zip(buf.chunks_exact_mut(OPENING_BYTES)) {
+            let buf = &mut buf[..piece.len() * ob];
+            for (s, slot) in piece.iter().zip(buf.chunks_exact_mut(ob)) {
                 let (m, t) = self.item_unchecked(s.as_ref());
                 write_opening(slot, m, &t);
             }
@@ -128,7 +129,7 @@ impl Committer {
         }
         ms.zeroize();
         let alpha = ch.recv_block()?;
-        let mut comb = combine_items_with(ROW_WORDS, N, n, alpha, |range, out| {
+        let mut comb = combine_items_with(ROW_WORDS, self.params.n(), n, alpha, |range, out| {
             chunk.load(sets, range);
             chunk.gather_rows(&self.state.t, out);
         });
@@ -138,10 +139,11 @@ impl Committer {
     }
 
     /// Opens bit `bit` (0 = lsb) of the XOR of each set, hiding the other
-    /// bits. `blinders` are S = 40 commitments to random values that are
+    /// bits. `blinders` are s ([`CommitParams::blinders`](crate::params::CommitParams::blinders))
+    /// commitments to random values that are
     /// consumed (their other bits must never be revealed; pass fresh ids
     /// from [`Committer::commit_random`]). This is the commitment-level form
-    /// of LEGO's "VerLeak": the receiver checks S random binary combinations,
+    /// of LEGO's "VerLeak": the receiver checks s random binary combinations,
     /// each masked by one blinder and opened in full.
     pub fn open_bits<S: AsRef<[usize]>>(
         &self,
@@ -176,7 +178,8 @@ impl Committer {
         blinders: &[usize],
         lie: Option<usize>,
     ) -> Result<()> {
-        check_bit_args(sets, bit, blinders)?;
+        let reps = self.params.blinders();
+        check_bit_args(sets, bit, blinders, reps)?;
         let (mut ms, mut ts) = self.items(sets)?;
         let (mut bm, mut bt) = self.items(&blinders.iter().map(|&b| [b]).collect::<Vec<_>>())?;
         let mut claims: Vec<bool> = ms.iter().chain(&bm).map(|m| m.bit(bit)).collect();
@@ -186,8 +189,9 @@ impl Committer {
         send_count(ch, sets.len())?;
         ch.send_bits(&claims)?;
         let seed = ch.recv_block()?;
-        let rows = challenge_rows(seed, sets.len());
-        let mut buf = Vec::with_capacity(S * OPENING_BYTES);
+        let rows = challenge_rows(seed, sets.len(), reps);
+        let n = self.params.n();
+        let mut buf = Vec::with_capacity(reps * opening_bytes(n));
         for (l, r) in rows.iter().enumerate() {
             let (mut m, mut t) = (bm[l], bt[l]);
             for (q, &take) in r.iter().enumerate() {
@@ -196,9 +200,9 @@ impl Committer {
                     t = xor_rows(&t, &ts[q]);
                 }
             }
-            put_opening(&mut buf, m, &t);
+            put_opening(&mut buf, n, m, &t);
         }
-        send_count(ch, S)?;
+        send_count(ch, reps)?;
         ch.send_bytes(&buf)?;
         for v in [&mut ms, &mut bm] {
             v.zeroize();
@@ -215,6 +219,7 @@ pub(crate) fn check_bit_args<S: AsRef<[usize]>>(
     sets: &[S],
     bit: usize,
     blinders: &[usize],
+    reps: usize,
 ) -> Result<()> {
     if bit >= 128 {
         return Err(Error::config(format!("bit {bit} out of range")));
@@ -222,8 +227,8 @@ pub(crate) fn check_bit_args<S: AsRef<[usize]>>(
     let mut b = blinders.to_vec();
     b.sort_unstable();
     b.dedup();
-    if b.len() != S || blinders.len() != S {
-        return Err(Error::config(format!("need {S} distinct blinder ids")));
+    if b.len() != reps || blinders.len() != reps {
+        return Err(Error::config(format!("need {reps} distinct blinder ids")));
     }
     if sets
         .iter()
@@ -234,9 +239,9 @@ pub(crate) fn check_bit_args<S: AsRef<[usize]>>(
     Ok(())
 }
 
-/// The S challenge rows (one bit per opened item) derived from the
-/// receiver's seed; both parties expand it the same way.
-pub(crate) fn challenge_rows(seed: Block, items: usize) -> Vec<Vec<bool>> {
+/// The `reps` (= s) challenge rows (one bit per opened item) derived from
+/// the receiver's seed; both parties expand it the same way.
+pub(crate) fn challenge_rows(seed: Block, items: usize, reps: usize) -> Vec<Vec<bool>> {
     let mut prg = Prg::from_seed(seed);
-    (0..S).map(|_| prg.random_bits(items)).collect()
+    (0..reps).map(|_| prg.random_bits(items)).collect()
 }

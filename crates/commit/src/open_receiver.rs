@@ -2,13 +2,13 @@
 //! `w = t ⊕ (Δ_R ∧ C(m))`: a committer who opens a different codeword must
 //! guess Δ_R on the ≥ D positions where the two codewords differ.
 
-use crate::code::{code, xor_rows, Row};
+use crate::code::{xor_rows, Row};
 use crate::open_committer::{challenge_rows, check_bit_args};
-use crate::params::{N, ROW_WORDS, S};
+use crate::params::ROW_WORDS;
 use crate::receiver::Receiver;
 use crate::sets::{pieces, Chunk, ItemSets};
 use crate::sliced::{combine_item_msgs, combine_items_with};
-use crate::wire::{get_opening, recv_count, singletons, OPENING_BYTES, OPEN_PIECE};
+use crate::wire::{get_opening, opening_bytes, recv_count, singletons, OPEN_PIECE};
 use brickyard_core::{Block, Channel, Error, Result};
 
 impl Receiver {
@@ -46,7 +46,7 @@ impl Receiver {
     #[inline]
     fn verify_one(&self, w: &Row, m: Block, t: &Row) -> Result<()> {
         let (lo, hi) = m.halves();
-        let p = code().parity(m);
+        let p = self.params.code().parity(m);
         let c = [lo, hi, p[0], p[1], p[2]];
         let diff = (0..ROW_WORDS).fold(0u64, |d, i| {
             d | (w[i] ^ t[i] ^ (c[i] & self.state.watch[i]))
@@ -76,12 +76,14 @@ impl Receiver {
         self.check_ids(sets)?;
         recv_count(ch, sets.len(), "opening")?;
         let mut out = Vec::with_capacity(sets.len());
-        let mut bytes = vec![0u8; sets.len().min(OPEN_PIECE) * OPENING_BYTES];
+        let n = self.params.n();
+        let ob = opening_bytes(n);
+        let mut bytes = vec![0u8; sets.len().min(OPEN_PIECE) * ob];
         for piece in sets.chunks(OPEN_PIECE) {
-            let bytes = &mut bytes[..piece.len() * OPENING_BYTES];
+            let bytes = &mut bytes[..piece.len() * ob];
             ch.recv_bytes(bytes)?;
-            for (s, slot) in piece.iter().zip(bytes.chunks_exact(OPENING_BYTES)) {
-                let (m, t) = get_opening(slot)?;
+            for (s, slot) in piece.iter().zip(bytes.chunks_exact(ob)) {
+                let (m, t) = get_opening(slot, n)?;
                 self.verify_one(&self.item_unchecked(s.as_ref()), m, &t)?;
                 out.push(m);
             }
@@ -139,7 +141,7 @@ impl Receiver {
         let mut ms = vec![Block::ZERO; n];
         let mut got = Ok(());
         let rows = &self.state.w;
-        let w = combine_items_with(ROW_WORDS, N, n, alpha, |range, out| {
+        let w = combine_items_with(ROW_WORDS, self.params.n(), n, alpha, |range, out| {
             chunk.load(sets, range.clone());
             chunk.gather_rows(rows, out);
             if got.is_ok() {
@@ -151,14 +153,14 @@ impl Receiver {
         ch.flush()?;
         let m = combine_item_msgs(&ms, alpha);
         meanwhile();
-        let t = ch.recv_block_vec(N)?;
+        let t = ch.recv_block_vec(self.params.n())?;
         self.check_combination(&w, &t, &m, "batch-decommit")?;
         Ok(ms)
     }
 
     /// Receives the opening of bit `bit` of the XOR of each set (see
     /// [`crate::Committer::open_bits`]); returns the bits. `blinders` must
-    /// be the same S ids the committer uses; they are consumed.
+    /// be the same s ids the committer uses; they are consumed.
     pub fn verify_open_bits<S: AsRef<[usize]>>(
         &mut self,
         ch: &mut Channel,
@@ -166,7 +168,8 @@ impl Receiver {
         bit: usize,
         blinders: &[usize],
     ) -> Result<Vec<bool>> {
-        check_bit_args(sets, bit, blinders)?;
+        let reps = self.params.blinders();
+        check_bit_args(sets, bit, blinders, reps)?;
         let ws = sets
             .iter()
             .map(|s| self.item(s))
@@ -176,15 +179,17 @@ impl Receiver {
             .map(|&b| self.item([b]))
             .collect::<Result<Vec<Row>>>()?;
         recv_count(ch, sets.len(), "bit opening")?;
-        let claims = ch.recv_bits(sets.len() + S)?;
+        let claims = ch.recv_bits(sets.len() + reps)?;
         let seed = self.prg.random_block();
         ch.send_block(seed)?;
-        let rows = challenge_rows(seed, sets.len());
-        recv_count(ch, S, "bit opening combinations")?;
-        let mut bytes = vec![0u8; S * OPENING_BYTES];
+        let rows = challenge_rows(seed, sets.len(), reps);
+        recv_count(ch, reps, "bit opening combinations")?;
+        let n = self.params.n();
+        let ob = opening_bytes(n);
+        let mut bytes = vec![0u8; reps * ob];
         ch.recv_bytes(&mut bytes)?;
         for (l, r) in rows.iter().enumerate() {
-            let (m, t) = get_opening(&bytes[l * OPENING_BYTES..(l + 1) * OPENING_BYTES])?;
+            let (m, t) = get_opening(&bytes[l * ob..(l + 1) * ob], n)?;
             let mut w = bw[l];
             let mut claim = claims[sets.len() + l];
             for (q, &take) in r.iter().enumerate() {

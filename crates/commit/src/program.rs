@@ -12,7 +12,7 @@
 
 use crate::code::{xor_rows, Row};
 use crate::committer::Committer;
-use crate::params::{N, ROW_WORDS};
+use crate::params::ROW_WORDS;
 use crate::receiver::Receiver;
 use crate::sliced::{combine_item_msgs, combine_items_with};
 use crate::wire::{recv_count, send_count};
@@ -126,6 +126,8 @@ type Item = [u64; 2 + ROW_WORDS];
 #[derive(Default)]
 pub struct OpenBatch {
     items: Vec<Item>,
+    /// Code length of the sessions gathered from (all must share it).
+    n: Option<usize>,
 }
 
 impl Drop for OpenBatch {
@@ -147,6 +149,9 @@ impl OpenBatch {
     /// The opening of every gathered item, exactly as
     /// [`Committer::batch_open_xor`] sends it for that many items.
     pub fn send(self, ch: &mut Channel) -> Result<()> {
+        let n = self
+            .n
+            .ok_or_else(|| Error::config("batch opening: nothing was gathered"))?;
         let items = &self.items;
         send_count(ch, items.len())?;
         let mut ms: Vec<Block> = items
@@ -156,7 +161,7 @@ impl OpenBatch {
         ch.send_blocks(&ms)?;
         ms.zeroize();
         let alpha = ch.recv_block()?;
-        let mut comb = combine_items_with(ROW_WORDS, N, items.len(), alpha, |range, out| {
+        let mut comb = combine_items_with(ROW_WORDS, n, items.len(), alpha, |range, out| {
             for (i, o) in items[range].iter().zip(out.chunks_exact_mut(ROW_WORDS)) {
                 o.copy_from_slice(&i[2..]);
             }
@@ -209,6 +214,13 @@ impl Committer {
         map: Option<&[usize]>,
         batch: &mut OpenBatch,
     ) -> Result<()> {
+        let n = self.params.n();
+        if batch.n.is_some_and(|b| b != n) {
+            return Err(Error::config(
+                "batch opening: sessions with different codes gathered together",
+            ));
+        }
+        batch.n = Some(n);
         let st = &self.state;
         let items = prog.run(
             [0u64; 2 + ROW_WORDS],
@@ -226,7 +238,7 @@ impl Committer {
             },
             |a, b| std::array::from_fn(|i| a[i] ^ b[i]),
         )?;
-        let mut items = OpenBatch { items };
+        let mut items = OpenBatch { items, n: Some(n) };
         batch.items.append(&mut items.items);
         Ok(())
     }
@@ -273,11 +285,17 @@ impl Receiver {
         let alpha = self.prg.random_block();
         ch.send_block(alpha)?;
         ch.flush()?;
-        let w = combine_items_with(ROW_WORDS, N, rows.len(), alpha, |range, out| {
-            out.copy_from_slice(bytemuck::cast_slice(&rows[range]));
-        });
+        let w = combine_items_with(
+            ROW_WORDS,
+            self.params.n(),
+            rows.len(),
+            alpha,
+            |range, out| {
+                out.copy_from_slice(bytemuck::cast_slice(&rows[range]));
+            },
+        );
         let m = combine_item_msgs(&ms, alpha);
-        let t = ch.recv_block_vec(N)?;
+        let t = ch.recv_block_vec(self.params.n())?;
         self.check_combination(&w, &t, &m, "batch-decommit")?;
         Ok(ms)
     }

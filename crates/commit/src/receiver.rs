@@ -8,11 +8,11 @@
 //! random GF(2^128) combinations of the columns against the committer's
 //! claimed openings of them.
 
-use crate::code::{code, row_bit, row_from_bits};
+use crate::code::{row_bit, row_from_bits};
 use crate::committer::{check_coefficients, chunk_len};
 use crate::material::ReceiverState;
 use crate::par;
-use crate::params::{CHECK_COMBINATIONS, CHUNK_BLOCKS, K, N, PARITY};
+use crate::params::{CommitParams, CHECK_COMBINATIONS, CHUNK_BLOCKS, K};
 use crate::sliced::{prg_row, store_rows, xor_into};
 use crate::wire::CommitHeader;
 use brickyard_core::aes::Aes128;
@@ -38,10 +38,10 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn new() -> Scratch {
+    fn new(n: usize) -> Scratch {
         Scratch {
-            w: vec![Block::ZERO; N * CHUNK_BLOCKS],
-            acc: vec![GfWide::default(); CHECK_COMBINATIONS * N],
+            w: vec![Block::ZERO; n * CHUNK_BLOCKS],
+            acc: vec![GfWide::default(); CHECK_COMBINATIONS * n],
         }
     }
 }
@@ -84,6 +84,8 @@ impl std::fmt::Debug for PendingReceive {
 /// The receiving party. Holds secrets (watch bits); see [`ReceiverState`].
 pub struct Receiver {
     pub(crate) state: ReceiverState,
+    /// The code and repetition counts, from s (both parties use the same).
+    pub(crate) params: CommitParams,
     aes: Vec<Aes128>,
     pub(crate) threads: usize,
     /// Challenges come from here (seeded from the OS at setup / resume).
@@ -107,9 +109,10 @@ impl std::fmt::Debug for Receiver {
 }
 
 impl Receiver {
-    /// Runs the N base OTs as OT receiver with uniformly random watch bits.
-    pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Receiver> {
-        let mut bits = prg.random_bits(N);
+    /// Runs the N base OTs as OT receiver with uniformly random watch bits
+    /// (N from `params`, which the committer must share).
+    pub fn setup(ch: &mut Channel, prg: &mut Prg, params: CommitParams) -> Result<Receiver> {
+        let mut bits = prg.random_bits(params.n());
         let seeds = brickyard_ot::base::receive_random(ch, prg, &bits)?;
         let state = ReceiverState {
             watch: row_from_bits(&bits),
@@ -118,18 +121,23 @@ impl Receiver {
             w: Vec::new(),
         };
         bits.zeroize();
-        let mut r = Receiver::from_state(state)?;
+        let mut r = Receiver::from_state(state, params)?;
         r.prg = Prg::from_seed(prg.random_block());
         Ok(r)
     }
 
     /// Resumes a session from stored state (no new base OTs); challenges
     /// are drawn from a fresh OS-seeded PRG.
-    pub fn from_state(state: ReceiverState) -> Result<Receiver> {
-        if state.seeds.len() != N || state.watch[N / 64] >> (N % 64) != 0 {
-            return Err(Error::Storage("receiver state has the wrong shape".into()));
+    pub fn from_state(state: ReceiverState, params: CommitParams) -> Result<Receiver> {
+        let n = params.n();
+        let padding = n < 64 * state.watch.len() && state.watch[n / 64] >> (n % 64) != 0;
+        if state.seeds.len() != n || padding {
+            return Err(Error::Storage(format!(
+                "receiver state has the wrong shape for {params:?}"
+            )));
         }
         Ok(Receiver {
+            params,
             aes: state.seeds.iter().map(|&s| Aes128::new(s)).collect(),
             verified: state.w.len(),
             spare: Vec::new(),
@@ -144,6 +152,11 @@ impl Receiver {
     pub fn with_threads(mut self, threads: usize) -> Receiver {
         self.threads = threads.max(1);
         self
+    }
+
+    /// The parameters (code, repetitions) of this session.
+    pub fn params(&self) -> &CommitParams {
+        &self.params
     }
 
     /// The session state, for persisting it.
@@ -194,7 +207,8 @@ impl Receiver {
                 self.state.next_block
             )));
         }
-        let corr_rows = if h.chosen { N } else { PARITY };
+        let n = self.params.n();
+        let corr_rows = if h.chosen { n } else { self.params.parity() };
         let real_blocks = count.div_ceil(128);
         let total_blocks = real_blocks + CHECK_COMBINATIONS;
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
@@ -241,20 +255,24 @@ impl Receiver {
                         let corr = &corr[o..o + nb * corr_rows];
                         let ctr = first_block + (c * CHUNK_BLOCKS) as u64;
                         let w = &mut sc.w;
-                        for j in 0..N {
+                        for j in 0..n {
                             let row = &mut w[j * CHUNK_BLOCKS..j * CHUNK_BLOCKS + nb];
                             prg_row(&self.aes[j], ctr, row);
-                            if j >= N - corr_rows && row_bit(&self.state.watch, j) {
-                                let cj = j - (N - corr_rows);
+                            if j >= n - corr_rows && row_bit(&self.state.watch, j) {
+                                let cj = j - (n - corr_rows);
                                 xor_into(row, &corr[cj * nb..(cj + 1) * nb]);
                             }
                         }
                         let blocks = c * CHUNK_BLOCKS..c * CHUNK_BLOCKS + nb;
-                        for (a, acc) in sc.acc.chunks_exact_mut(N).enumerate() {
+                        for (a, acc) in sc.acc.chunks_exact_mut(n).enumerate() {
                             gf_mul_acc_rows(&coef[a][blocks.clone()], w, CHUNK_BLOCKS, acc);
                         }
                         let items = (c * per_chunk).min(count)..((c + 1) * per_chunk).min(count);
-                        store_rows(w, &mut ws[items.start - first_item..items.end - first_item]);
+                        store_rows(
+                            w,
+                            n,
+                            &mut ws[items.start - first_item..items.end - first_item],
+                        );
                     }
                 });
             }
@@ -263,7 +281,7 @@ impl Receiver {
         })();
         wire.zeroize();
         self.wire = wire;
-        let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * N];
+        let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * n];
         for sc in &scratch {
             for (s, x) in sums.iter_mut().zip(&sc.acc) {
                 *s ^= *x;
@@ -297,13 +315,14 @@ impl Receiver {
                 "commit batches must finish in the order they started",
             ));
         }
+        let n = self.params.n();
         let checked = ch
-            .recv_block_vec(CHECK_COMBINATIONS * (N + K))
+            .recv_block_vec(CHECK_COMBINATIONS * (n + K))
             .and_then(|resp| {
-                resp.chunks_exact(N + K).enumerate().try_for_each(|(a, r)| {
-                    let (t, m) = r.split_at(N);
+                resp.chunks_exact(n + K).enumerate().try_for_each(|(a, r)| {
+                    let (t, m) = r.split_at(n);
                     self.check_combination(
-                        &p.combos[a * N..(a + 1) * N],
+                        &p.combos[a * n..(a + 1) * n],
                         t,
                         m,
                         "commit-consistency",
@@ -320,7 +339,8 @@ impl Receiver {
 
     fn take_scratch(&mut self, k: usize) -> Vec<Scratch> {
         let mut v = std::mem::take(&mut self.spare);
-        v.resize_with(k.max(v.len()), Scratch::new);
+        let n = self.params.n();
+        v.resize_with(k.max(v.len()), || Scratch::new(n));
         v
     }
 
@@ -348,10 +368,11 @@ impl Receiver {
         m: &[Block],
         check: &'static str,
     ) -> Result<()> {
-        let mut parity = vec![Block::ZERO; PARITY];
-        code().parity_sliced(m, &mut parity, 1);
+        let code = self.params.code();
+        let mut parity = vec![Block::ZERO; code.parity_bits()];
+        code.parity_sliced(m, &mut parity, 1);
         let mut ok = true;
-        for j in 0..N {
+        for j in 0..code.n() {
             let c = if j < K { m[j] } else { parity[j - K] };
             ok &= w[j] ^ t[j] == c.and_bit(row_bit(&self.state.watch, j));
         }

@@ -10,7 +10,7 @@
 //! AVX-512 transposes where the CPU has them).
 
 use crate::code::Row;
-use crate::params::{CHUNK_BLOCKS, K, N, ROW_WORDS};
+use crate::params::{CHUNK_BLOCKS, K, MIN_N, ROW_WORDS};
 use brickyard_core::aes::Aes128;
 use brickyard_core::gf128::{gf_mul, gf_mul_acc_rows, GfWide};
 use brickyard_core::transpose_cols::{transpose_columns_to_words, transpose_words_to_columns};
@@ -27,20 +27,18 @@ pub(crate) fn prg_row(aes: &Aes128, first: u64, out: &mut [Block]) {
     aes.encrypt_blocks(out);
 }
 
-/// Transposes the N rows of a chunk (row stride `CHUNK_BLOCKS`) into
+/// Transposes the `n` (= N) rows of a chunk (row stride `CHUNK_BLOCKS`) into
 /// per-commitment rows, one per entry of `out` (commitment q = lane q % 128
 /// of block q / 128).
-pub(crate) fn store_rows(chunk: &[Block], out: &mut [Row]) {
-    const _: () = assert!(
-        N.div_ceil(64) == ROW_WORDS,
-        "every word of a row is written"
-    );
-    let n = out.len();
+pub(crate) fn store_rows(chunk: &[Block], n: usize, out: &mut [Row]) {
+    // Every word of a row is written (codes shorter than MIN_N are refused).
+    debug_assert!(n >= MIN_N && n.div_ceil(64) == ROW_WORDS);
+    let count = out.len();
     transpose_columns_to_words(
         chunk,
         CHUNK_BLOCKS,
-        N,
         n,
+        count,
         bytemuck::cast_slice_mut(out),
         ROW_WORDS,
     );
@@ -93,8 +91,8 @@ pub(crate) fn powers(alpha: Block, first: u64, len: usize) -> Vec<Block> {
 /// (position j = row position j). (The protocol gathers items straight
 /// into [`combine_items_with`]; tests build answers with this.)
 #[cfg(test)]
-pub(crate) fn combine_item_rows(rows: &[Row], alpha: Block) -> Vec<Block> {
-    combine_items_with(ROW_WORDS, N, rows.len(), alpha, |range, out| {
+pub(crate) fn combine_item_rows(rows: &[Row], n: usize, alpha: Block) -> Vec<Block> {
+    combine_items_with(ROW_WORDS, n, rows.len(), alpha, |range, out| {
         out.copy_from_slice(bytemuck::cast_slice(&rows[range]));
     })
 }
@@ -144,6 +142,8 @@ mod tests {
     use super::*;
     use brickyard_core::prg::Prg;
 
+    const N: usize = 299;
+
     #[test]
     fn slicing_round_trips_and_matches_bits() {
         let mut prg = Prg::from_seed(Block(9));
@@ -179,7 +179,7 @@ mod tests {
             }
         }
         let mut back = vec![[0u64; ROW_WORDS]; 300];
-        store_rows(&chunk, &mut back);
+        store_rows(&chunk, N, &mut back);
         assert_eq!(back, rows);
         let msgs = prg.random_blocks(128);
         let sm = slice_msgs(&msgs);
@@ -221,7 +221,7 @@ mod tests {
         let rows: Vec<Row> = (0..128 * CHUNK_BLOCKS + 5)
             .map(|q| [q as u64, 0, 1, 0, (q as u64) & 7])
             .collect();
-        let got = combine_item_rows(&rows, alpha);
+        let got = combine_item_rows(&rows, N, alpha);
         for j in [0usize, 1, 128, 256, 258] {
             let mut want = Block::ZERO;
             for (q, r) in rows.iter().enumerate() {

@@ -4,7 +4,7 @@
 //! re-ordered message is `Malformed`, never a panic or a silent misparse.
 
 use crate::code::Row;
-use crate::params::{N, ROW_WORDS, WIRE_ROW_BYTES};
+use crate::params::ROW_WORDS;
 use brickyard_core::{Block, Channel, Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -20,8 +20,11 @@ pub(crate) struct CommitHeader {
     pub first_block: u64,
 }
 
-/// Bytes of one full opening on the wire: message, then share row.
-pub(crate) const OPENING_BYTES: usize = 16 + WIRE_ROW_BYTES;
+/// Bytes of one full opening on the wire for a code of length `n`:
+/// message, then share row (`ceil(n / 8)` bytes).
+pub(crate) const fn opening_bytes(n: usize) -> usize {
+    16 + n.div_ceil(8)
+}
 
 /// Openings built and checked per piece of a plain opening (~110 KB: above
 /// the channel's 64 KB write buffer, so a piece goes to the transport in
@@ -55,29 +58,31 @@ pub(crate) fn recv_count(ch: &mut Channel, expected: usize, what: &str) -> Resul
 }
 
 /// Appends `(m, t)` to an opening buffer.
-pub(crate) fn put_opening(buf: &mut Vec<u8>, m: Block, t: &Row) {
+pub(crate) fn put_opening(buf: &mut Vec<u8>, n: usize, m: Block, t: &Row) {
     let at = buf.len();
-    buf.resize(at + OPENING_BYTES, 0);
+    buf.resize(at + opening_bytes(n), 0);
     write_opening(&mut buf[at..], m, t);
 }
 
-/// Writes `(m, t)` into one opening slot of `OPENING_BYTES` bytes.
+/// Writes `(m, t)` into one opening slot of [`opening_bytes`] bytes (the
+/// slot's length gives the row's).
 #[inline]
 pub(crate) fn write_opening(out: &mut [u8], m: Block, t: &Row) {
     let (mb, tb) = out.split_at_mut(16);
     mb.copy_from_slice(&m.to_bytes());
     let bytes: &[u8] = bytemuck::cast_slice(t);
-    tb.copy_from_slice(&bytes[..WIRE_ROW_BYTES]);
+    tb.copy_from_slice(&bytes[..tb.len()]);
 }
 
-/// Parses one opening; bits of the row at positions ≥ N must be zero.
+/// Parses one opening of a code of length `n`; bits of the row at
+/// positions ≥ n must be zero.
 #[inline]
-pub(crate) fn get_opening(bytes: &[u8]) -> Result<(Block, Row)> {
-    debug_assert_eq!(bytes.len(), OPENING_BYTES);
+pub(crate) fn get_opening(bytes: &[u8], n: usize) -> Result<(Block, Row)> {
+    debug_assert_eq!(bytes.len(), opening_bytes(n));
     let m = Block::from_bytes(bytes[..16].try_into().expect("16 bytes"));
     let mut t = [0u64; ROW_WORDS];
-    bytemuck::cast_slice_mut::<u64, u8>(&mut t)[..WIRE_ROW_BYTES].copy_from_slice(&bytes[16..]);
-    if t[N / 64] >> (N % 64) != 0 {
+    bytemuck::cast_slice_mut::<u64, u8>(&mut t)[..n.div_ceil(8)].copy_from_slice(&bytes[16..]);
+    if n < 64 * ROW_WORDS && t[n / 64] >> (n % 64) != 0 {
         return Err(Error::malformed(
             "opening has bits set beyond the code length",
         ));
@@ -91,13 +96,15 @@ mod tests {
 
     #[test]
     fn opening_round_trip_and_padding_refused() {
-        let t: Row = [1, 2, 3, 4, (1 << (N % 64)) - 1];
-        let mut buf = Vec::new();
-        put_opening(&mut buf, Block(77), &t);
-        assert_eq!(buf.len(), OPENING_BYTES);
-        assert_eq!(get_opening(&buf).unwrap(), (Block(77), t));
-        let last = buf.len() - 1;
-        buf[last] |= 0x80;
-        assert!(matches!(get_opening(&buf), Err(Error::Malformed(_))));
+        for n in [299usize, 308, 317] {
+            let t: Row = [1, 2, 3, 4, (1 << (n % 64)) - 1];
+            let mut buf = Vec::new();
+            put_opening(&mut buf, n, Block(77), &t);
+            assert_eq!(buf.len(), opening_bytes(n));
+            assert_eq!(get_opening(&buf, n).unwrap(), (Block(77), t));
+            let last = buf.len() - 1;
+            buf[last] |= 0x80;
+            assert!(matches!(get_opening(&buf, n), Err(Error::Malformed(_))));
+        }
     }
 }

@@ -1,16 +1,22 @@
 //! End-to-end sessions with the real base OTs: in-memory, over loopback
 //! TCP, and resumed from serialised state (commit more without new OTs).
 
+use brickyard_commit::params::CommitParams;
 use brickyard_commit::{Committer, CommitterState, Receiver, ReceiverState};
 use brickyard_core::channel::{accept, connect, listen, memory_pair, NetOptions};
 use brickyard_core::prg::Prg;
 use brickyard_core::Channel;
 
+/// LEGO's default: s = 40 run at 43 (N = 317, D = 45).
+fn params() -> CommitParams {
+    CommitParams::new(43).unwrap()
+}
+
 fn session(mut ca: Channel, mut cb: Channel) -> (Committer, Receiver) {
     let msgs = Prg::new().random_blocks(300);
     std::thread::scope(|s| {
         let h = s.spawn(move || {
-            let mut c = Committer::setup(&mut ca, &mut Prg::new())
+            let mut c = Committer::setup(&mut ca, &mut Prg::new(), params())
                 .unwrap()
                 .with_threads(2);
             assert_eq!(c.commit(&mut ca, &msgs).unwrap(), 0..300);
@@ -22,7 +28,7 @@ fn session(mut ca: Channel, mut cb: Channel) -> (Committer, Receiver) {
                 .unwrap();
             (c, msgs)
         });
-        let mut r = Receiver::setup(&mut cb, &mut Prg::new()).unwrap();
+        let mut r = Receiver::setup(&mut cb, &mut Prg::new(), params()).unwrap();
         assert_eq!(r.receive_commitments(&mut cb, 300).unwrap(), 0..300);
         assert_eq!(r.receive_commitments(&mut cb, 1000).unwrap(), 300..1300);
         let opened = r.verify_open(&mut cb, &[0, 299, 1299]).unwrap();
@@ -67,8 +73,8 @@ fn resumed_session_commits_more_without_new_base_ots() {
         postcard::from_bytes(&postcard::to_stdvec(c.state()).unwrap()).unwrap();
     let rs: ReceiverState = postcard::from_bytes(&postcard::to_stdvec(r.state()).unwrap()).unwrap();
     let (mut c, mut r) = (
-        Committer::from_state(cs).unwrap(),
-        Receiver::from_state(rs).unwrap(),
+        Committer::from_state(cs, params()).unwrap(),
+        Receiver::from_state(rs, params()).unwrap(),
     );
     let (mut ca, mut cb) = memory_pair();
     let got = std::thread::scope(|s| {
@@ -90,4 +96,28 @@ fn resumed_session_commits_more_without_new_base_ots() {
         ]
     );
     assert_ne!(c.value(1300), c.value(0));
+}
+
+#[test]
+fn parties_with_different_s_fail_without_a_panic_and_states_do_not_resume_under_another_s() {
+    let (mut ca, mut cb) = memory_pair();
+    let (c, r) = std::thread::scope(|s| {
+        let h = s.spawn(move || {
+            Committer::setup(&mut ca, &mut Prg::new(), CommitParams::new(40).unwrap())
+                .and_then(|mut c| c.commit_random(&mut ca, 100).map(|_| c))
+        });
+        let r = Receiver::setup(&mut cb, &mut Prg::new(), params())
+            .and_then(|mut r| r.receive_commitments(&mut cb, 100).map(|_| r));
+        drop(cb);
+        (h.join().unwrap(), r)
+    });
+    assert!(
+        c.is_err() || r.is_err(),
+        "a 299-OT committer and a 317-OT receiver must not agree"
+    );
+    let (a, b) = memory_pair();
+    let (c, r) = session(a, b);
+    let other = CommitParams::new(40).unwrap();
+    assert!(Committer::from_state(c.state().clone(), other).is_err());
+    assert!(Receiver::from_state(r.state().clone(), other).is_err());
 }

@@ -126,12 +126,19 @@ struct Agreement {
     executions: u64,
     output: crate::OutputMode,
     store_session: Option<String>,
+    /// The protocol's security parameters ([`Party::security_parameters`]).
+    security: std::collections::BTreeMap<String, String>,
 }
 
-const AGREEMENT_VERSION: u32 = 2;
+const AGREEMENT_VERSION: u32 = 3;
 
 impl Agreement {
-    fn new(cfg: &RunConfig, protocol: &str, role: Role) -> Agreement {
+    fn new(
+        cfg: &RunConfig,
+        protocol: &str,
+        role: Role,
+        security: std::collections::BTreeMap<String, String>,
+    ) -> Agreement {
         let groups = |g: &[usize]| g.iter().map(|&x| x as u64).collect();
         Agreement {
             version: AGREEMENT_VERSION,
@@ -143,6 +150,7 @@ impl Agreement {
             executions: cfg.executions as u64,
             output: cfg.output,
             store_session: cfg.store_session.clone(),
+            security,
         }
     }
 
@@ -207,6 +215,20 @@ impl Agreement {
                 .to_lowercase(),
             );
         }
+        if self.security != peer.security {
+            let l = |m: &std::collections::BTreeMap<String, String>| {
+                m.iter()
+                    .take(8)
+                    .map(|(k, v)| format!("{}={}", short(k), short(v)))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            d.push(format!(
+                "security parameters: this side [{}], peer [{}]",
+                l(&self.security),
+                l(&peer.security)
+            ));
+        }
         if self.store_session != peer.store_session {
             d.push(format!(
                 "store session: this side {}, peer {}",
@@ -222,8 +244,14 @@ impl Agreement {
 /// send their [`Agreement`] and check the peer's. Two parties with the same
 /// role, or any differing setting, stop here with [`Error::Config`] naming
 /// what differs, before any cryptography.
-pub(crate) fn agree(ch: &mut Channel, cfg: &RunConfig, protocol: &str, role: Role) -> Result<()> {
-    let mine = Agreement::new(cfg, protocol, role);
+pub(crate) fn agree(
+    ch: &mut Channel,
+    cfg: &RunConfig,
+    protocol: &str,
+    role: Role,
+    security: std::collections::BTreeMap<String, String>,
+) -> Result<()> {
+    let mine = Agreement::new(cfg, protocol, role, security);
     ch.send_msg(&mine)?;
     let theirs: Agreement = ch.recv_msg()?;
     ch.end_flight()?;
@@ -312,7 +340,7 @@ fn run_phases(
     phases: PhaseSet,
 ) -> Result<PartyRun> {
     let mut run = PartyRun::default();
-    agree(ch, cfg, protocol, role)?;
+    agree(ch, cfg, protocol, role, party.security_parameters())?;
     let late = party.dependent_in_online_run();
     if phases.preprocess {
         barrier(ch, role, 0)?;

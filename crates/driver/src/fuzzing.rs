@@ -10,6 +10,15 @@ use brickyard_core::channel::scripted;
 use brickyard_core::Result;
 use std::sync::{Arc, OnceLock};
 
+/// What `tinytable` sends as its security parameters, so the agreement's
+/// comparison of them is reached.
+pub(crate) fn security() -> std::collections::BTreeMap<String, String> {
+    [("s", "40"), ("mac", "lookup-64")]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 fn config() -> &'static RunConfig {
     static CFG: OnceLock<RunConfig> = OnceLock::new();
     CFG.get_or_init(|| {
@@ -26,7 +35,7 @@ pub fn agreement(data: &[u8]) -> Result<()> {
     };
     let role = if sel & 1 == 0 { Role::Alice } else { Role::Bob };
     let mut ch = scripted(rest);
-    driver::agree(&mut ch, config(), "tinytable", role)?;
+    driver::agree(&mut ch, config(), "tinytable", role, security())?;
     driver::barrier(&mut ch, role, 1)
 }
 
@@ -42,11 +51,11 @@ mod tests {
         let (rb, log) = Recording::new(tb);
         let h = std::thread::spawn(move || {
             let mut ch = Channel::new(ta);
-            driver::agree(&mut ch, config(), "tinytable", Role::Alice)?;
+            driver::agree(&mut ch, config(), "tinytable", Role::Alice, security())?;
             driver::barrier(&mut ch, Role::Alice, 1)
         });
         let mut ch = Channel::new(rb);
-        driver::agree(&mut ch, config(), "tinytable", Role::Bob).unwrap();
+        driver::agree(&mut ch, config(), "tinytable", Role::Bob, security()).unwrap();
         driver::barrier(&mut ch, Role::Bob, 1).unwrap();
         h.join().unwrap().unwrap();
         let v = log.lock().unwrap().clone();

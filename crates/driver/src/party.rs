@@ -80,6 +80,13 @@ pub trait Party: Send {
     fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
         std::collections::BTreeMap::new()
     }
+    /// The statistical and computational parameters both parties must
+    /// share (e.g. LEGO's s): the driver puts them in the run agreement, so
+    /// parties started with different ones stop with `Config` naming them
+    /// before any cryptography.
+    fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        std::collections::BTreeMap::new()
+    }
     /// Called by the driver when a run ends in `Cheating`: marks the
     /// attached store durably poisoned (`Store::poison`), so nothing made
     /// with this peer is used again. No-op without a store.

@@ -41,6 +41,7 @@ use super::records::{bob_and, bob_in, records, Reader, Writer, ACOM, BOB_OUT, BO
 use super::store::{self as lstore, AliceReady, BobReady};
 use brickyard_circuit::Circuit;
 use brickyard_commit::code::Row;
+use brickyard_commit::params::CommitParams;
 use brickyard_commit::{CommitterState, ReceiverState};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -440,14 +441,18 @@ pub struct Prepared {
     /// What one copy takes from a batch, in [`PARTS`] order.
     pub want: Counts,
     shared: build::Shared,
+    /// The commitment code of the run's s (the store's parameters bind s,
+    /// so every batch of the store was made with it).
+    commit: CommitParams,
 }
 
 /// Plans Build of `c` once for a run.
-pub fn prepare(c: &Circuit, bob_inputs: usize) -> Result<Prepared> {
+pub fn prepare(c: &Circuit, bob_inputs: usize, commit: CommitParams) -> Result<Prepared> {
     let shared = build::Shared::new(c, bob_inputs)?;
     Ok(Prepared {
         want: Counts(shared.want.map(|x| x as u64)),
         shared,
+        commit,
     })
 }
 
@@ -573,8 +578,9 @@ pub fn alice_builds(
     c: &Circuit,
     bob_pos: &[usize],
     copies: usize,
+    commit: CommitParams,
 ) -> Result<Vec<AliceReady>> {
-    let prep = prepare(c, bob_pos.len())?;
+    let prep = prepare(c, bob_pos.len(), commit)?;
     take_copies(
         store,
         batches,
@@ -651,7 +657,7 @@ fn alice_session_of(
             }
         }
     }
-    HcomSender::from_state(st)
+    HcomSender::from_state(st, prep.commit)
 }
 
 /// Alice: Build(f) for the copies of one batch from their records.
@@ -680,7 +686,7 @@ fn alice_copies(
                 secret.delta,
                 bob_pos,
             )?;
-            AliceReady::new(&session.hcom, rec)
+            AliceReady::new(&session.hcom, rec, prep.commit)
         })
         .collect()
 }
@@ -693,8 +699,9 @@ pub fn bob_builds(
     c: &Circuit,
     bob_pos: &[usize],
     copies: usize,
+    commit: CommitParams,
 ) -> Result<Vec<BobReady>> {
-    let prep = prepare(c, bob_pos.len())?;
+    let prep = prepare(c, bob_pos.len(), commit)?;
     take_copies(
         store,
         batches,
@@ -781,7 +788,7 @@ fn bob_session_of(
             "lego: stored buckets do not match their batch's widths".into(),
         ));
     }
-    Ok((HcomReceiver::from_state(st)?, mat))
+    Ok((HcomReceiver::from_state(st, prep.commit)?, mat))
 }
 
 /// Bob: Build(f) for the copies of one batch from their records.
@@ -807,7 +814,7 @@ fn bob_copies(
             let session = lstore::bob_session(hcom.state());
             let rec =
                 lstore::bob_exec(built, &prep.shared.layout, &mut mat, hcom.state(), bob_pos)?;
-            BobReady::new(&session.hcom, rec)
+            BobReady::new(&session.hcom, rec, prep.commit)
         })
         .collect()
 }

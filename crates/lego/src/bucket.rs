@@ -10,17 +10,19 @@
 //! * Input authenticators: a key is accepted iff a strict majority of the
 //!   α̃ = 2α+1 authenticators accepts it.
 //! * Δ confirmation: a candidate Δ' is accepted iff Bob kept at least
-//!   `confirming_min(s)` = 2s checked authenticators and Δ' opens the
-//!   *other* slot of a strict majority of them. A wrong Δ' needs Alice to
-//!   have corrupted the other slot of that majority, each of which survived
-//!   its check with probability 1/2: ≤ 2^-(s+1) (`docs/protocols/lego.md`,
-//!   "Δ confirmation"). Bob's cut-and-choose guarantees the count for the
-//!   run's s; the floor here, for the smallest s LEGO accepts, keeps a bug
-//!   elsewhere from confirming on too few.
+//!   `confirming_min(s_c)` = 2·s_c checked authenticators (s_c = s + 3, see
+//!   `security.rs`) and Δ' opens the *other* slot of a strict majority of
+//!   them. A wrong Δ' needs Alice to have corrupted the other slot of that
+//!   majority, each of which survived its check with probability 1/2:
+//!   ≤ 2^-(s_c+1) (`docs/protocols/lego.md`, "Δ confirmation"). Bob's
+//!   cut-and-choose guarantees the count for the run's s; the floor here,
+//!   for the smallest s LEGO accepts, keeps a bug elsewhere from confirming
+//!   on too few.
 
 use super::component::auth_accepts;
 use super::material::AuthB;
-use super::params::{confirming_min, S};
+use super::params::{confirming_min, MIN_S};
+use super::security::component_s;
 use brickyard_core::Block;
 
 /// What an AND bucket yields.
@@ -76,7 +78,7 @@ pub fn decide(outs: &[Block], auths: &[AuthB], checked: &[(Block, [Block; 2], u6
 /// Whether a strict majority of the kept checked authenticators confirms
 /// Δ', and they are enough for the bound (module doc).
 pub fn confirm_delta(d: Block, checked: &[(Block, [Block; 2], u64)]) -> bool {
-    if checked.len() < confirming_min(S) {
+    if checked.len() < confirming_min(component_s(MIN_S)) {
         return false;
     }
     let ok = checked
@@ -126,7 +128,7 @@ mod tests {
     fn the_true_delta_is_confirmed_and_a_wrong_one_needs_a_strict_majority() {
         let mut prg = Prg::from_seed(Block(0x24_04));
         let (delta, wrong) = deltas(&mut prg);
-        let m = confirming_min(S);
+        let m = confirming_min(component_s(MIN_S));
         let honest = checked(&mut prg, m, 0, delta, delta);
         assert!(confirm_delta(delta, &honest));
         assert!(!confirm_delta(wrong, &honest));
@@ -142,7 +144,7 @@ mod tests {
     fn fewer_than_the_minimum_never_confirm() {
         let mut prg = Prg::from_seed(Block(0x24_05));
         let (delta, wrong) = deltas(&mut prg);
-        let m = confirming_min(S) - 1;
+        let m = confirming_min(component_s(MIN_S)) - 1;
         assert!(!confirm_delta(
             delta,
             &checked(&mut prg, m, 0, delta, delta)
@@ -158,7 +160,7 @@ mod tests {
     fn a_bucket_with_a_false_delta_gate_scores_instead_of_extracting() {
         let mut prg = Prg::from_seed(Block(0x24_06));
         let (delta, wrong) = deltas(&mut prg);
-        let m = confirming_min(S);
+        let m = confirming_min(component_s(MIN_S));
         let key = prg.random_block();
         // Four good gates give `key`; one bad gate gives key ⊕ Δ'.
         let outs = [key, key, key ^ wrong, key, key];

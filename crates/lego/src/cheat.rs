@@ -293,10 +293,16 @@ impl Cheats {
         }
     }
 
-    /// `chosen` = O⁰ (q) | Δ | r⁰ (n + s).
+    /// `chosen` = O⁰ (q) | Δ | r⁰ (n + spare), spare = s_c.
     #[cfg(feature = "adversary")]
-    pub(crate) fn corrupt_commitments(&self, chosen: &mut [Block], q: usize, delta: Block) {
-        let rots = chosen.len() - q - 1 - super::params::S as usize;
+    pub(crate) fn corrupt_commitments(
+        &self,
+        chosen: &mut [Block],
+        q: usize,
+        spare: usize,
+        delta: Block,
+    ) {
+        let rots = chosen.len() - q - 1 - spare;
         if self.is(Cheat::InconsistentWire) {
             chosen[self.at(q)] ^= Block(0x77 << 8);
         }
@@ -307,8 +313,7 @@ impl Cheats {
         if self.is(Cheat::FlipBobInput) && rots > 0 {
             chosen[q + 1] ^= delta;
         }
-        // The spare Δ-ROTs are the last s strings.
-        let spare = super::params::S as usize;
+        // The spare Δ-ROTs are the last s_c strings.
         if self.is(Cheat::BadSpareRot) {
             chosen[q + 1 + rots + self.at(spare)] ^= Block(0x42 << 24);
         }

@@ -11,7 +11,7 @@
 use super::component::{auth_accepts, eval_gate};
 use super::generate::{Ids, Plan};
 use super::hcom::{HcomReceiver, HcomSender, ItemSets};
-use super::params::{confirming_min, S};
+use super::params::confirming_min;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use std::ops::Range;
@@ -21,9 +21,9 @@ use std::ops::Range;
 /// guarantees).
 pub const CONFIRMING_AUTHS: usize = 256;
 
-/// How many checked authenticators Bob keeps for statistical parameter s.
-pub fn confirming_kept(s: u32) -> usize {
-    CONFIRMING_AUTHS.max(confirming_min(s))
+/// How many checked authenticators Bob keeps when components run at s_c.
+pub fn confirming_kept(s_c: u32) -> usize {
+    CONFIRMING_AUTHS.max(confirming_min(s_c))
 }
 
 /// Bob's choice, expanded from his seed: `Some(inputs)` = checked.
@@ -62,7 +62,7 @@ fn survivors(sel: &Selection, plan: &Plan) -> Option<Survivors> {
     let need_a = (p.q * p.alpha as u64 + p.n * p.alpha_in as u64) as usize;
     // Enough checked authenticators to confirm a Δ (`bucket::confirm_delta`).
     let checked_a = sel.auths.len() - auths.len();
-    (gates.len() >= need_g && auths.len() >= need_a && checked_a >= confirming_min(p.s))
+    (gates.len() >= need_g && auths.len() >= need_a && checked_a >= plan.sec.confirm)
         .then_some(Survivors { gates, auths })
 }
 
@@ -115,7 +115,7 @@ impl ItemSets for Openings<'_> {
 }
 
 fn rot_sets(ids: &Ids, n: usize, b: &[bool]) -> Vec<Vec<usize>> {
-    (0..S as usize)
+    (0..b.len())
         .map(|i| {
             let mut set = vec![ids.r0 + n + i];
             if b[i] {
@@ -141,8 +141,8 @@ pub(crate) fn alice(
     hcom.batch_open(ch, &Openings::new(&sel, ids))?;
     // Step 10: Bob shows r_i^{b_i}; only a value he provably holds is opened.
     let n = plan.params.n as usize;
-    let shown = ch.recv_block_vec(S as usize)?;
-    let b = ch.recv_bits(S as usize)?;
+    let shown = ch.recv_block_vec(plan.sec.spare_rots)?;
+    let b = ch.recv_bits(plan.sec.spare_rots)?;
     let sets = rot_sets(ids, n, &b);
     // Alice committing a wrong spare string compares Bob's proof with the
     // OT's true strings, not with her commitment (she does not abort on
@@ -225,7 +225,7 @@ pub(crate) fn bob(
                     check: "cut-and-choose-authenticator",
                 });
             }
-            if checked_auths.len() < confirming_kept(plan.params.s) {
+            if checked_auths.len() < confirming_kept(plan.sec.s_c) {
                 checked_auths.push((k, t, j as u64));
             }
         }
@@ -233,13 +233,13 @@ pub(crate) fn bob(
     // Step 10.
     let n = plan.params.n as usize;
     #[allow(unused_mut)]
-    let mut shown = rot_r[n..n + S as usize].to_vec();
+    let mut shown = rot_r[n..n + plan.sec.spare_rots].to_vec();
     #[cfg(feature = "adversary")]
     cheat.bob_wrong_rot_proof(&mut shown);
     ch.send_blocks(&shown)?;
-    ch.send_bits(&rot_b[n..n + S as usize])?;
+    ch.send_bits(&rot_b[n..n + plan.sec.spare_rots])?;
     let got = hcom.verify_batch_open(ch, &rot_sets(ids, n, &rot_b[n..]))?;
-    if got != rot_r[n..n + S as usize] {
+    if got != rot_r[n..n + plan.sec.spare_rots] {
         return Err(Error::Cheating {
             check: "delta-rot-commitment",
         });

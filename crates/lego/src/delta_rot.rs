@@ -6,7 +6,7 @@
 
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_ot::delta_rot::{DeltaRotReceiver, DeltaRotSender};
+use brickyard_ot::delta_rot::{DeltaRotParams, DeltaRotReceiver, DeltaRotSender};
 
 /// Alice's Δ-ROTs: Δ (lsb 1) and the 0-strings `r⁰_i`.
 pub struct RotSenderOut {
@@ -18,13 +18,23 @@ pub struct RotSenderOut {
 
 /// Alice: base OTs for one Δ-ROT session (done in Setup for the first
 /// Generate, so Setup holds all public-key work as the paper says).
-pub fn sender_setup(ch: &mut Channel, prg: &mut Prg) -> Result<DeltaRotSender> {
-    DeltaRotSender::setup(ch, prg, true)
+/// `params` are the run's ([`super::security::Components::delta_rot`]:
+/// k + s_c leaky columns).
+pub fn sender_setup(
+    ch: &mut Channel,
+    prg: &mut Prg,
+    params: DeltaRotParams,
+) -> Result<DeltaRotSender> {
+    DeltaRotSender::setup_with(ch, prg, params, true)
 }
 
 /// Bob: base OTs for one Δ-ROT session.
-pub fn receiver_setup(ch: &mut Channel, prg: &mut Prg) -> Result<DeltaRotReceiver> {
-    DeltaRotReceiver::setup(ch, prg)
+pub fn receiver_setup(
+    ch: &mut Channel,
+    prg: &mut Prg,
+    params: DeltaRotParams,
+) -> Result<DeltaRotReceiver> {
+    DeltaRotReceiver::setup_with(ch, prg, params)
 }
 
 /// Alice: `n` Δ-ROTs with lsb(Δ) = 1.

@@ -6,8 +6,8 @@
 //! counter `c`):
 //!
 //! ```text
-//! random batch:  L⁰ (Q) | R⁰ (Q) | authenticator keys (A) | v (m + s) | refresh (q)
-//! chosen batch:  O⁰ (Q) | Δ | r⁰ (n + s)
+//! random batch:  L⁰ (Q) | R⁰ (Q) | authenticator keys (A) | v (m + s_c) | refresh (q)
+//! chosen batch:  O⁰ (Q) | Δ | r⁰ (n + s_c)
 //! ```
 //!
 //! Message order of steps 3–4: random batch's corrections, garbled tables
@@ -22,8 +22,10 @@ use super::cut_and_choose;
 use super::delta_rot;
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Layout};
-use super::params::{LegoParams, S};
+use super::params::LegoParams;
+use super::security::Components;
 use super::verleak;
+use brickyard_commit::params::CommitParams;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_driver::progress::Progress;
@@ -47,21 +49,44 @@ pub struct Plan {
     pub auths: usize,
     /// Outputs to preprocess (m).
     pub m: usize,
+    /// Every component's parameters, from the one s of `params`.
+    pub sec: Components,
 }
 
 impl Plan {
     /// Step 1: Q and A such that enough survive the cut-and-choose.
-    pub fn new(params: LegoParams, m: usize) -> Self {
+    pub fn new(params: LegoParams, m: usize) -> Result<Self> {
+        let b = params.bound();
+        if !b.holds {
+            return Err(Error::config(format!(
+                "lego: parameters {params:?} give a Theorem 2 bound of 2^{:.2}, above 2^-{}",
+                b.total_log2,
+                params.component_s()
+            )));
+        }
         let (g, a) = params.components();
-        Plan {
+        Ok(Plan {
             params,
             gates: g as usize,
             auths: a as usize,
             m,
-        }
+            sec: params.security()?,
+        })
     }
     fn n(&self) -> usize {
         self.params.n as usize
+    }
+    /// Refuses a commitment session made for another s than this plan's
+    /// (both come from the same options; a mismatch is a bug or a store
+    /// of other parameters).
+    pub(crate) fn check_sessions(&self, commit: &CommitParams) -> Result<()> {
+        if *commit != self.sec.commit {
+            return Err(Error::config(format!(
+                "lego: the commitment session has {commit:?}, Generate needs {:?}",
+                self.sec.commit
+            )));
+        }
+        Ok(())
     }
     /// Refresh keys for Build ([`REFRESH_PER_AND`] per preprocessed AND gate).
     pub fn refresh(&self) -> usize {
@@ -92,7 +117,7 @@ impl Ids {
             o: chosen_start,
             delta: chosen_start + q,
             r0: chosen_start + q + 1,
-            refresh: random_start + 2 * q + plan.auths + plan.m + S as usize,
+            refresh: random_start + 2 * q + plan.auths + plan.m + plan.sec.verleak,
         }
     }
 }
@@ -124,17 +149,19 @@ pub fn alice_with_progress(
 ) -> Result<(Layout, Zeroizing<Block>)> {
     progress.stage_start("Generate: components", (plan.gates + plan.auths) as u64);
     let (n, m, q, a) = (plan.n(), plan.m, plan.gates, plan.auths);
-    let s = S as usize;
+    // VerLeak's blinders and step 10's spare Δ-ROTs, both s_c = s + 3.
+    let (vs, spare) = (plan.sec.verleak, plan.sec.spare_rots);
+    plan.check_sessions(hcom.params())?;
     // Step 2: Δ-ROTs; Δ becomes the garbling offset.
-    let rots = delta_rot::send(rot, ch, n + s)?;
+    let rots = delta_rot::send(rot, ch, n + spare)?;
     let delta = Zeroizing::new(rots.delta);
     let d = Delta::new(*delta);
     // Steps 3–4: random commitments fix L⁰, R⁰, authenticator keys, v.
     // Their consistency check runs after the garbled tables and the chosen
     // commitments are out, so Bob checks while Alice garbles and commits
     // (same messages and checks, fewer idle waits on two cores).
-    hcom.reserve(2 * q + a + m + s + plan.refresh() + q + 1 + n + s);
-    let pending = hcom.commit_random_start(ch, 2 * q + a + m + s + plan.refresh())?;
+    hcom.reserve(2 * q + a + m + vs + plan.refresh() + q + 1 + n + spare);
+    let pending = hcom.commit_random_start(ch, 2 * q + a + m + vs + plan.refresh())?;
     let random = pending.ids();
     let vals = hcom.values(random.clone())?;
     let (l0, rest) = vals.split_at(q);
@@ -142,7 +169,7 @@ pub fn alice_with_progress(
     let (k0, _) = rest.split_at(a);
     // Chosen values O⁰ | Δ | r⁰: the gates' output 0-keys are garbled
     // straight into them.
-    let mut chosen = Zeroizing::new(vec![Block::ZERO; q + 1 + n + s]);
+    let mut chosen = Zeroizing::new(vec![Block::ZERO; q + 1 + n + spare]);
     let mut tables = vec![Block::ZERO; 2 * q];
     garble_gates_into(l0, r0, &d, 0, &mut chosen[..q], &mut tables)?;
     #[cfg(feature = "adversary")]
@@ -167,14 +194,14 @@ pub fn alice_with_progress(
     chosen[q] = *delta;
     chosen[q + 1..].copy_from_slice(&rots.r0);
     #[cfg(feature = "adversary")]
-    cheat.corrupt_commitments(&mut chosen, q, *delta);
+    cheat.corrupt_commitments(&mut chosen, q, spare, *delta);
     let pending_chosen = hcom.commit_start(ch, &chosen)?;
     progress.stage_start(CHECK_STAGE, 4);
     hcom.finish(ch, pending)?;
     let chosen_ids = hcom.finish(ch, pending_chosen)?;
     progress.advance(1);
     let ids = Ids::new(plan, random.start, chosen_ids.start);
-    verleak::alice(hcom, ch, &ids, n, m, cheat)?;
+    verleak::alice(hcom, ch, &ids, n, m, vs, cheat)?;
     progress.advance(1);
     let survivors = cut_and_choose::alice(hcom, ch, plan, &ids, cheat)?;
     progress.advance(1);
@@ -225,22 +252,24 @@ pub fn bob_with_progress(
 ) -> Result<(Layout, BobMaterial)> {
     progress.stage_start("Generate: components", (plan.gates + plan.auths) as u64);
     let (n, m, q, a) = (plan.n(), plan.m, plan.gates, plan.auths);
-    let s = S as usize;
-    let (rot_b, rot_r) = delta_rot::receive(rot, ch, n + s)?;
-    hcom.reserve(2 * q + a + m + s + plan.refresh() + q + 1 + n + s);
-    let pending = hcom.receive_start(ch, 2 * q + a + m + s + plan.refresh())?;
+    // VerLeak's blinders and step 10's spare Δ-ROTs, both s_c = s + 3.
+    let (vs, spare) = (plan.sec.verleak, plan.sec.spare_rots);
+    plan.check_sessions(hcom.params())?;
+    let (rot_b, rot_r) = delta_rot::receive(rot, ch, n + spare)?;
+    hcom.reserve(2 * q + a + m + vs + plan.refresh() + q + 1 + n + spare);
+    let pending = hcom.receive_start(ch, 2 * q + a + m + vs + plan.refresh())?;
     let tables = recv_counted(ch, 2 * q, 2, progress)?;
     let auth_tables = recv_counted(ch, 2 * a, 2, progress)?;
-    let pending_chosen = hcom.receive_start(ch, q + 1 + n + s)?;
+    let pending_chosen = hcom.receive_start(ch, q + 1 + n + spare)?;
     progress.stage_start(CHECK_STAGE, 4);
     let random = hcom.finish(ch, pending)?;
     let chosen = hcom.finish(ch, pending_chosen)?;
     progress.advance(1);
-    if random.len() != 2 * q + a + m + s + plan.refresh() || chosen.len() != q + 1 + n + s {
+    if random.len() != 2 * q + a + m + vs + plan.refresh() || chosen.len() != q + 1 + n + spare {
         return Err(Error::malformed("lego: commitment batch of the wrong size"));
     }
     let ids = Ids::new(plan, random.start, chosen.start);
-    let (r_lsb, v_lsb) = verleak::bob(hcom, ch, &ids, n, m)?;
+    let (r_lsb, v_lsb) = verleak::bob(hcom, ch, &ids, n, m, vs)?;
     progress.advance(1);
     #[cfg(feature = "adversary")]
     let mut rigged = cheat.rigged_challenges();

@@ -7,6 +7,7 @@
 //! of its values. LEGO writes every key it opens as such a set, e.g.
 //! `[L⁰, Δ]` for a 1-key or `[O⁰_g, L⁰_h]` for a soldering.
 
+use brickyard_commit::params::CommitParams;
 pub use brickyard_commit::ItemSets;
 use brickyard_commit::{
     CheckBatch, Committer, CommitterState, OpenBatch, PendingCommit, PendingReceive, Receiver,
@@ -23,13 +24,18 @@ pub struct HcomSender(Committer);
 pub struct HcomReceiver(Receiver);
 
 impl HcomSender {
-    /// Setup: the scheme's base OTs (Alice is their sender).
-    pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
-        Ok(HcomSender(Committer::setup(ch, prg)?))
+    /// Setup: the scheme's base OTs (Alice is their sender), for the
+    /// code of `params` ([`super::security::Components::commit`]).
+    pub fn setup(ch: &mut Channel, prg: &mut Prg, params: CommitParams) -> Result<Self> {
+        Ok(HcomSender(Committer::setup(ch, prg, params)?))
     }
-    /// Resumes a session (no base OTs) from stored state.
-    pub fn from_state(state: CommitterState) -> Result<Self> {
-        Ok(HcomSender(Committer::from_state(state)?))
+    /// Resumes a session (no base OTs) from stored state made with `params`.
+    pub fn from_state(state: CommitterState, params: CommitParams) -> Result<Self> {
+        Ok(HcomSender(Committer::from_state(state, params)?))
+    }
+    /// The code and repetitions of this session.
+    pub fn params(&self) -> &CommitParams {
+        self.0.params()
     }
     /// The session state (seeds and every commitment).
     pub fn state(&self) -> &CommitterState {
@@ -126,13 +132,18 @@ impl HcomSender {
 }
 
 impl HcomReceiver {
-    /// Setup: the scheme's base OTs (Bob is their receiver).
-    pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
-        Ok(HcomReceiver(Receiver::setup(ch, prg)?))
+    /// Setup: the scheme's base OTs (Bob is their receiver), for the
+    /// code of `params`.
+    pub fn setup(ch: &mut Channel, prg: &mut Prg, params: CommitParams) -> Result<Self> {
+        Ok(HcomReceiver(Receiver::setup(ch, prg, params)?))
     }
-    /// Resumes a session (no base OTs) from stored state.
-    pub fn from_state(state: ReceiverState) -> Result<Self> {
-        Ok(HcomReceiver(Receiver::from_state(state)?))
+    /// Resumes a session (no base OTs) from stored state made with `params`.
+    pub fn from_state(state: ReceiverState, params: CommitParams) -> Result<Self> {
+        Ok(HcomReceiver(Receiver::from_state(state, params)?))
+    }
+    /// The code and repetitions of this session.
+    pub fn params(&self) -> &CommitParams {
+        self.0.params()
     }
     /// The session state (watch bits, seeds and every commitment's row).
     pub fn state(&self) -> &ReceiverState {

@@ -13,6 +13,7 @@
 //! | Build(f) | [`build`]; from stored Generate batches in a later run: [`batch`] |
 //! | Eval(x, y) 1–5 | [`eval`], layered evaluation in [`evaluator`], bucket rules in [`bucket`], extraction in [`extract`] |
 //! | Theorem 2 | [`params`] |
+//! | one s for every component, the sum of the failure terms | [`security`] |
 #![deny(missing_docs)]
 
 pub mod batch;
@@ -34,9 +35,11 @@ pub mod material;
 pub mod params;
 mod party;
 pub mod records;
+pub mod security;
 pub mod store;
 pub mod verleak;
 
 pub use cheat::Cheat;
 pub use params::{Bound, Cost, LegoParams, Objective};
 pub use party::{memory_estimate, plan_for, GenerateSize, LegoAlice, LegoBob, LegoOptions};
+pub use security::{Components, Terms};

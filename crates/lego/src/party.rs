@@ -10,9 +10,9 @@ use super::evaluator::Evaluator;
 use super::generate::{self, Plan};
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Layout};
-use super::params::{LegoParams, Objective, S};
+use super::params::{LegoParams, Objective, DEFAULT_S};
+use super::security::Components;
 use super::store::{self as lstore, AliceReady, BobReady};
-use brickyard_commit::params::WIRE_ROW_BYTES;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
@@ -26,7 +26,10 @@ use zeroize::Zeroizing;
 pub struct LegoOptions {
     /// What the parameter search minimises.
     pub objective: Objective,
-    /// Statistical security parameter (≥ 40).
+    /// Statistical security parameter: the whole run fails with
+    /// probability ≤ 2^-s; every component runs at s + 3
+    /// ([`Components`]). At least 40; at most 41 (the commitment code of
+    /// s + 3 must fit the 320-bit rows).
     pub s: u32,
     /// Generate's size when it is not "enough for the run's executions of
     /// its circuit" (function-independent preprocessing into a store).
@@ -48,7 +51,7 @@ impl Default for LegoOptions {
     fn default() -> Self {
         LegoOptions {
             objective: Objective::Communication,
-            s: S,
+            s: DEFAULT_S,
             generate: None,
         }
     }
@@ -66,7 +69,7 @@ pub fn plan_for(cfg: &RunConfig, opts: &LegoOptions) -> Result<Plan> {
         let m = usize::try_from(g.outputs)
             .map_err(|_| Error::config("lego: too many outputs for this machine"))?;
         let params = LegoParams::optimise(g.and_gates, g.inputs, opts.s, opts.objective)?;
-        return Ok(Plan::new(params, m));
+        return Plan::new(params, m);
     }
     let c = &cfg.circuit;
     let e = cfg.executions as u64;
@@ -77,15 +80,17 @@ pub fn plan_for(cfg: &RunConfig, opts: &LegoOptions) -> Result<Plan> {
         opts.s,
         opts.objective,
     )?;
-    Ok(Plan::new(params, need.out * cfg.executions))
+    Plan::new(params, need.out * cfg.executions)
 }
 
 /// Bytes one party holds per commitment of a Generate call: the scheme's
-/// code rows (two per commitment at Alice, one at Bob, [`WIRE_ROW_BYTES`]
+/// code rows (two per commitment at Alice, one at Bob, `⌈N/8⌉` bytes
 /// each), the value, and the bookkeeping around them, rounded up so the
 /// estimate covers the peak RSS measured for `demo --protocol lego` on
 /// AES-128 (≈ 12.8 MB per party and execution in a debug build).
-const BYTES_PER_COMMITMENT: u64 = 2 * WIRE_ROW_BYTES as u64 + 64;
+fn bytes_per_commitment(c: &Components) -> u64 {
+    2 * c.commit.wire_row_bytes() as u64 + 64
+}
 
 /// Estimated peak memory of one party for a Generate sized by
 /// [`plan_for`]: every commitment of the call, the garbled tables and
@@ -101,11 +106,11 @@ pub fn memory_estimate(cfg: &RunConfig, opts: &LegoOptions) -> Result<u64> {
         plan.params.n,
         plan.m as u64,
     );
-    let s = S as u64;
-    let commitments = 2 * q + a + m + s + plan.refresh() as u64 + q + 1 + n + s;
+    let (vs, spare) = (plan.sec.verleak as u64, plan.sec.spare_rots as u64);
+    let commitments = 2 * q + a + m + vs + plan.refresh() as u64 + q + 1 + n + spare;
     let blocks = 2 * q + 2 * a + q + n;
     Ok(commitments
-        .saturating_mul(BYTES_PER_COMMITMENT)
+        .saturating_mul(bytes_per_commitment(&plan.sec))
         .saturating_add(blocks.saturating_mul(16)))
 }
 
@@ -192,6 +197,10 @@ impl Party for LegoAlice {
         lego_store_parameters(&self.opts)
     }
 
+    fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        lego_store_parameters(&self.opts)
+    }
+
     fn poison_store(&mut self, check: &str) -> Result<()> {
         match self.store.as_mut() {
             Some(s) => s.poison(check),
@@ -204,8 +213,9 @@ impl Party for LegoAlice {
     }
 
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
-        self.hcom = Some(HcomSender::setup(ch, &mut self.prg)?);
-        self.rot = Some(delta_rot::sender_setup(ch, &mut self.prg)?);
+        let sec = Components::new(self.opts.s)?;
+        self.hcom = Some(HcomSender::setup(ch, &mut self.prg, sec.commit)?);
+        self.rot = Some(delta_rot::sender_setup(ch, &mut self.prg, sec.delta_rot)?);
         Ok(())
     }
 
@@ -217,7 +227,7 @@ impl Party for LegoAlice {
         };
         let rot = match self.rot.take() {
             Some(r) => r,
-            None => delta_rot::sender_setup(ch, &mut self.prg)?,
+            None => delta_rot::sender_setup(ch, &mut self.prg, plan.sec.delta_rot)?,
         };
         let cheats = self.cheats.clone();
         let progress = self.cfg.progress.clone();
@@ -247,7 +257,8 @@ impl Party for LegoAlice {
             // Build from the store's Generate batches (the online run).
             let batches = batch::open_batches(store, ch, true)?;
             let e = self.cfg.executions;
-            let built = batch::alice_builds(store, ch, &batches, &c, &self.theirs, e)?;
+            let sec = Components::new(self.opts.s)?;
+            let built = batch::alice_builds(store, ch, &batches, &c, &self.theirs, e, sec.commit)?;
             self.ready.extend(built);
             return Ok(());
         }
@@ -276,7 +287,8 @@ impl Party for LegoAlice {
         let session = lstore::alice_session(st);
         for b in &built {
             let rec = lstore::alice_exec(b, &layout, st, *self.delta, &self.theirs)?;
-            self.ready.push_back(AliceReady::new(&session.hcom, rec)?);
+            self.ready
+                .push_back(AliceReady::new(&session.hcom, rec, *hcom.params())?);
         }
         self.spent = Some(hcom);
         Ok(())
@@ -314,7 +326,10 @@ fn new_batch(store: &mut Store, ch: &mut Channel, prg: &mut Prg, alice: bool) ->
 }
 
 /// What LEGO's stored material is bound to: it is function-independent
-/// (NST17 Generate), so only the security parameters that size buckets.
+/// (NST17 Generate), so only the security parameters, from which every
+/// component's parameters follow ([`Components`]: buckets, code, VerLeak,
+/// Δ-ROT, step 10, confirmation). Also the run agreement's security
+/// parameters: both parties must use the same s.
 fn lego_store_parameters(opts: &LegoOptions) -> std::collections::BTreeMap<String, String> {
     let mut m = std::collections::BTreeMap::new();
     m.insert("k".into(), "128".into());
@@ -421,6 +436,10 @@ impl Party for LegoBob {
         lego_store_parameters(&self.opts)
     }
 
+    fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        lego_store_parameters(&self.opts)
+    }
+
     fn poison_store(&mut self, check: &str) -> Result<()> {
         match self.store.as_mut() {
             Some(s) => s.poison(check),
@@ -438,8 +457,9 @@ impl Party for LegoBob {
     }
 
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
-        self.hcom = Some(HcomReceiver::setup(ch, &mut self.prg)?);
-        self.rot = Some(delta_rot::receiver_setup(ch, &mut self.prg)?);
+        let sec = Components::new(self.opts.s)?;
+        self.hcom = Some(HcomReceiver::setup(ch, &mut self.prg, sec.commit)?);
+        self.rot = Some(delta_rot::receiver_setup(ch, &mut self.prg, sec.delta_rot)?);
         Ok(())
     }
 
@@ -451,7 +471,7 @@ impl Party for LegoBob {
         };
         let rot = match self.rot.take() {
             Some(r) => r,
-            None => delta_rot::receiver_setup(ch, &mut self.prg)?,
+            None => delta_rot::receiver_setup(ch, &mut self.prg, plan.sec.delta_rot)?,
         };
         let cheats = self.cheats.clone();
         let mut prg = Prg::from_seed(self.prg.random_block());
@@ -487,7 +507,8 @@ impl Party for LegoBob {
         if let Some(store) = self.store.as_mut() {
             let batches = batch::open_batches(store, ch, false)?;
             let e = self.cfg.executions;
-            let built = batch::bob_builds(store, ch, &batches, &c, &self.mine, e)?;
+            let sec = Components::new(self.opts.s)?;
+            let built = batch::bob_builds(store, ch, &batches, &c, &self.mine, e, sec.commit)?;
             self.ready.extend(built);
             self.prepare_next();
             return Ok(());
@@ -519,7 +540,7 @@ impl Party for LegoBob {
             .rev()
             .map(|b| {
                 let rec = lstore::bob_exec(b, &layout, &mut mat, st, &self.mine)?;
-                BobReady::new(&session.hcom, rec)
+                BobReady::new(&session.hcom, rec, *hcom.params())
             })
             .collect::<Result<Vec<_>>>()?;
         ready.reverse();

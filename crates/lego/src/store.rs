@@ -13,6 +13,7 @@ use super::build::{Built, BuiltBob};
 use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Cursors, Layout};
 use brickyard_commit::code::{xor_rows, Row};
+use brickyard_commit::params::CommitParams;
 use brickyard_commit::params::ROW_WORDS;
 use brickyard_commit::{CommitterState, ReceiverState};
 use brickyard_core::{Block, Error, Result};
@@ -76,8 +77,9 @@ pub struct AliceReady {
 }
 
 impl AliceReady {
-    /// From the session's seeds (`session.msgs` and `t` empty) and a record.
-    pub fn new(session: &CommitterState, rec: AliceExec) -> Result<Self> {
+    /// From the session's seeds (`session.msgs` and `t` empty) and a
+    /// record, for the session's code `params`.
+    pub fn new(session: &CommitterState, rec: AliceExec, params: CommitParams) -> Result<Self> {
         let st = CommitterState {
             seeds0: session.seeds0.clone(),
             seeds1: session.seeds1.clone(),
@@ -86,7 +88,7 @@ impl AliceReady {
             t: rec.t,
         };
         Ok(AliceReady {
-            hcom: HcomSender::from_state(st)?,
+            hcom: HcomSender::from_state(st, params)?,
             built: rec.built,
             layout: rec.layout,
             delta: rec.delta,
@@ -107,8 +109,9 @@ pub struct BobReady {
 }
 
 impl BobReady {
-    /// From the session's watch bits and seeds (`session.w` empty) and a record.
-    pub fn new(session: &ReceiverState, rec: BobExec) -> Result<Self> {
+    /// From the session's watch bits and seeds (`session.w` empty) and a
+    /// record, for the session's code `params`.
+    pub fn new(session: &ReceiverState, rec: BobExec, params: CommitParams) -> Result<Self> {
         let st = ReceiverState {
             watch: session.watch,
             seeds: session.seeds.clone(),
@@ -116,7 +119,7 @@ impl BobReady {
             w: rec.w,
         };
         Ok(BobReady {
-            hcom: HcomReceiver::from_state(st)?,
+            hcom: HcomReceiver::from_state(st, params)?,
             built: rec.built,
             layout: rec.layout,
             mat: rec.mat,

@@ -1,19 +1,19 @@
 //! VerLeak, Fig. 1 steps 5–7: Alice leaks lsb(r⁰_i) for the n usable
-//! Δ-ROTs and lsb(v_j) for the m output blinders, and proves them with s
+//! Δ-ROTs and lsb(v_j) for the m output blinders, and proves them with s_c = s + 3
 //! random combinations, each masked by a one-time blinder v_{m+l}. Δ is
 //! leaked along with them and must read 1: that is how Bob knows
 //! lsb(Δ) = 1, which the input-bit check of Eval step 4 relies on.
 
 use super::generate::Ids;
 use super::hcom::{HcomReceiver, HcomSender};
-use super::params::S;
 use brickyard_core::{Channel, Error, Result};
 
-fn sets(ids: &Ids, n: usize, m: usize) -> (Vec<Vec<usize>>, Vec<usize>) {
+/// The opened items and the `vs` (= s_c) blinders v_{m..m+vs}.
+fn sets(ids: &Ids, n: usize, m: usize, vs: usize) -> (Vec<Vec<usize>>, Vec<usize>) {
     let mut sets: Vec<Vec<usize>> = (0..n).map(|i| vec![ids.r0 + i]).collect();
     sets.extend((0..m).map(|j| vec![ids.v + j]));
     sets.push(vec![ids.delta]);
-    let blinders = (m..m + S as usize).map(|l| ids.v + l).collect();
+    let blinders = (m..m + vs).map(|l| ids.v + l).collect();
     (sets, blinders)
 }
 
@@ -24,9 +24,10 @@ pub(crate) fn alice(
     ids: &Ids,
     n: usize,
     m: usize,
+    vs: usize,
     #[allow(unused)] cheat: &super::cheat::Cheats,
 ) -> Result<()> {
-    let (sets, blinders) = sets(ids, n, m);
+    let (sets, blinders) = sets(ids, n, m, vs);
     // A lie about lsb(r⁰_i) (the claimed bit is that of r⁰_i ⊕ Δ), with
     // every combination opened honestly.
     #[cfg(feature = "adversary")]
@@ -43,8 +44,9 @@ pub(crate) fn bob(
     ids: &Ids,
     n: usize,
     m: usize,
+    vs: usize,
 ) -> Result<(Vec<bool>, Vec<bool>)> {
-    let (sets, blinders) = sets(ids, n, m);
+    let (sets, blinders) = sets(ids, n, m, vs);
     let bits = hcom.verify_lsbs(ch, &sets, &blinders)?;
     if bits.len() != n + m + 1 {
         return Err(Error::malformed(

@@ -208,3 +208,56 @@ fn an_output_cone_past_max_set_is_rebased_once() {
     }
     assert_eq!(bytes[0], bytes[1] + 16, "{bytes:?}");
 }
+
+fn run_with_s(
+    cfg: &brickyard_protocols::RunConfig,
+    s: (u32, u32),
+    ai: Vec<brickyard_protocols::PartyInputs>,
+    bi: Vec<brickyard_protocols::PartyInputs>,
+) -> brickyard_core::Result<driver::LocalRun> {
+    let opts = |s| LegoOptions {
+        s,
+        ..Default::default()
+    };
+    let (a, b) = brickyard_core::channel::memory_pair();
+    driver::run_local(
+        "lego",
+        "random",
+        Box::new(LegoAlice::with_options(cfg.clone(), opts(s.0))?),
+        Box::new(LegoBob::with_options(cfg.clone(), opts(s.1))?),
+        cfg,
+        ai,
+        bi,
+        LocalNet {
+            alice: a,
+            bob: b,
+            name: "memory".into(),
+        },
+    )
+}
+
+#[test]
+fn s_41_runs_every_component_at_44_and_parties_must_agree_on_s() {
+    // What each component gets is tested in `lego::security::tests`; here
+    // a whole run at s = 41 (code [317, 128, 45], 44 VerLeak
+    // combinations and spare Δ-ROTs, 172 Δ-ROT columns) gives the right
+    // output, two parties with different s stop at the run agreement, and
+    // an s the commitment rows cannot hold is refused before anything runs.
+    let mut rng = Rng(41);
+    let c = random_circuit(&mut rng, 2, 30, 2);
+    let cfg = cfg_for(c);
+    let ai = random_inputs(&mut rng, &cfg, Role::Alice, 1);
+    let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
+    let run = run_with_s(&cfg, (41, 41), ai.clone(), bi.clone()).unwrap();
+    let want = cfg.circuit.eval(&assemble(&cfg, &ai[0], &bi[0])).unwrap();
+    assert_eq!(run.bob_outputs[0], want);
+    match run_with_s(&cfg, (40, 41), ai.clone(), bi.clone()) {
+        Err(brickyard_core::Error::Config(m)) => assert!(m.contains("security parameters"), "{m}"),
+        Err(e) => panic!("expected the run agreement to refuse, got {e}"),
+        Ok(_) => panic!("parties with different s must not run"),
+    }
+    let err = run_with_s(&cfg, (60, 60), ai, bi)
+        .err()
+        .expect("s = 60 is refused");
+    assert!(matches!(err, brickyard_core::Error::Config(_)), "{err}");
+}

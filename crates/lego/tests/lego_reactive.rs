@@ -23,14 +23,15 @@ fn output_of_one_circuit_feeds_the_next() {
     let c = brickyard_circuit::builtin("add8").unwrap();
     let ands = c.and_count() as u64;
     let params = LegoParams::optimise(2 * ands, 32, 40, Objective::Communication).unwrap();
-    let plan = Plan::new(params, 16);
+    let plan = Plan::new(params, 16).unwrap();
+    let sec = plan.sec;
     let (a, b, cc) = (200u64, 99u64, 77u64);
     let (mut ca, mut cb) = memory_pair();
     let c_a = c.clone();
     let alice = std::thread::spawn(move || -> brickyard_core::Result<()> {
         let mut prg = Prg::new();
-        let mut hcom = HcomSender::setup(&mut ca, &mut prg)?;
-        let rot = delta_rot::sender_setup(&mut ca, &mut prg)?;
+        let mut hcom = HcomSender::setup(&mut ca, &mut prg, sec.commit)?;
+        let rot = delta_rot::sender_setup(&mut ca, &mut prg, sec.delta_rot)?;
         let (mut layout, delta) =
             generate::alice(&mut hcom, rot, &mut ca, &plan, &Cheats::default())?;
         let b1 = build::alice(&hcom, &mut ca, &c_a, &mut layout, 8)?;
@@ -69,8 +70,8 @@ fn output_of_one_circuit_feeds_the_next() {
         Ok(())
     });
     let mut prg = Prg::new();
-    let mut hcom = HcomReceiver::setup(&mut cb, &mut prg).unwrap();
-    let rot = delta_rot::receiver_setup(&mut cb, &mut prg).unwrap();
+    let mut hcom = HcomReceiver::setup(&mut cb, &mut prg, sec.commit).unwrap();
+    let rot = delta_rot::receiver_setup(&mut cb, &mut prg, sec.delta_rot).unwrap();
     let (mut layout, mat) =
         generate::bob(&mut hcom, rot, &mut cb, &plan, &mut prg, &Cheats::default()).unwrap();
     let b1 = build::bob(&mut hcom, &mut cb, &c, &mut layout, 8).unwrap();

@@ -30,6 +30,7 @@ pub mod online;
 mod party;
 pub mod preprocessing;
 pub mod program;
+pub mod security;
 
 pub use mac::MacScheme;
 pub use party::TinyTableParty;
@@ -133,7 +134,8 @@ impl Options {
     /// a cheater does not announce itself).
     pub fn describe(&self) -> String {
         format!(
-            "tinytable v2 variant={} mac={} source={:?}",
+            "tinytable v2 s={} variant={} mac={} source={:?}",
+            security::DEFAULT_S,
             self.variant.name(),
             self.mac.name(),
             self.source

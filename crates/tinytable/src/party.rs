@@ -252,8 +252,8 @@ impl Party for TinyTableParty {
 
     fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
         let mut m = self.cfg.function_parameters();
+        m.extend(self.security_parameters());
         m.insert("tinytable variant".into(), self.opts.variant.name().into());
-        m.insert("mac".into(), self.opts.mac.name());
         m.insert(
             "preprocessing source".into(),
             match self.opts.source {
@@ -261,6 +261,13 @@ impl Party for TinyTableParty {
                 Source::Dealer => "trusted dealer (--dealer)".into(),
             },
         );
+        m
+    }
+
+    fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        let mut m = std::collections::BTreeMap::new();
+        m.insert("s".into(), super::security::DEFAULT_S.to_string());
+        m.insert("mac".into(), self.opts.mac.name());
         m
     }
 

@@ -226,10 +226,12 @@ impl Drop for MacScratch {
 }
 
 impl Preprocessor {
-    /// Sets up TinyOT (base OTs both ways, s = 40).
+    /// Sets up TinyOT (base OTs both ways), its buckets sized for the
+    /// run's s plus the margin of [`super::security::component_s`].
     pub fn setup(ch: &mut Channel, role: Role) -> Result<Preprocessor> {
+        let s = super::security::component_s(super::security::DEFAULT_S) as usize;
         Ok(Preprocessor {
-            ot: TinyOt::setup(ch, ot_role(role), &mut Prg::new())?,
+            ot: TinyOt::setup_with(ch, ot_role(role), &mut Prg::new(), s)?,
             counter: 0,
             anf: None,
             bufs: Bufs::default(),

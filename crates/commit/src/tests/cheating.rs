@@ -4,8 +4,8 @@
 
 use super::{ideal_setup, run};
 use crate::cheat::Cheat;
-use crate::code::{code, xor_rows};
-use crate::params::{K, N, S};
+use crate::code::xor_rows;
+use crate::params::K;
 use crate::sliced::combine_item_rows;
 use crate::wire::{put_opening, send_count};
 use brickyard_core::prg::Prg;
@@ -40,7 +40,8 @@ fn opening_a_different_value_is_caught() {
             |c, ch| {
                 let (m, t) = c.item([id]).unwrap();
                 let delta = Block(prg.random_block().0 | 1);
-                let diff = xor_rows(&code().encode(m), &code().encode(m ^ delta));
+                let code = c.params.code();
+                let diff = xor_rows(&code.encode(m), &code.encode(m ^ delta));
                 let guess = {
                     let g = prg.random_blocks(3);
                     [
@@ -53,7 +54,7 @@ fn opening_a_different_value_is_caught() {
                 };
                 let t2: [u64; 5] = std::array::from_fn(|i| t[i] ^ (diff[i] & guess[i]));
                 let mut buf = Vec::new();
-                put_opening(&mut buf, m ^ delta, &t2);
+                put_opening(&mut buf, c.params.n(), m ^ delta, &t2);
                 send_count(ch, 1).unwrap();
                 ch.send_bytes(&buf).unwrap();
                 ch.flush().unwrap();
@@ -84,7 +85,7 @@ fn opening_a_wrong_xor_is_caught() {
                 let (m, _) = c.item(&set[..2]).unwrap();
                 let (_, t) = c.item(set).unwrap();
                 let mut buf = Vec::new();
-                put_opening(&mut buf, m, &t);
+                put_opening(&mut buf, c.params.n(), m, &t);
                 send_count(ch, 1).unwrap();
                 ch.send_bytes(&buf).unwrap();
                 ch.flush().unwrap();
@@ -104,7 +105,7 @@ fn non_codeword_corrections_are_caught() {
     for trial in 0..TRIALS {
         let (mut c, mut r) = ideal_setup(1000 + trial);
         let mut prg = Prg::from_seed(Block(trial));
-        let mut pos: Vec<usize> = (K..N).collect();
+        let mut pos: Vec<usize> = (K..c.params.n()).collect();
         prg.shuffle(&mut pos);
         let mut flip = [0u64; 5];
         for &j in &pos[..20] {
@@ -160,7 +161,7 @@ fn wrong_consistency_answers_are_caught() {
         let (mut c, mut r) = ideal_setup(2000 + trial);
         let mut prg = Prg::from_seed(Block(trial));
         // Anywhere in either combination: a share (t̃) or a message (m̃) entry.
-        let index = prg.gen_range(2 * (N + K) as u64) as usize;
+        let index = prg.gen_range(2 * (c.params.n() + K) as u64) as usize;
         c.cheat = Cheat::Response {
             index,
             delta: Block(prg.random_block().0 | 1),
@@ -199,7 +200,9 @@ fn wrong_batch_opening_is_caught() {
                 send_count(ch, ids.len()).unwrap();
                 ch.send_blocks(&ms).unwrap();
                 let alpha = ch.recv_block().unwrap();
-                ch.send_blocks(&combine_item_rows(&ts, alpha)[..N]).unwrap();
+                let n = c.params.n();
+                ch.send_blocks(&combine_item_rows(&ts, n, alpha)[..n])
+                    .unwrap();
                 ch.flush().unwrap();
             },
             |r, ch| r.verify_batch_open(ch, &ids),
@@ -215,11 +218,13 @@ fn wrong_bit_claims_are_caught() {
     run(
         &mut c,
         &mut r,
-        |c, ch| c.commit_random(ch, 240).unwrap(),
-        |r, ch| r.receive_commitments(ch, 240).unwrap(),
+        |c, ch| c.commit_random(ch, 260).unwrap(),
+        |r, ch| r.receive_commitments(ch, 260).unwrap(),
     );
+    let s = c.params.blinders();
+    assert_eq!(s, 43);
     let sets: Vec<[usize; 1]> = (0..200).map(|i| [i]).collect();
-    let blinders: Vec<usize> = (200..200 + S).collect();
+    let blinders: Vec<usize> = (200..200 + s).collect();
     for trial in 0..TRIALS {
         let mut prg = Prg::from_seed(Block(trial));
         let bad = prg.gen_range(200) as usize;
@@ -229,20 +234,20 @@ fn wrong_bit_claims_are_caught() {
             |c, ch| {
                 // Claims one flipped bit, then opens the true combinations.
                 let mut claims: Vec<bool> =
-                    (0..200 + S).map(|i| c.value(i).unwrap().lsb()).collect();
+                    (0..200 + s).map(|i| c.value(i).unwrap().lsb()).collect();
                 claims[bad] ^= true;
                 send_count(ch, 200).unwrap();
                 ch.send_bits(&claims).unwrap();
                 let seed = ch.recv_block().unwrap();
-                let rows = crate::open_committer::challenge_rows(seed, 200);
+                let rows = crate::open_committer::challenge_rows(seed, 200, s);
                 let mut buf = Vec::new();
                 for (l, row) in rows.iter().enumerate() {
                     let mut set = vec![200 + l];
                     set.extend((0..200).filter(|&q| row[q]));
                     let (m, t) = c.item(&set).unwrap();
-                    put_opening(&mut buf, m, &t);
+                    put_opening(&mut buf, c.params.n(), m, &t);
                 }
-                send_count(ch, S).unwrap();
+                send_count(ch, s).unwrap();
                 ch.send_bytes(&buf).unwrap();
                 ch.flush().unwrap();
             },

@@ -2,7 +2,7 @@
 //! later, thread counts, and the per-commitment correlation itself.
 
 use super::{ideal_setup, run};
-use crate::code::{code, xor_rows};
+use crate::code::xor_rows;
 use brickyard_core::prg::Prg;
 use brickyard_core::Block;
 
@@ -32,7 +32,7 @@ fn material_has_the_documented_correlation() {
     assert_eq!(c.values(1000..1200).unwrap(), &msgs[..]);
     let watch = r.state.watch;
     for id in 0..1200 {
-        let cw = code().encode(c.state.msgs[id]);
+        let cw = c.params.code().encode(c.state.msgs[id]);
         let masked: [u64; 5] = std::array::from_fn(|i| cw[i] & watch[i]);
         assert_eq!(xor_rows(&c.state.t[id], &r.state.w[id]), masked, "id {id}");
     }
@@ -188,7 +188,7 @@ fn interleaved_batches_equal_sequential_ones_and_stay_closed_until_checked() {
     assert!(refused, "an unchecked batch must not be opened");
     let watch = r.state.watch;
     for id in 0..1300 {
-        let cw = code().encode(c.state.msgs[id]);
+        let cw = c.params.code().encode(c.state.msgs[id]);
         let masked: [u64; 5] = std::array::from_fn(|i| cw[i] & watch[i]);
         assert_eq!(xor_rows(&c.state.t[id], &r.state.w[id]), masked, "id {id}");
     }

@@ -29,7 +29,7 @@ fn wrong_counts_and_padding_are_malformed() {
             let (m, mut t) = c.item([0]).unwrap();
             t[4] |= 1 << 44;
             let mut buf = Vec::new();
-            put_opening(&mut buf, m, &t);
+            put_opening(&mut buf, c.params.n(), m, &t);
             send_count(ch, 1).unwrap();
             ch.send_bytes(&buf).unwrap();
             ch.flush()

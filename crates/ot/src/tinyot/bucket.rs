@@ -85,13 +85,33 @@ pub fn check_bucket_size(s: usize, ell: usize, b: usize) -> Result<()> {
 
 /// How `n` requested triples are split into batches: `(batches, ℓ, B)`:
 /// [`batch_sizes`] gives each batch `⌊n / batches⌋` or ℓ = `⌈n / batches⌉`
-/// triples, and B reaches 2^-s for every one of them.
+/// triples, and B reaches 2^-(s + ⌈log2 batches⌉) for every one of them,
+/// so that the failure summed over all batches stays ≤ 2^-s (each batch is
+/// bucketed on its own; a cheater wins if any batch fails).
 ///
 /// The bucket size is the one the fewest batches of at most
 /// [`TRIPLE_BATCH`] allow; then the batches are made as small as that bucket
 /// size permits (but not below [`MIN_BATCH`]): the same work per triple in
 /// less memory (for B = 3, ℓ ≥ 276,325 instead of up to 2^19).
 pub fn plan(s: usize, n: usize) -> Result<(usize, usize, usize)> {
+    // Raise the per-batch target until it covers the batch count it yields
+    // (more batches need a larger B, which may allow smaller batches).
+    let mut extra = 0;
+    for _ in 0..64 {
+        let (batches, ell, b) = plan_per_batch(s + extra, n)?;
+        let need = batches.next_power_of_two().trailing_zeros() as usize;
+        if need <= extra {
+            return Ok((batches, ell, b));
+        }
+        extra = need;
+    }
+    Err(Error::config(format!(
+        "no batch plan for {n} triples reaches 2^-{s} over all batches"
+    )))
+}
+
+/// [`plan`] with every batch at 2^-s (not summed over batches).
+fn plan_per_batch(s: usize, n: usize) -> Result<(usize, usize, usize)> {
     let fewest = n.div_ceil(TRIPLE_BATCH).max(1);
     let b = bucket_size(s, n.div_ceil(fewest).max(1))?;
     let ell_min = smallest_batch(s, b, n.div_ceil(fewest).max(1)).max(MIN_BATCH);
@@ -302,12 +322,20 @@ mod tests {
         assert_eq!(size, bucket_size(40, ell).unwrap());
         // Batches shrink to the smallest ℓ the bucket size allows.
         assert_eq!(smallest_batch(40, 3, TRIPLE_BATCH), 276_325);
-        assert_eq!(plan(40, 1_000_000).unwrap(), (3, 333_334, 3));
-        assert_eq!(plan(40, 600_000).unwrap(), (2, 300_000, 3));
+        // One batch at 2^-40 each would need three (and then 2^-42 each):
+        // B = 3 reaches 2^-42 on one batch of 10^6.
+        assert_eq!(plan(40, 1_000_000).unwrap(), (1, 1_000_000, 3));
+        assert_eq!(plan(40, 600_000).unwrap(), (1, 600_000, 3));
         assert_eq!(plan(40, 300_000).unwrap(), (1, 300_000, 3));
+        // Six batches: each at 2^-43.
         assert_eq!(plan(40, 100_000).unwrap(), (6, 16_667, 4));
         for n in [1, 7, 1000, 276_325, 552_650, 552_651, 9_947_710, 10_000_000] {
             let (batches, ell, b) = plan(40, n).unwrap();
+            // The bound summed over every batch stays ≤ 2^-40.
+            let total = batch_sizes(n, batches)
+                .map(|m| bucket_failure_log2(m, b).exp2())
+                .sum::<f64>();
+            assert!(total <= 2f64.powi(-40), "{n}: {}", total.log2());
             assert!(batches * ell >= n && ell <= TRIPLE_BATCH, "{n}");
             let sizes: Vec<usize> = batch_sizes(n, batches).collect();
             assert_eq!(sizes.iter().sum::<usize>(), n);
@@ -316,9 +344,11 @@ mod tests {
                 sizes.iter().all(|&m| check_bucket_size(40, m, b).is_ok()),
                 "{n}"
             );
-            // Never a larger bucket than one batch per TRIPLE_BATCH gives.
-            let fewest = n.div_ceil(TRIPLE_BATCH);
-            assert_eq!(b, bucket_size(40, n.div_ceil(fewest)).unwrap(), "{n}");
+            // Never a larger bucket than 2^-(40 + log2 batches) needs on
+            // the batches it makes (10^7 triples: 324 batches of B = 4).
+            let extra = batches.next_power_of_two().trailing_zeros() as usize;
+            assert!(b <= bucket_size(40 + extra, ell).unwrap(), "{n}");
+            assert!(n <= 1000 || b <= 4, "{n}");
         }
     }
 
