@@ -19,23 +19,25 @@ use std::path::PathBuf;
 depends on Bob's input width) and kept in --store, one directory per party and session.\n\
 Each piece is used once, ever: `brickyard run --store DIR` reserves it durably before use.\n\n\
 Between two machines add the TLS flags (see `brickyard run --help`): --cert, --cert-key and\n\
---peer-ca or --peer-fingerprint; a non-loopback address without them is refused unless --plain.\n\n\
+--peer-ca or --peer-fingerprint; a non-loopback address without them is refused unless --plain.\n\
+Below, $TLS stands for this party's flags, e.g. --cert me.tls/cert.pem --cert-key me.tls/key.pem\n\
+--peer-fingerprint sha256:<the peer's, from `brickyard tls fingerprint`>.\n\n\
 Example, two terminals:\n  \
-brickyard preprocess --role alice --listen 0.0.0.0:7766 --store alice.store --executions 1000\n  \
-brickyard preprocess --role bob --connect HOST:7766 --store bob.store --executions 1000\n\
+brickyard preprocess --role alice --listen 0.0.0.0:7766 --store alice.store --executions 1000 $TLS\n  \
+brickyard preprocess --role bob --connect HOST:7766 --store bob.store --executions 1000 $TLS\n\
 then later, as often as material lasts:\n  \
-brickyard run --role alice --listen 0.0.0.0:7766 --store alice.store --input 0x0001…0f\n  \
-brickyard run --role bob --connect HOST:7766 --store bob.store --input 0x0011…ff\n\n\
+brickyard run --role alice --listen 0.0.0.0:7766 --store alice.store --input 0x0001…0f $TLS\n  \
+brickyard run --role bob --connect HOST:7766 --store bob.store --input 0x0011…ff $TLS\n\n\
 LEGO's preprocessing is function-independent (NST17 Generate): it needs only sizes, either\n\
 --and-gates Q --inputs N --outputs M, or enough for --executions copies of --circuit. The\n\
 circuit is chosen later: `brickyard run --store` builds it from unused buckets (Build), then\n\
 evaluates. Running preprocess again on the same stores adds a batch (each batch has its own\n\
 Δ and commitment session; one built copy takes all its buckets from one batch):\n  \
-brickyard preprocess --protocol lego --role alice --listen 0.0.0.0:7766 --store a.store --and-gates 100000 --inputs 4096 --outputs 2048\n  \
-brickyard preprocess --protocol lego --role bob --connect HOST:7766 --store b.store --and-gates 100000 --inputs 4096 --outputs 2048\n\
+brickyard preprocess --protocol lego --role alice --listen 0.0.0.0:7766 --store a.store --and-gates 100000 --inputs 4096 --outputs 2048 $TLS\n  \
+brickyard preprocess --protocol lego --role bob --connect HOST:7766 --store b.store --and-gates 100000 --inputs 4096 --outputs 2048 $TLS\n\
 then later, for any circuit that fits:\n  \
-brickyard run --protocol lego --circuit builtin:aes128 --role alice --listen 0.0.0.0:7766 --store a.store --input 0x0001…0f\n  \
-brickyard run --protocol lego --circuit builtin:aes128 --role bob --connect HOST:7766 --store b.store --input 0x0011…ff"
+brickyard run --protocol lego --circuit builtin:aes128 --role alice --listen 0.0.0.0:7766 --store a.store --input 0x0001…0f $TLS\n  \
+brickyard run --protocol lego --circuit builtin:aes128 --role bob --connect HOST:7766 --store b.store --input 0x0011…ff $TLS"
 )]
 pub struct PreprocessArgs {
     #[command(flatten)]
