@@ -20,7 +20,7 @@
 //! recorded transcript, cut at the last patch if byte 0 ≥ 0x80).
 
 use crate::code::row_from_bits;
-use crate::params::N;
+use crate::params::CommitParams;
 use crate::{Committer, CommitterState, Receiver, ReceiverState, XorProgram};
 use brickyard_core::channel::{memory_transport_pair, scripted, Recording};
 use brickyard_core::prg::Prg;
@@ -37,12 +37,18 @@ pub enum Target {
     Committer,
 }
 
+/// The default s = 40 code ([299, 128, 41]); the replay only needs one.
+fn params() -> CommitParams {
+    CommitParams::new(40).expect("s = 40 is supported")
+}
+
 fn states() -> (CommitterState, ReceiverState) {
+    let n = params().n();
     let mut prg = Prg::from_seed(Block(0xc0));
-    let seeds0 = prg.random_blocks(N);
-    let seeds1 = prg.random_blocks(N);
-    let bits = prg.random_bits(N);
-    let seeds = (0..N)
+    let seeds0 = prg.random_blocks(n);
+    let seeds1 = prg.random_blocks(n);
+    let bits = prg.random_bits(n);
+    let seeds = (0..n)
         .map(|j| if bits[j] { seeds1[j] } else { seeds0[j] })
         .collect();
     (
@@ -78,21 +84,21 @@ fn program() -> XorProgram {
 }
 
 fn committer_side(ch: &mut Channel) -> Result<()> {
-    let mut c = Committer::from_state(states().0)?;
+    let mut c = Committer::from_state(states().0, params())?;
     c.commit_random(ch, 300)?;
     c.commit(ch, &[Block(5); 10])?;
     c.open(ch, &IDS)?;
     c.open_xor(ch, &sets())?;
     c.batch_open(ch, &IDS)?;
     c.batch_open_xor(ch, &sets())?;
-    let blinders: Vec<usize> = (260..300).collect();
+    let blinders: Vec<usize> = (300 - params().blinders()..300).collect();
     c.open_bits(ch, &sets(), 0, &blinders)?;
     c.batch_open_program(ch, &program())?;
     ch.flush()
 }
 
 fn receiver_side(ch: &mut Channel) -> Result<()> {
-    let mut r = Receiver::from_state(states().1)?;
+    let mut r = Receiver::from_state(states().1, params())?;
     r.prg = Prg::from_seed(Block(0x7e));
     r.receive_commitments(ch, 300)?;
     r.receive_commitments(ch, 10)?;
@@ -100,7 +106,7 @@ fn receiver_side(ch: &mut Channel) -> Result<()> {
     r.verify_open_xor(ch, &sets())?;
     r.verify_batch_open(ch, &IDS)?;
     r.verify_batch_open_xor(ch, &sets())?;
-    let blinders: Vec<usize> = (260..300).collect();
+    let blinders: Vec<usize> = (300 - params().blinders()..300).collect();
     r.verify_open_bits(ch, &sets(), 0, &blinders)?;
     r.verify_batch_open_program(ch, &program())?;
     ch.flush()

@@ -262,7 +262,7 @@ mod tests {
     #[test]
     fn survivors_refuse_selections_that_leave_too_few() {
         let params = LegoParams::optimise(8, 4, 40, Objective::Communication).unwrap();
-        let plan = Plan::new(params, 2);
+        let plan = Plan::new(params, 2).unwrap();
         let all = Selection {
             gates: vec![Some((false, true)); plan.gates],
             auths: vec![Some(true); plan.auths],
