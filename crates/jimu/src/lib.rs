@@ -5,11 +5,13 @@
 //! |---|---|
 //! | Lemma 6.1 (entropy left after Compress) | [`compress_bound`] |
 //! | Sec. 6.3 (cut-and-choose `B`, `T`) | [`params`] |
+//! | Sec. 5.1 Setup, the random oracle H (perm seeds, D_i, seed images) | [`seeds`] |
 //! | Sec. 2.2, 6.2 (256/384-bit half-gates, Compress) | `brickyard_garble::wide` |
 #![deny(missing_docs)]
 
 pub mod compress_bound;
 pub mod params;
+pub mod seeds;
 
 pub use params::CutAndChoose;
 
