@@ -21,6 +21,7 @@ use crate::Block;
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use std::sync::OnceLock;
 
+pub mod fan;
 pub mod halfgates;
 #[cfg(target_arch = "x86_64")]
 mod ni;
@@ -41,7 +42,11 @@ pub struct Aes128 {
 enum Imp {
     /// Our AES-NI / VAES kernels; only constructed after feature detection.
     #[cfg(target_arch = "x86_64")]
-    Ni { rk: ni::RoundKeys, vaes512: bool },
+    Ni {
+        rk: ni::RoundKeys,
+        vaes512: bool,
+        vaes256: bool,
+    },
     /// The `aes` crate: the portable twin (and the path on other CPUs).
     Crate(aes::Aes128Enc),
 }
@@ -76,6 +81,7 @@ impl Aes128 {
                     imp: Imp::Ni {
                         rk,
                         vaes512: f.vaes512,
+                        vaes256: f.vaes256,
                     },
                 };
             }
@@ -98,7 +104,21 @@ impl Aes128 {
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn vaes512_keys(&self) -> Option<&ni::RoundKeys> {
         match &self.imp {
-            Imp::Ni { rk, vaes512: true } => Some(rk),
+            Imp::Ni {
+                rk, vaes512: true, ..
+            } => Some(rk),
+            _ => None,
+        }
+    }
+
+    /// The round keys, if this instance runs on the VAES-256 (YMM)
+    /// kernels (VAES and AVX2 detected).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn vaes256_keys(&self) -> Option<&ni::RoundKeys> {
+        match &self.imp {
+            Imp::Ni {
+                rk, vaes256: true, ..
+            } => Some(rk),
             _ => None,
         }
     }
@@ -124,12 +144,20 @@ impl Aes128 {
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
         match &self.imp {
             #[cfg(target_arch = "x86_64")]
-            Imp::Ni { rk, vaes512 } => {
+            Imp::Ni {
+                rk,
+                vaes512,
+                vaes256,
+            } => {
                 // Below 8 blocks the ZMM key broadcast costs more than it saves.
                 if *vaes512 && blocks.len() >= 8 {
                     // SAFETY: `vaes512` is set only when VAES, AVX-512F and
                     // AES-NI were all detected in `new`.
                     unsafe { ni::encrypt_vaes512(rk, blocks) }
+                } else if *vaes256 && blocks.len() >= 8 {
+                    // SAFETY: `vaes256` is set only when VAES, AVX2 and
+                    // AES-NI were all detected in `new`.
+                    unsafe { ni::encrypt_vaes256(rk, blocks) }
                 } else {
                     // SAFETY: `Imp::Ni` exists only if AES-NI was detected.
                     unsafe { ni::encrypt_aesni(rk, blocks) }
@@ -220,7 +248,7 @@ pub fn fixed_key() -> &'static Aes128 {
 }
 
 /// Which AES backend [`Aes128::new`] picks on this machine: `"vaes512"`,
-/// `"aesni"`, or `"aes-crate"` (reported by benchmarks so that a slow number
+/// `"vaes256"`, `"aesni"`, or `"aes-crate"` (reported by benchmarks so that a slow number
 /// can be explained).
 pub fn backend_name() -> &'static str {
     #[cfg(target_arch = "x86_64")]
@@ -228,6 +256,9 @@ pub fn backend_name() -> &'static str {
         let f = ni::Features::detect();
         if f.vaes512 {
             return "vaes512";
+        }
+        if f.vaes256 {
+            return "vaes256";
         }
         if f.aesni {
             return "aesni";
@@ -264,15 +295,29 @@ mod tests {
     ];
 
     /// Every backend this machine can run: the default, the `aes` crate, and
-    /// (if AES-NI is present) the 8-way AES-NI kernel with VAES disabled.
+    /// (if AES-NI is present) the 8-way AES-NI kernel with VAES disabled and
+    /// (if VAES and AVX2 are) the VAES-256 kernel alone.
     fn all_backends(key: Block) -> Vec<Aes128> {
         let mut v = vec![Aes128::new(key), Aes128::new_portable(key)];
         #[cfg(target_arch = "x86_64")]
         if let Imp::Ni { rk, .. } = &v[0].imp {
             let rk = *rk;
             v.push(Aes128 {
-                imp: Imp::Ni { rk, vaes512: false },
+                imp: Imp::Ni {
+                    rk,
+                    vaes512: false,
+                    vaes256: false,
+                },
             });
+            if ni::Features::detect().vaes256 {
+                v.push(Aes128 {
+                    imp: Imp::Ni {
+                        rk,
+                        vaes512: false,
+                        vaes256: true,
+                    },
+                });
+            }
         }
         v
     }

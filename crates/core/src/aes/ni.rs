@@ -1,4 +1,4 @@
-//! AES-NI and VAES-512 kernels for AES-128 encryption.
+//! AES-NI, VAES-256 and VAES-512 kernels for AES-128 encryption.
 //!
 //! Why our own kernels instead of only the `aes` crate: the crate re-enters
 //! its backend dispatch (and broadcasts round keys into ZMM registers) on
@@ -26,6 +26,10 @@ pub(super) struct Features {
     pub aesni: bool,
     /// VAES + AVX-512F (4 blocks per instruction).
     pub vaes512: bool,
+    /// VAES + AVX2 (2 blocks per instruction on YMM registers; CPUs with
+    /// VAES but no AVX-512, e.g. AMD Zen 3, where it doubles the AES-NI
+    /// throughput: 1.2-1.5 ns/block against 2.9-3.7 measured on this host).
+    pub vaes256: bool,
 }
 
 impl Features {
@@ -38,6 +42,7 @@ impl Features {
             vaes512: aesni
                 && is_x86_feature_detected!("vaes")
                 && is_x86_feature_detected!("avx512f"),
+            vaes256: aesni && is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx2"),
         }
     }
 }
@@ -170,6 +175,70 @@ pub(super) fn encrypt_vaes512(rk: &RoundKeys, blocks: &mut [Block]) {
     }
     let k1 = load_keys(rk);
     for b in quads.into_remainder() {
+        *b = st(enc1(&k1, ld(*b)));
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+pub(super) fn ld2(c: &[Block]) -> __m256i {
+    let a: [Block; 2] = c.try_into().expect("2 blocks");
+    bytemuck::cast(a)
+}
+
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+pub(super) fn st2(c: &mut [Block], v: __m256i) {
+    let a: [Block; 2] = bytemuck::cast(v);
+    c.copy_from_slice(&a);
+}
+
+/// The round keys broadcast to both lanes of a YMM register.
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+pub(super) fn keys256(rk: &RoundKeys) -> [__m256i; 11] {
+    std::array::from_fn(|i| _mm256_broadcastsi128_si256(ld(rk[i])))
+}
+
+/// AES-128 on `N` YMM registers (2 blocks each), rounds interleaved.
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+pub(super) fn aes256_rounds<const N: usize>(k: &[__m256i; 11], v: &mut [__m256i; N]) {
+    for x in v.iter_mut() {
+        *x = _mm256_xor_si256(*x, k[0]);
+    }
+    for rk in &k[1..10] {
+        for x in v.iter_mut() {
+            *x = _mm256_aesenc_epi128(*x, *rk);
+        }
+    }
+    for x in v.iter_mut() {
+        *x = _mm256_aesenclast_epi128(*x, k[10]);
+    }
+}
+
+/// Encrypts in place with VAES on YMM registers: 8 registers (16 blocks)
+/// in flight, then 2-block steps, then AES-NI for a last odd block.
+#[target_feature(enable = "avx2,vaes,aes,sse2")]
+pub(super) fn encrypt_vaes256(rk: &RoundKeys, blocks: &mut [Block]) {
+    let k = keys256(rk);
+    let mut chunks = blocks.chunks_exact_mut(16);
+    for c in &mut chunks {
+        let mut v: [__m256i; 8] = std::array::from_fn(|j| ld2(&c[2 * j..2 * j + 2]));
+        aes256_rounds(&k, &mut v);
+        for (j, x) in v.into_iter().enumerate() {
+            st2(&mut c[2 * j..2 * j + 2], x);
+        }
+    }
+    let rest = chunks.into_remainder();
+    let mut pairs = rest.chunks_exact_mut(2);
+    for c in &mut pairs {
+        let mut v = [ld2(c)];
+        aes256_rounds(&k, &mut v);
+        st2(c, v[0]);
+    }
+    let k1 = load_keys(rk);
+    for b in pairs.into_remainder() {
         *b = st(enc1(&k1, ld(*b)));
     }
 }

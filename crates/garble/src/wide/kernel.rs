@@ -6,13 +6,14 @@
 //! Per gate the garbler compresses `A₀` and `B₀` (the compressions of
 //! `A₀ ⊕ Δ`, `B₀ ⊕ Δ` are those XOR `Compress(Δ)`), runs the inner AES
 //! pass on the four compressed values and the outer pass on `4L` blocks;
-//! the evaluator compresses two labels and runs `2 + 2L` blocks. Each pass
-//! is one `encrypt_blocks` call over the whole batch, so the AES kernels
-//! of `brickyard_core::aes` see long runs.
+//! the evaluator compresses two labels and runs `2 + 2L` blocks. Both
+//! passes of the whole batch are one `brickyard_core::aes::fan::tccr_fan`
+//! call (VAES on YMM registers where the CPU has it, both passes and the
+//! tweaks in registers; else its portable twin over `encrypt_blocks`).
 
 use super::compress::Compress;
 use super::{and_bit, lsb, max_and_index, wide_tweak, xor, Label, WideDelta};
-use brickyard_core::aes::fixed_key;
+use brickyard_core::aes::fan::tccr_fan;
 use brickyard_core::{Block, Error, Result};
 use zeroize::Zeroizing;
 
@@ -22,6 +23,8 @@ use zeroize::Zeroizing;
 pub struct WideScratch {
     u: Zeroizing<Vec<Block>>,
     v: Zeroizing<Vec<Block>>,
+    /// The low tweak half of each hashed value's first output block.
+    bases: Vec<u64>,
 }
 
 impl WideScratch {
@@ -30,45 +33,38 @@ impl WideScratch {
         Self::default()
     }
 
-    fn prepare(&mut self, nu: usize, nv: usize) -> (&mut [Block], &mut [Block]) {
+    fn prepare(&mut self, nu: usize, nv: usize) -> (&mut [Block], &mut [Block], &mut [u64]) {
         if self.u.len() < nu {
             self.u.resize(nu, Block::ZERO);
+            self.bases.resize(nu, 0);
         }
         if self.v.len() < nv {
             self.v.resize(nv, Block::ZERO);
         }
-        (&mut self.u[..nu], &mut self.v[..nv])
+        (&mut self.u[..nu], &mut self.v[..nv], &mut self.bases[..nu])
     }
 }
 
-/// `v[L·h + k] = π(u[h]) ⊕ τ(j_h, h mod 2, k)` for each hashed value, then
-/// `v ← π(v) ⊕ π(u)`: afterwards `v[L·h .. L·h + L]` is `H` of value `h`.
-/// `per` values per gate (4: garbler, 2: evaluator); value `h` of a gate
-/// belongs to half `h / (per/2)`.
-fn hash<const L: usize>(u: &mut [Block], v: &mut [Block], per: usize, offset: u64, first: u64) {
-    let pi = fixed_key();
-    pi.encrypt_blocks(u);
-    for (g, (ug, vg)) in u
-        .chunks_exact(per)
-        .zip(v.chunks_exact_mut(per * L))
-        .enumerate()
-    {
+/// `v[L·h + k] = tccr(u[h], τ(j_h, h mod 2, k))` for each hashed value:
+/// afterwards `v[L·h .. L·h + L]` is `H` of value `h`. `per` values per
+/// gate (4: garbler, 2: evaluator); value `h` of a gate belongs to half
+/// `h / (per/2)`. `bases` is scratch of `u.len()` entries.
+fn hash<const L: usize>(
+    u: &[Block],
+    v: &mut [Block],
+    bases: &mut [u64],
+    per: usize,
+    offset: u64,
+    first: u64,
+) {
+    for (g, bg) in bases.chunks_exact_mut(per).enumerate() {
         let j = first + g as u64;
-        for (h, (&uh, vh)) in ug.iter().zip(vg.chunks_exact_mut(L)).enumerate() {
+        for (h, b) in bg.iter_mut().enumerate() {
             let half = (h / (per / 2)) as u64;
-            for (k, vk) in vh.iter_mut().enumerate() {
-                *vk = uh ^ wide_tweak(L, offset, j, half, k as u64);
-            }
+            *b = wide_tweak(L, offset, j, half, 0).halves().0;
         }
     }
-    pi.encrypt_blocks(v);
-    for (ug, vg) in u.chunks_exact(per).zip(v.chunks_exact_mut(per * L)) {
-        for (&uh, vh) in ug.iter().zip(vg.chunks_exact_mut(L)) {
-            for vk in vh {
-                *vk ^= uh;
-            }
-        }
-    }
+    tccr_fan(u, bases, offset, L, v);
 }
 
 fn as_label<const L: usize>(s: &[Block]) -> Label<L> {
@@ -170,12 +166,12 @@ fn garble_with<const L: usize>(
     check_index::<L>(first, n)?;
     let d = delta.label();
     let cd = compress.apply(d);
-    let (u, v) = scratch.prepare(4 * n, 4 * L * n);
+    let (u, v, bases) = scratch.prepare(4 * n, 4 * L * n);
     for (i, ug) in u.chunks_exact_mut(4).enumerate() {
         let (ca, cb) = (ca(i), cb(i));
         ug.copy_from_slice(&[ca, ca ^ cd, cb, cb ^ cd]);
     }
-    hash::<L>(u, v, 4, tweak_offset, first);
+    hash::<L>(u, v, bases, 4, tweak_offset, first);
     for ((hg, (a, b)), (o, tab)) in v
         .chunks_exact(4 * L)
         .zip(a0.iter().zip(b0))
@@ -281,11 +277,11 @@ fn eval_with<const L: usize>(
         return Err(Error::config("eval_batch: mismatched lengths"));
     }
     check_index::<L>(first, n)?;
-    let (u, v) = scratch.prepare(2 * n, 2 * L * n);
+    let (u, v, bases) = scratch.prepare(2 * n, 2 * L * n);
     for (i, ug) in u.chunks_exact_mut(2).enumerate() {
         ug.copy_from_slice(&[ca(i), cb(i)]);
     }
-    hash::<L>(u, v, 2, tweak_offset, first);
+    hash::<L>(u, v, bases, 2, tweak_offset, first);
     for ((hg, (x, y)), (o, tab)) in v
         .chunks_exact(2 * L)
         .zip(a.iter().zip(b))
