@@ -16,7 +16,6 @@
 //! only input wires and AND outputs are compressed (once each), not every
 //! AND input (twice per AND).
 
-use super::compress::CompressScratch;
 use super::kernel::{eval_batch_compressed, garble_batch_compressed, WideScratch};
 use super::{and_bit, xor, Compress, Label, WideDelta};
 use crate::plan::GarblePlan;
@@ -192,7 +191,9 @@ impl WidePlan {
         let mut w = Zeroizing::new(vec![[Block::ZERO; L]; self.num_slots]);
         w[..inputs.len()].copy_from_slice(inputs);
         let mut cw = Zeroizing::new(vec![Block::ZERO; self.num_slots]);
-        compress.apply_batch(inputs, &mut cw[..inputs.len()], &mut CompressScratch::new());
+        for (c, x) in cw.iter_mut().zip(inputs) {
+            *c = compress.apply(x);
+        }
         Ok((w, cw))
     }
 }
@@ -204,9 +205,6 @@ struct Gathered<const L: usize> {
     ca: Zeroizing<Vec<Block>>,
     cb: Zeroizing<Vec<Block>>,
     out: Zeroizing<Vec<Label<L>>>,
-    /// Compressions of `out`.
-    cout: Zeroizing<Vec<Block>>,
-    cs: CompressScratch,
 }
 
 impl<const L: usize> Gathered<L> {
@@ -219,8 +217,6 @@ impl<const L: usize> Gathered<L> {
             ca: c(),
             cb: c(),
             out: z(),
-            cout: c(),
-            cs: CompressScratch::new(),
         }
     }
 }
@@ -270,11 +266,10 @@ pub fn garble_wide<const L: usize>(
             &mut tables[base + 2 * r.start..base + 2 * r.end],
             &mut scratch,
         )?;
-        compress.apply_batch(&g.out[..n], &mut g.cout[..n], &mut g.cs);
         for (k, i) in r.enumerate() {
             let o = plan.ands[i].out as usize;
             w[o] = g.out[k];
-            cw[o] = g.cout[k];
+            cw[o] = compress.apply(&g.out[k]);
         }
     }
     Ok(Zeroizing::new(
@@ -330,11 +325,10 @@ pub fn evaluate_wide<const L: usize>(
             &mut g.out[..n],
             &mut scratch,
         )?;
-        compress.apply_batch(&g.out[..n], &mut g.cout[..n], &mut g.cs);
         for (k, i) in r.enumerate() {
             let o = plan.ands[i].out as usize;
             w[o] = g.out[k];
-            cw[o] = g.cout[k];
+            cw[o] = compress.apply(&g.out[k]);
         }
     }
     Ok(plan.output_slots.iter().map(|&o| w[o as usize]).collect())

@@ -19,11 +19,9 @@
 //! [`Compress::apply_reference`] is the definition (`E·X` by field
 //! arithmetic), and the tests check `E` against `A'`.
 
-use brickyard_core::gf256::layout::transpose;
 use brickyard_core::gf256::{GfMatrix, GF256};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Error, Result};
-use zeroize::Zeroizing;
 
 use super::Label;
 
@@ -47,31 +45,7 @@ pub struct Compress {
     /// `v ↦ E[:, j]·v` as a block (byte `i` = `E[i][j]·v`).
     others: Vec<u8>,
     tables: Vec<[Block; 256]>,
-    /// `E` restricted to the other columns (16 × (ℓ − 16)), for
-    /// [`Compress::apply_batch`]: the GF(2^8) matrix kernels of
-    /// `brickyard_core::gf256` on symbol-major rows.
-    others_matrix: GfMatrix,
 }
-
-/// Reusable byte buffers of [`Compress::apply_batch`] (wiped on drop:
-/// they hold label symbols).
-#[derive(Default)]
-pub struct CompressScratch {
-    sym: Zeroizing<Vec<u8>>,
-    out: Zeroizing<Vec<u8>>,
-    bytes: Zeroizing<Vec<u8>>,
-}
-
-impl CompressScratch {
-    /// Empty buffers; they grow to the largest batch seen.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-/// Labels per column step of the batch path: the AVX2 matrix kernel
-/// works on 32 or 64 columns at a time, so a batch is padded to 32.
-const BATCH_PAD: usize = 32;
 
 impl std::fmt::Debug for Compress {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -163,9 +137,6 @@ impl Compress {
                 })
             })
             .collect();
-        let others_matrix = GfMatrix::from_fn(&GF256, ROWS, others.len(), |i, k| {
-            echelon[i * cols + others[k] as usize]
-        });
         let pivots: [u8; ROWS] = std::array::from_fn(|i| pivots[i] as u8);
         Ok(Compress {
             cols,
@@ -175,7 +146,6 @@ impl Compress {
             pivots,
             others,
             tables,
-            others_matrix,
         })
     }
 
@@ -238,67 +208,6 @@ impl Compress {
     }
 }
 
-impl Compress {
-    /// [`Compress::apply`] of every label of `xs` into `out`, a batch at a
-    /// time: the other symbols of the batch are transposed to
-    /// symbol-major rows (row `k` = symbol `others[k]` of every label),
-    /// multiplied by `E`'s other columns with the GF(2^8) matrix kernel
-    /// (AVX2 `vpshufb` nibble tables where the CPU has it: 16 products
-    /// per label per output row in a 32-byte vector, where `apply` does 16
-    /// dependent lookups into a 64 KiB table), transposed back and XORed
-    /// onto the pivot symbols. Equal to `apply` label by label (tested).
-    ///
-    /// # Panics
-    /// If `16·L ≠ ℓ` or `out.len() != xs.len()`.
-    pub fn apply_batch<const L: usize>(
-        &self,
-        xs: &[Label<L>],
-        out: &mut [Block],
-        scratch: &mut CompressScratch,
-    ) {
-        assert_eq!(16 * L, self.cols, "label length");
-        assert_eq!(xs.len(), out.len(), "apply_batch: lengths");
-        let n = xs.len();
-        if !self.leading || n == 0 {
-            for (o, x) in out.iter_mut().zip(xs) {
-                *o = self.apply(x);
-            }
-            return;
-        }
-        let width = 16 * L;
-        let k = self.cols - ROWS;
-        let pad = n.div_ceil(BATCH_PAD) * BATCH_PAD;
-        let CompressScratch {
-            sym,
-            out: prod,
-            bytes,
-        } = scratch;
-        for (buf, len) in [(&mut *sym, k * pad), (&mut *prod, ROWS * pad)] {
-            if buf.len() < len {
-                buf.resize(len, 0);
-            }
-        }
-        if bytes.len() < width * n {
-            bytes.resize(width * n, 0);
-        }
-        for (b, x) in bytes.chunks_exact_mut(width).zip(xs) {
-            for (bk, xk) in b.chunks_exact_mut(16).zip(x) {
-                bk.copy_from_slice(&xk.to_bytes());
-            }
-        }
-        let (sym, prod) = (&mut sym[..k * pad], &mut prod[..ROWS * pad]);
-        // The padding columns are zero; their products are dropped.
-        sym.fill(0);
-        transpose(&bytes[ROWS..], width, n, k, sym, pad);
-        self.others_matrix.apply(sym, pad, prod);
-        let out_bytes = &mut bytes[..ROWS * n];
-        transpose(prod, pad, ROWS, n, out_bytes, ROWS);
-        for ((o, x), b) in out.iter_mut().zip(xs).zip(out_bytes.chunks_exact(ROWS)) {
-            *o = x[0] ^ Block::from_bytes(b.try_into().expect("16 bytes"));
-        }
-    }
-}
-
 /// The symbols of a label, in order.
 fn symbols<const L: usize>(x: &Label<L>) -> Vec<u8> {
     x.iter().flat_map(|b| b.to_bytes()).collect()
@@ -345,35 +254,6 @@ mod tests {
             let z: Label<3> = super::super::random_label(&mut p);
             assert_eq!(c3.apply(&z), c3.apply_reference(&z));
         }
-    }
-
-    fn batch_equals_single<const L: usize>(c: &Compress, p: &mut Prg) {
-        let mut s = CompressScratch::new();
-        for n in [0usize, 1, 15, 27, 32, 33, 64, 100, 128, 3] {
-            let xs: Vec<Label<L>> = (0..n).map(|_| super::super::random_label(p)).collect();
-            let mut out = vec![Block(7); n];
-            c.apply_batch(&xs, &mut out, &mut s);
-            for (x, o) in xs.iter().zip(&out) {
-                assert_eq!(*o, c.apply(x), "n = {n}");
-                assert_eq!(*o, c.apply_reference(x), "n = {n}");
-            }
-        }
-    }
-
-    #[test]
-    fn batch_path_equals_the_single_and_reference_paths() {
-        let mut p = prg(13);
-        let c2 = Compress::sample(&mut p, 32);
-        let c3 = Compress::sample(&mut p, 48);
-        batch_equals_single::<2>(&c2, &mut p);
-        batch_equals_single::<3>(&c3, &mut p);
-        // Non-leading pivots take the per-label path.
-        let mut rows: Vec<u8> = (0..32).flat_map(|_| p.random_block().to_bytes()).collect();
-        for r in 0..ROWS {
-            rows[r * 32] = 0;
-        }
-        let c = Compress::from_rows(&rows, 32).unwrap();
-        batch_equals_single::<2>(&c, &mut p);
     }
 
     #[test]
