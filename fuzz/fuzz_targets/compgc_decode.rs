@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 fn known() -> &'static [ComponentType] {
     static T: OnceLock<Vec<ComponentType>> = OnceLock::new();
     T.get_or_init(|| {
-        ["xor8", "mux8", "aes128-key-schedule"]
+        ["xor8", "mux8", "add8"]
             .iter()
             .map(|n| ComponentType::resolve(n).expect("component type"))
             .collect()

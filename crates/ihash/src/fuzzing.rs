@@ -6,6 +6,7 @@ use crate::params::Params;
 use crate::receiver::recv_symbols;
 use brickyard_core::channel::scripted;
 use brickyard_core::Result;
+use std::sync::OnceLock;
 
 /// Byte 0 picks the parameter set (labels k = 88 over GF(2^8), or the
 /// permutation strings' set) and byte 1 a count; the rest is the peer's
@@ -17,11 +18,16 @@ pub fn decode(data: &[u8]) -> Result<()> {
     let [sel, count, rest @ ..] = data else {
         return Ok(());
     };
-    let p = if sel & 1 == 0 {
-        Params::for_labels(88, 40)?
-    } else {
-        Params::for_permutation_strings(40)?
-    };
+    // The sets are searched once per process (the search costs more than
+    // the decoders).
+    static SETS: OnceLock<[Params; 2]> = OnceLock::new();
+    let sets = SETS.get_or_init(|| {
+        [
+            Params::for_labels(88, 40).expect("label set"),
+            Params::for_permutation_strings(40).expect("permutation-string set"),
+        ]
+    });
+    let p = &sets[(*sel & 1) as usize];
     let field = p.field();
     let ch = &mut scripted(rest);
     let mut buf = vec![0u8; (p.n - p.ell) * (1 + *count as usize % 8)];
