@@ -6,9 +6,9 @@
 //! panic or an unbounded allocation.
 #![no_main]
 
-#[path = "../common/replay.rs"]
-mod replay;
 #[path = "../common/ihash.rs"]
 mod ihash;
+#[path = "../common/replay.rs"]
+mod replay;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| replay::target(ihash::sender, ihash::receiver, data));

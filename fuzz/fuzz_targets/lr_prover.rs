@@ -5,9 +5,13 @@
 //! `Ok` or a typed error, never a panic or an unbounded allocation.
 #![no_main]
 
-#[path = "../common/replay.rs"]
-mod replay;
 #[path = "../common/lr_excom.rs"]
 mod lr_excom;
+#[path = "../common/replay.rs"]
+mod replay;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| replay::target(lr_excom::prover, lr_excom::verifier, data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| replay::target(
+    lr_excom::prover,
+    lr_excom::verifier,
+    data
+));
