@@ -8,6 +8,7 @@
 
 use brickyard_core::channel::{memory_transport_pair, Recording};
 use brickyard_core::{Channel, Result};
+use std::sync::OnceLock;
 
 /// Runs `victim` here and `peer` on a thread over an in-memory pair and
 /// returns the bytes `peer` sent. Both must succeed.
@@ -56,3 +57,18 @@ pub fn script(transcript: &[u8], data: &[u8]) -> Vec<u8> {
     }
     bytes
 }
+
+/// A whole replay target: `victim` against the transcript `peer` sends it
+/// (recorded once per process), mutated by `data` ([`script`]). The
+/// victim's result is `Ok` or a typed error; a panic or an allocation over
+/// the limit is what the fuzzer reports. One victim per target binary.
+pub fn target(victim: Session, peer: Session, data: &[u8]) {
+    static T: OnceLock<(usize, Vec<u8>)> = OnceLock::new();
+    let (v, t) = T.get_or_init(|| (victim as usize, record(victim, peer)));
+    assert_eq!(*v, victim as usize, "one replay victim per target binary");
+    let mut ch = brickyard_core::channel::scripted(&script(t, data));
+    let _ = victim(&mut ch);
+}
+
+/// One party's whole session of a building block, on a channel.
+pub type Session = fn(&mut Channel) -> Result<()>;

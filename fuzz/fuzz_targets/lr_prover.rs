@@ -5,53 +5,13 @@
 //! `Ok` or a typed error, never a panic or an unbounded allocation.
 #![no_main]
 
+#[path = "../common/lr_excom.rs"]
+mod lr_excom;
 #[path = "../common/replay.rs"]
 mod replay;
 
-use brickyard_core::prg::Prg;
-use brickyard_core::{Block, Channel, Result};
-use brickyard_lindell_riva::excom::{AwaitingCommit, ExComParams, VerifierAwaiting};
-use libfuzzer_sys::fuzz_target;
-use std::sync::OnceLock;
-
-fn params() -> ExComParams {
-    ExComParams::new(40, 8, 12, 3, 3).expect("parameters")
-}
-
-fn prover(ch: &mut Channel) -> Result<()> {
-    let p = params();
-    let mut prg = Prg::from_seed(Block(0x11));
-    let msgs: Vec<Vec<u8>> = (0..p.total)
-        .map(|_| {
-            let mut m = vec![0u8; p.msg_bytes];
-            prg.fill_bytes(&mut m);
-            m
-        })
-        .collect();
-    let c = AwaitingCommit::receive(ch, p)?.commit(ch, msgs, &mut prg)?;
-    let (mut sess, tokens) = c.receive_selection(ch)?;
-    for t in tokens {
-        let a = sess.prove(ch, t)?;
-        sess.respond(ch, a)?;
-    }
-    Ok(())
-}
-
-fn verifier(ch: &mut Channel) -> Result<()> {
-    let p = params();
-    let (v, challenges) = VerifierAwaiting::start(ch, p, &mut Prg::from_seed(Block(0x22)))?;
-    let (sess, _opened) = v.receive_commitments(ch)?;
-    for c in challenges {
-        let claim = sess.receive_differences(ch, c)?;
-        let o = sess.open_challenge(ch, claim)?;
-        sess.verify(ch, o)?;
-    }
-    Ok(())
-}
-
-fuzz_target!(|data: &[u8]| {
-    static T: OnceLock<Vec<u8>> = OnceLock::new();
-    let t = T.get_or_init(|| replay::record(prover, verifier));
-    let mut ch = brickyard_core::channel::scripted(&replay::script(t, data));
-    let _ = prover(&mut ch);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| replay::target(
+    lr_excom::prover,
+    lr_excom::verifier,
+    data
+));

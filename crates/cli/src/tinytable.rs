@@ -18,7 +18,8 @@ pub struct TinyTableArgs {
     pub dealer: bool,
     /// tinytable: MAC scheme: passive, lookup-32, lookup-64, linear-32,
     /// linear-64 (default: lookup-64 for tinytable, linear-64 for
-    /// tinytable-sbox).
+    /// tinytable-sbox). The 32-bit MACs (a 2^-32 failure term, above
+    /// 2^-40) are refused with real preprocessing; only --dealer runs them.
     #[arg(long, value_name = "SCHEME")]
     pub mac: Option<String>,
     /// Adversary mode (build with --features adversary): ROLE:STRATEGY,

@@ -64,6 +64,8 @@ mod tests {
         let mut r = zeroed_rows(1);
         r[0][4] = 9;
         grow_rows(&mut r, 2);
-        assert_eq!(r, vec![[0, 0, 0, 0, 9], [0; ROW_WORDS], [0; ROW_WORDS]]);
+        let mut want = [0; ROW_WORDS];
+        want[4] = 9;
+        assert_eq!(r, vec![want, [0; ROW_WORDS], [0; ROW_WORDS]]);
     }
 }

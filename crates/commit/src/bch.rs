@@ -11,6 +11,8 @@
 //! GF(2^9) = GF(2)[x]/(x^9 + x^4 + 1); the polynomial is primitive (its root
 //! α has order 511; `tests::alpha_is_primitive`).
 
+use crate::params::PARITY_WORDS;
+
 /// The field polynomial of GF(2^9).
 const GF512_POLY: u16 = 0x211;
 /// Multiplicative order of α.
@@ -104,13 +106,16 @@ pub(crate) fn generator_polynomial(roots: usize) -> Option<Generator> {
     })
 }
 
-/// `x^(parity + i) mod g(x)` for i = 0..count, as 192-bit little-endian
-/// words (parity = deg g ≤ 192): the parity contributed by message bit i
-/// in systematic encoding.
-pub(crate) fn parity_rows(g: &[bool], count: usize) -> Vec<[u64; 3]> {
+/// `x^(parity + i) mod g(x)` for i = 0..count, as little-endian words
+/// (parity = deg g ≤ 64·[`PARITY_WORDS`]): the parity contributed by
+/// message bit i in systematic encoding.
+pub(crate) fn parity_rows(g: &[bool], count: usize) -> Vec<[u64; PARITY_WORDS]> {
     let parity = g.len() - 1;
-    assert!((1..=192).contains(&parity), "parity_rows: degree {parity}");
-    let mut low = [0u64; 3];
+    assert!(
+        (1..=64 * PARITY_WORDS).contains(&parity),
+        "parity_rows: degree {parity}"
+    );
+    let mut low = [0u64; PARITY_WORDS];
     for (i, &c) in g[..parity].iter().enumerate() {
         if c {
             low[i / 64] |= 1 << (i % 64);
@@ -123,10 +128,11 @@ pub(crate) fn parity_rows(g: &[bool], count: usize) -> Vec<[u64; 3]> {
         rows.push(r);
         // r ← x·r mod g
         let top = (r[(parity - 1) / 64] >> ((parity - 1) % 64)) & 1;
-        r[2] = (r[2] << 1) | (r[1] >> 63);
-        r[1] = (r[1] << 1) | (r[0] >> 63);
+        for w in (1..PARITY_WORDS).rev() {
+            r[w] = (r[w] << 1) | (r[w - 1] >> 63);
+        }
         r[0] <<= 1;
-        if parity < 192 {
+        if parity < 64 * PARITY_WORDS {
             r[parity / 64] &= !(1u64 << (parity % 64));
         }
         if top == 1 {
@@ -175,7 +181,9 @@ mod tests {
             let parity = g.len() - 1;
             let rows = parity_rows(&g, ORDER - parity + 1);
             // rows[i] = x^(parity+i) mod g; i = 511 − parity gives x^511.
-            assert_eq!(rows[ORDER - parity], [1, 0, 0]);
+            let mut one = [0u64; PARITY_WORDS];
+            one[0] = 1;
+            assert_eq!(rows[ORDER - parity], one);
         }
     }
 

@@ -15,13 +15,13 @@
 //!   is the XOR of the message rows in its support.
 
 use crate::bch;
-use crate::params::{K, MAX_N, MAX_PARITY, MIN_N, ROW_WORDS};
+use crate::params::{K, MAX_N, MAX_PARITY, MIN_N, PARITY_WORDS, ROW_WORDS};
 use brickyard_core::gf2::Gf2Matrix;
 use brickyard_core::Block;
 use std::sync::OnceLock;
 
-/// A codeword or commitment share laid out as bits of five u64 words:
-/// bit j = code position j; bits N..320 are zero.
+/// A codeword or commitment share laid out as bits of [`ROW_WORDS`] u64
+/// words: bit j = code position j; bits from N on are zero.
 pub type Row = [u64; ROW_WORDS];
 
 /// The code's tables, built once per process and code (see
@@ -34,16 +34,16 @@ pub struct Code {
     /// Designed distance (BCH bound).
     distance: usize,
     /// `rows[i]` = parity of the unit message e_i.
-    rows: Vec<[u64; 3]>,
+    rows: Vec<[u64; PARITY_WORDS]>,
     /// `table[c][v]` = parity of the message whose byte c is v and other bytes 0.
-    table: Vec<[[u64; 3]; 256]>,
+    table: Vec<[[u64; PARITY_WORDS]; 256]>,
     /// The parity map on bit-sliced rows (entry (l, i): message bit i
     /// feeds parity bit l).
     matrix: Gf2Matrix,
 }
 
 /// Most roots a cached code may be asked for (far past what fits a row).
-const MAX_ROOTS: usize = 64;
+const MAX_ROOTS: usize = 128;
 
 impl Code {
     /// The shortest code of this family with designed distance ≥ `d`
@@ -68,7 +68,7 @@ impl Code {
             return None;
         }
         let rows = bch::parity_rows(&g.coeffs, K);
-        let mut table = vec![[[0u64; 3]; 256]; K / 8];
+        let mut table = vec![[[0u64; PARITY_WORDS]; 256]; K / 8];
         for (c, t) in table.iter_mut().enumerate() {
             for v in 1..256usize {
                 let low = v & (v - 1);
@@ -106,14 +106,15 @@ impl Code {
         self.distance
     }
 
-    /// Parity bits of one message (N − K ≤ 192 bits in three words).
-    pub fn parity(&self, m: Block) -> [u64; 3] {
-        let mut p = [0u64; 3];
+    /// Parity bits of one message (N − K bits; the words past them are 0).
+    pub fn parity(&self, m: Block) -> [u64; PARITY_WORDS] {
+        let mut p = [0u64; PARITY_WORDS];
+        let used = self.parity.div_ceil(64);
         for (c, byte) in m.to_bytes().iter().enumerate() {
             let t = &self.table[c][*byte as usize];
-            p[0] ^= t[0];
-            p[1] ^= t[1];
-            p[2] ^= t[2];
+            for (p, t) in p[..used].iter_mut().zip(t) {
+                *p ^= t;
+            }
         }
         p
     }
@@ -122,7 +123,11 @@ impl Code {
     pub fn encode(&self, m: Block) -> Row {
         let (lo, hi) = m.halves();
         let p = self.parity(m);
-        [lo, hi, p[0], p[1], p[2]]
+        std::array::from_fn(|i| match i {
+            0 => lo,
+            1 => hi,
+            _ => p[i - 2],
+        })
     }
 
     /// Whether `row` is a codeword (padding bits must be zero too).
@@ -132,7 +137,7 @@ impl Code {
     }
 
     /// Parity of unit message e_i (for tests and the documentation).
-    pub fn parity_row(&self, i: usize) -> [u64; 3] {
+    pub fn parity_row(&self, i: usize) -> [u64; PARITY_WORDS] {
         self.rows[i]
     }
 
@@ -218,8 +223,9 @@ mod tests {
                 "{d}"
             );
         }
-        assert!(Code::for_distance(46).is_none(), "N = 326 > 320");
-        assert!(Code::for_distance(61).is_none());
+        // Rows are 448 bits: roots α^1..α^86 give N = 446, α^87 N = 455.
+        assert_eq!(Code::for_distance(87).unwrap().n(), 446);
+        assert!(Code::for_distance(88).is_none(), "N = 455 > 448");
         assert!(Code::for_distance(0).is_none());
     }
 

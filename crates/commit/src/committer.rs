@@ -18,7 +18,7 @@ use crate::cheat::Cheat;
 use crate::code::Row;
 use crate::material::CommitterState;
 use crate::par;
-use crate::params::{CommitParams, CHECK_COMBINATIONS, CHUNK_BLOCKS, K};
+use crate::params::{CommitParams, CHUNK_BLOCKS, K};
 use crate::sliced::{prg_row, slice_msgs, store_msgs, store_rows};
 use crate::wire::CommitHeader;
 use brickyard_core::aes::Aes128;
@@ -114,7 +114,7 @@ impl Scratch {
             m: vec![Block::ZERO; K * CHUNK_BLOCKS],
             t1: vec![Block::ZERO; CHUNK_BLOCKS],
             parity: vec![Block::ZERO; p.parity() * CHUNK_BLOCKS],
-            acc: vec![GfWide::default(); CHECK_COMBINATIONS * (p.n() + K)],
+            acc: vec![GfWide::default(); p.checks() * (p.n() + K)],
         }
     }
 }
@@ -265,7 +265,7 @@ impl Committer {
     ) -> Result<PendingCommit> {
         let first_id = self.len();
         let real_blocks = count.div_ceil(128);
-        let total_blocks = real_blocks + CHECK_COMBINATIONS;
+        let total_blocks = real_blocks + self.params.checks();
         let batch = Batch {
             first_block: self.state.next_block,
             real_blocks,
@@ -371,7 +371,7 @@ impl Committer {
         self.pending.pop_front();
         let ids = p.first_id..p.first_id + p.count;
         let real_blocks = p.count.div_ceil(128);
-        let total_blocks = real_blocks + CHECK_COMBINATIONS;
+        let total_blocks = real_blocks + self.params.checks();
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
         let mut scratch = self.take_scratch(self.threads.min(nchunks));
         let batch = Batch {
@@ -381,7 +381,7 @@ impl Committer {
             count: p.count,
             msgs: p.chosen.then(|| &self.state.msgs[ids.clone()]),
         };
-        let mut alphas = [Block::ZERO; CHECK_COMBINATIONS];
+        let mut alphas = vec![Block::ZERO; self.params.checks()];
         ch.recv_blocks(&mut alphas)?;
         let coef = check_coefficients(&alphas, real_blocks);
         let n = self.params.n();
@@ -393,10 +393,10 @@ impl Committer {
             }
             std::mem::replace(
                 &mut sc.acc,
-                vec![GfWide::default(); CHECK_COMBINATIONS * (n + K)],
+                vec![GfWide::default(); self.params.checks() * (n + K)],
             )
         });
-        let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * (n + K)];
+        let mut sums = vec![GfWide::default(); self.params.checks() * (n + K)];
         for mut p in partials {
             for (s, x) in sums.iter_mut().zip(&p) {
                 *s ^= *x;

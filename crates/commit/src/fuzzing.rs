@@ -171,6 +171,35 @@ pub fn run(t: Target, data: &[u8]) -> Result<()> {
     }
 }
 
+/// The receiver's stateless decoders run directly on `data` (the fast
+/// target `commit_decode`): byte 0 picks the code (s = 40, 43, 60 or 83:
+/// rows of 299 to 506 bits) and byte 1 the counts the decoders expect;
+/// the rest is the peer's stream, read in the order a session reads it:
+/// the batch header ([`crate::wire::recv_header`] against the expected
+/// count and block), a count prefix, full openings ([`crate::wire::get_opening`]:
+/// padding bits beyond N), bit claims with their padding. `Ok` or a
+/// typed error.
+pub fn decode(data: &[u8]) -> Result<()> {
+    use crate::wire::{get_opening, opening_bytes, recv_count, recv_header};
+    let [sel, counts, rest @ ..] = data else {
+        return Ok(());
+    };
+    let s = [40, 43, 60, 83][(*sel & 3) as usize];
+    let n = CommitParams::new(s)?.n();
+    let count = 1 + (*counts & 15) as usize;
+    let mut ch = scripted(rest);
+    recv_header(&mut ch, 128 * count, u64::from(*sel >> 2))?;
+    recv_count(&mut ch, count, "opening")?;
+    let ob = opening_bytes(n);
+    let mut bytes = vec![0u8; count * ob];
+    ch.recv_bytes(&mut bytes)?;
+    for slot in bytes.chunks_exact(ob) {
+        get_opening(slot, n)?;
+    }
+    ch.recv_bits(count + (*counts >> 4) as usize)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,5 +212,55 @@ mod tests {
         }
         // A flipped byte in the receiver's transcript is noticed.
         assert!(run(Target::Receiver, &[0, 10, 0, 1]).is_err());
+    }
+
+    /// What an honest committer sends for [`decode`]'s selectors.
+    fn honest_stream(sel: u8, counts: u8, pad: bool) -> Vec<u8> {
+        use crate::wire::{put_opening, send_count, CommitHeader};
+        let n = CommitParams::new([40, 43, 60, 83][(sel & 3) as usize])
+            .unwrap()
+            .n();
+        let count = 1 + (counts & 15) as usize;
+        let (a, b) = memory_transport_pair();
+        let (rec, log) = Recording::new(b);
+        let mut ch = Channel::new(rec);
+        ch.send_msg(&CommitHeader {
+            count: 128 * count as u64,
+            chosen: true,
+            first_block: u64::from(sel >> 2),
+        })
+        .unwrap();
+        send_count(&mut ch, count).unwrap();
+        let mut buf = Vec::new();
+        for i in 0..count {
+            let mut t = row_from_bits(&vec![true; n]);
+            if pad && i == count - 1 {
+                t[n / 64] |= 1 << (n % 64);
+            }
+            put_opening(&mut buf, n, Block(i as u128), &t);
+        }
+        ch.send_bytes(&buf).unwrap();
+        ch.send_bits(&vec![true; count + (counts >> 4) as usize])
+            .unwrap();
+        ch.flush().unwrap();
+        drop((ch, a));
+        let v = log.lock().unwrap().clone();
+        [vec![sel, counts], v].concat()
+    }
+
+    #[test]
+    fn direct_decoders_accept_honest_messages_and_refuse_padding() {
+        for sel in [0u8, 1, 2, 3, 4 * 7 + 3] {
+            for counts in [0u8, 0x3f, 0xff] {
+                decode(&honest_stream(sel, counts, false))
+                    .unwrap_or_else(|e| panic!("sel {sel} counts {counts}: {e}"));
+                let e = decode(&honest_stream(sel, counts, true)).unwrap_err();
+                assert!(matches!(e, brickyard_core::Error::Malformed(_)), "{e}");
+            }
+        }
+        // A header for another block or count.
+        let mut s = honest_stream(4, 0, false);
+        s[0] = 8;
+        assert!(decode(&s).is_err());
     }
 }

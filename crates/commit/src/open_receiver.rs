@@ -45,9 +45,7 @@ impl Receiver {
     /// `w ⊕ t = Δ_R ∧ C(m)`, compared word by word without branching.
     #[inline]
     fn verify_one(&self, w: &Row, m: Block, t: &Row) -> Result<()> {
-        let (lo, hi) = m.halves();
-        let p = self.params.code().parity(m);
-        let c = [lo, hi, p[0], p[1], p[2]];
+        let c = self.params.code().encode(m);
         let diff = (0..ROW_WORDS).fold(0u64, |d, i| {
             d | (w[i] ^ t[i] ^ (c[i] & self.state.watch[i]))
         });

@@ -11,26 +11,36 @@ use brickyard_core::{Error, Result};
 /// Committed message length in bits (one [`brickyard_core::Block`]).
 pub const K: usize = 128;
 
-/// Words of a per-commitment row (bit j = code position j; 320 bits so the
-/// bit-sliced data transposes in whole 8-row groups and rows stay u64-aligned).
-pub const ROW_WORDS: usize = 5;
-/// Rows of the bit-sliced matrix fed to the transpose (N padded with zero rows).
-pub const SLICED_ROWS: usize = 64 * ROW_WORDS;
+/// Words of a per-commitment row (bit j = code position j, bits from N on
+/// zero). 448 bits hold the code of every s up to [`CommitParams::max_s`]
+/// = 86 (s = 40: N = 299 in words 0..5; s = 83, LEGO's components at
+/// s = 80: N = 437); the wire, the transposes and the GF(2^128) checks
+/// use only the code's N bits (`CommitParams::n`), and the padding words
+/// stay zero.
+pub const ROW_WORDS: usize = 7;
 /// Longest code the row layout holds.
-pub const MAX_N: usize = SLICED_ROWS;
-/// Shortest code the row layout holds (every word of a row carries code bits).
-pub const MIN_N: usize = 64 * (ROW_WORDS - 1) + 1;
-/// Most parity bits a code may have (the encoder's tables hold 3 words).
+pub const MAX_N: usize = 64 * ROW_WORDS;
+/// Shortest code (one parity bit).
+pub const MIN_N: usize = K + 1;
+/// Words of a code's parity part in a row (words 2.. of a row).
+pub const PARITY_WORDS: usize = ROW_WORDS - 2;
+/// Most parity bits a code may have.
 pub const MAX_PARITY: usize = MAX_N - K;
 
 /// Blocks of 128 commitments processed together: 32 keeps every AES call at
 /// the VAES pipeline depth and a chunk's rows (~150 KB) inside L2.
 pub const CHUNK_BLOCKS: usize = 32;
 
-/// Number of GF(2^128) combinations in the commit-phase consistency check.
+/// Fewest GF(2^128) combinations in the commit-phase consistency check.
 /// One is not enough for the union bound over the watch-bit sets the
-/// committer can guess (see the doc, "Consistency check").
-pub const CHECK_COMBINATIONS: usize = 2;
+/// committer can guess (see the doc, "Consistency check"); longer codes
+/// need more ([`CommitParams::checks`]).
+pub const MIN_CHECKS: usize = 2;
+/// Most combinations the check may use.
+pub const MAX_CHECKS: usize = 8;
+/// What the check's bad event must stay below, in bits beyond s, at the
+/// largest batch ([`crate::receiver::MAX_BATCH`]).
+pub const CHECK_MARGIN: f64 = 20.0;
 
 /// Smallest statistical parameter the scheme accepts.
 pub const MIN_S: u32 = 40;
@@ -48,11 +58,15 @@ pub const DEFAULT_S: u32 = 40;
 pub struct CommitParams {
     s: u32,
     code: &'static Code,
+    checks: usize,
 }
 
 impl PartialEq for CommitParams {
     fn eq(&self, other: &Self) -> bool {
-        self.s == other.s && self.distance() == other.distance() && self.n() == other.n()
+        self.s == other.s
+            && self.distance() == other.distance()
+            && self.n() == other.n()
+            && self.checks == other.checks
     }
 }
 
@@ -62,10 +76,11 @@ impl std::fmt::Debug for CommitParams {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "CommitParams {{ s: {}, N: {}, D: {} }}",
+            "CommitParams {{ s: {}, N: {}, D: {}, checks: {} }}",
             self.s,
             self.n(),
-            self.distance()
+            self.distance(),
+            self.checks
         )
     }
 }
@@ -94,7 +109,27 @@ impl CommitParams {
                 Self::max_s()
             ))
         })?;
-        Ok(CommitParams { s, code })
+        // The fewest check combinations whose bad event at the largest
+        // batch stays CHECK_MARGIN bits below 2^-s.
+        let max_blocks = (crate::receiver::MAX_BATCH / 128) as u64;
+        let checks = (MIN_CHECKS..=MAX_CHECKS)
+            .find(|&c| {
+                let p = CommitParams { s, code, checks: c };
+                p.check_bad_event_log2(max_blocks + c as u64) <= -(s as f64) - CHECK_MARGIN
+            })
+            .ok_or_else(|| {
+                Error::config(format!(
+                    "commitments: s = {s} needs more than {MAX_CHECKS} check combinations"
+                ))
+            })?;
+        Ok(CommitParams { s, code, checks })
+    }
+
+    /// GF(2^128) combinations of the commit-phase consistency check (and
+    /// mask blocks per batch): [`MIN_CHECKS`], or more where the code is
+    /// long enough that Σ_{e<D} C(N, e)·2^-e needs them.
+    pub fn checks(&self) -> usize {
+        self.checks
     }
 
     /// The largest s whose code fits the row layout.
@@ -155,7 +190,8 @@ impl CommitParams {
 
     /// log2 of the bound on the consistency check's bad event for a batch
     /// of `blocks` blocks of 128 commitments:
-    /// `Σ_{e<D} C(N, e)·2^-e·(blocks/2^128)^2` (commitments.md).
+    /// `Σ_{e<D} C(N, e)·2^-e·(blocks/2^128)^c` for c = [`Self::checks`]
+    /// combinations (commitments.md).
     pub fn check_bad_event_log2(&self, blocks: u64) -> f64 {
         let n = self.n();
         let mut log_binom = 0.0f64; // log2 C(n, e)
@@ -168,7 +204,7 @@ impl CommitParams {
         }
         let max = terms.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let sum = max + terms.iter().map(|t| (t - max).exp2()).sum::<f64>().log2();
-        sum + 2.0 * ((blocks.max(1) as f64).log2() - 128.0)
+        sum + self.checks as f64 * ((blocks.max(1) as f64).log2() - 128.0)
     }
 
     /// log2 of a bit opening's bound: each of the s random combinations
@@ -184,12 +220,15 @@ impl Default for CommitParams {
     }
 }
 
-const _: () = assert!(MIN_N <= MAX_N && SLICED_ROWS.is_multiple_of(8));
-const _: () = assert!(MAX_PARITY <= 3 * 64 && K == 128);
+const _: () = assert!(MIN_N <= MAX_N && MAX_N.is_multiple_of(8));
+const _: () = assert!(MAX_PARITY <= PARITY_WORDS * 64 && K == 128);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The largest s the 448-bit rows hold.
+    const MAX_S_FOR_TESTS: u32 = 86;
 
     #[test]
     fn every_parameter_follows_s() {
@@ -201,24 +240,41 @@ mod tests {
         assert_eq!((p43.distance(), p43.parity(), p43.n()), (45, 189, 317));
         assert_eq!(p43.blinders(), 43);
         assert_eq!(p43.wire_row_bytes(), 40);
+        let max_blocks = (crate::receiver::MAX_BATCH / 128) as u64;
         for s in MIN_S..=CommitParams::max_s() {
             let p = CommitParams::new(s).unwrap();
             assert!(p.distance() > s as usize, "s = {s}");
+            assert!(p.n() <= MAX_N, "s = {s}");
             assert!(p.binding_log2() <= -(s as f64) - 1.0);
-            assert!(p.check_bad_event_log2(1 << 19) < -80.0);
+            let bad = p.check_bad_event_log2(max_blocks + p.checks() as u64);
+            assert!(bad <= -(s as f64) - CHECK_MARGIN, "s = {s}: {bad}");
+            if p.checks() > MIN_CHECKS {
+                // The fewest that do: one fewer misses the margin.
+                let fewer = CommitParams {
+                    checks: p.checks() - 1,
+                    ..p
+                };
+                assert!(fewer.check_bad_event_log2(max_blocks) > -(s as f64) - CHECK_MARGIN);
+            }
         }
-        assert_eq!(CommitParams::max_s(), 44);
+        // s = 40 and LEGO's s = 43 keep the two combinations they had.
+        assert_eq!((p40.checks(), p43.checks()), (2, 2));
+        // LEGO's components at s = 80: the [437, 128, 85] code.
+        let p83 = CommitParams::new(83).unwrap();
+        assert_eq!((p83.n(), p83.distance()), (437, 85), "{p83:?}");
+        assert_eq!(CommitParams::max_s(), MAX_S_FOR_TESTS);
     }
 
     #[test]
     fn insecure_or_unsupported_s_is_refused() {
         assert!(matches!(CommitParams::new(39), Err(Error::Config(_))));
-        let e = CommitParams::new(45).unwrap_err();
+        let too_big = MAX_S_FOR_TESTS + 1;
+        let e = CommitParams::new(too_big).unwrap_err();
+        let want = format!("largest supported s: {MAX_S_FOR_TESTS}");
         assert!(
-            matches!(e, Error::Config(ref m) if m.contains("largest supported s: 44")),
+            matches!(e, Error::Config(ref m) if m.contains(&want)),
             "{e}"
         );
-        assert!(CommitParams::new(60).is_err());
     }
 
     #[test]

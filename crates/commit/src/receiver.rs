@@ -12,9 +12,9 @@ use crate::code::{row_bit, row_from_bits};
 use crate::committer::{check_coefficients, chunk_len};
 use crate::material::ReceiverState;
 use crate::par;
-use crate::params::{CommitParams, CHECK_COMBINATIONS, CHUNK_BLOCKS, K};
+use crate::params::{CommitParams, CHUNK_BLOCKS, K};
 use crate::sliced::{prg_row, store_rows, xor_into};
-use crate::wire::CommitHeader;
+use crate::wire::recv_header;
 use brickyard_core::aes::Aes128;
 use brickyard_core::gf128::{gf_mul_acc_rows, GfWide};
 use brickyard_core::prg::Prg;
@@ -38,10 +38,10 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn new(n: usize) -> Scratch {
+    fn new(n: usize, checks: usize) -> Scratch {
         Scratch {
             w: vec![Block::ZERO; n * CHUNK_BLOCKS],
-            acc: vec![GfWide::default(); CHECK_COMBINATIONS * n],
+            acc: vec![GfWide::default(); checks * n],
         }
     }
 }
@@ -200,17 +200,11 @@ impl Receiver {
             )));
         }
         let first_id = self.len();
-        let h: CommitHeader = ch.recv_msg()?;
-        if h.count != count as u64 || h.first_block != self.state.next_block {
-            return Err(Error::malformed(format!(
-                "commit header {h:?} does not match {count} commitments at block {}",
-                self.state.next_block
-            )));
-        }
+        let h = recv_header(ch, count, self.state.next_block)?;
         let n = self.params.n();
         let corr_rows = if h.chosen { n } else { self.params.parity() };
         let real_blocks = count.div_ceil(128);
-        let total_blocks = real_blocks + CHECK_COMBINATIONS;
+        let total_blocks = real_blocks + self.params.checks();
         let nchunks = total_blocks.div_ceil(CHUNK_BLOCKS);
         let per_chunk = CHUNK_BLOCKS * 128;
         let first_block = self.state.next_block;
@@ -219,7 +213,7 @@ impl Receiver {
         // correction has arrived (the committer must not learn them
         // earlier), so the combinations are summed in the same pass that
         // expands the PRG rows and stores the material.
-        let alphas: Vec<Block> = (0..CHECK_COMBINATIONS)
+        let alphas: Vec<Block> = (0..self.params.checks())
             .map(|_| self.prg.random_block())
             .collect();
         let coef = check_coefficients(&alphas, real_blocks);
@@ -281,7 +275,7 @@ impl Receiver {
         })();
         wire.zeroize();
         self.wire = wire;
-        let mut sums = vec![GfWide::default(); CHECK_COMBINATIONS * n];
+        let mut sums = vec![GfWide::default(); self.params.checks() * n];
         for sc in &scratch {
             for (s, x) in sums.iter_mut().zip(&sc.acc) {
                 *s ^= *x;
@@ -317,7 +311,7 @@ impl Receiver {
         }
         let n = self.params.n();
         let checked = ch
-            .recv_block_vec(CHECK_COMBINATIONS * (n + K))
+            .recv_block_vec(self.params.checks() * (n + K))
             .and_then(|resp| {
                 resp.chunks_exact(n + K).enumerate().try_for_each(|(a, r)| {
                     let (t, m) = r.split_at(n);
@@ -339,8 +333,8 @@ impl Receiver {
 
     fn take_scratch(&mut self, k: usize) -> Vec<Scratch> {
         let mut v = std::mem::take(&mut self.spare);
-        let n = self.params.n();
-        v.resize_with(k.max(v.len()), || Scratch::new(n));
+        let (n, checks) = (self.params.n(), self.params.checks());
+        v.resize_with(k.max(v.len()), || Scratch::new(n, checks));
         v
     }
 

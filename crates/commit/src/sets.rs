@@ -141,7 +141,13 @@ mod tests {
     #[test]
     fn gathers_match_the_plain_xor() {
         let msgs: Vec<Block> = (0..50u128).map(|i| Block(i * 0x1_0000_0001 + 7)).collect();
-        let rows: Vec<Row> = (0..50u64).map(|i| [i, i * 3, i ^ 5, 0, i << 7]).collect();
+        let rows: Vec<Row> = (0..50u64)
+            .map(|i| {
+                let mut r = [0u64; ROW_WORDS];
+                r[..5].copy_from_slice(&[i, i * 3, i ^ 5, 0, i << 7]);
+                r
+            })
+            .collect();
         let sets: Vec<Vec<usize>> = (0..30)
             .map(|i| (0..(i % 4)).map(|k| (i * 7 + k * 13) % 50).collect())
             .collect();

@@ -31,8 +31,9 @@ pub(crate) fn prg_row(aes: &Aes128, first: u64, out: &mut [Block]) {
 /// per-commitment rows, one per entry of `out` (commitment q = lane q % 128
 /// of block q / 128).
 pub(crate) fn store_rows(chunk: &[Block], n: usize, out: &mut [Row]) {
-    // Every word of a row is written (codes shorter than MIN_N are refused).
-    debug_assert!(n >= MIN_N && n.div_ceil(64) == ROW_WORDS);
+    // The transpose writes the code's words; the padding words are zeroed
+    // here, so a reused buffer never leaves stale bits past N.
+    debug_assert!((MIN_N..=64 * ROW_WORDS).contains(&n));
     let count = out.len();
     transpose_columns_to_words(
         chunk,
@@ -42,6 +43,12 @@ pub(crate) fn store_rows(chunk: &[Block], n: usize, out: &mut [Row]) {
         bytemuck::cast_slice_mut(out),
         ROW_WORDS,
     );
+    let used = n.div_ceil(64);
+    if used < ROW_WORDS {
+        for r in out.iter_mut() {
+            r[used..].fill(0);
+        }
+    }
 }
 
 /// Transposes the K message rows of a chunk into one message per entry
@@ -152,13 +159,15 @@ mod tests {
             .map(|_| {
                 let b = prg.random_blocks(3);
                 let top = (b[2].0 >> 64) as u64 & ((1 << (N % 64)) - 1);
-                [
+                let mut r = [0u64; ROW_WORDS];
+                r[..5].copy_from_slice(&[
                     b[0].0 as u64,
                     (b[0].0 >> 64) as u64,
                     b[1].0 as u64,
                     b[2].0 as u64,
                     top,
-                ]
+                ]);
+                r
             })
             .collect();
         let mut chunk = vec![Block::ZERO; N * CHUNK_BLOCKS];
@@ -219,7 +228,11 @@ mod tests {
         }
         // Rows: more than one chunk of groups.
         let rows: Vec<Row> = (0..128 * CHUNK_BLOCKS + 5)
-            .map(|q| [q as u64, 0, 1, 0, (q as u64) & 7])
+            .map(|q| {
+                let mut r = [0u64; ROW_WORDS];
+                r[..5].copy_from_slice(&[q as u64, 0, 1, 0, (q as u64) & 7]);
+                r
+            })
             .collect();
         let got = combine_item_rows(&rows, N, alpha);
         for j in [0usize, 1, 128, 256, 258] {

@@ -20,6 +20,18 @@ pub(crate) struct CommitHeader {
     pub first_block: u64,
 }
 
+/// Receives a batch's [`CommitHeader`] and checks it announces `count`
+/// commitments starting at our block counter `next_block`.
+pub(crate) fn recv_header(ch: &mut Channel, count: usize, next_block: u64) -> Result<CommitHeader> {
+    let h: CommitHeader = ch.recv_msg()?;
+    if h.count != count as u64 || h.first_block != next_block {
+        return Err(Error::malformed(format!(
+            "commit header {h:?} does not match {count} commitments at block {next_block}"
+        )));
+    }
+    Ok(h)
+}
+
 /// Bytes of one full opening on the wire for a code of length `n`:
 /// message, then share row (`ceil(n / 8)` bytes).
 pub(crate) const fn opening_bytes(n: usize) -> usize {
@@ -97,7 +109,8 @@ mod tests {
     #[test]
     fn opening_round_trip_and_padding_refused() {
         for n in [299usize, 308, 317] {
-            let t: Row = [1, 2, 3, 4, (1 << (n % 64)) - 1];
+            let mut t: Row = [0; ROW_WORDS];
+            t[..5].copy_from_slice(&[1, 2, 3, 4, (1 << (n % 64)) - 1]);
             let mut buf = Vec::new();
             put_opening(&mut buf, n, Block(77), &t);
             assert_eq!(buf.len(), opening_bytes(n));

@@ -16,6 +16,8 @@ mod binom;
 #[cfg(feature = "adversary")]
 mod cheat;
 pub mod check;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod layout;
 pub mod params;
 pub mod receiver;

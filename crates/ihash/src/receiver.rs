@@ -6,10 +6,25 @@ use crate::params::Params;
 use crate::rs::Code;
 use crate::verifier::Verifier;
 use crate::{check, setup, verdict};
-use brickyard_core::gf256::combine_rows_many;
 use brickyard_core::gf256::layout::transpose;
+use brickyard_core::gf256::{combine_rows_many, Field};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Channel, Error, Result};
+
+/// Reads `buf.len()` symbols of GF(2^σ) from the peer (one per byte); a
+/// byte outside the field is `Malformed`, naming `what`.
+pub(crate) fn recv_symbols(
+    ch: &mut Channel,
+    buf: &mut [u8],
+    field: &Field,
+    what: &str,
+) -> Result<()> {
+    ch.recv_bytes(buf)?;
+    if !buf.iter().all(|&x| field.contains(x)) {
+        return Err(Error::malformed(format!("ihash: {what} outside GF(2^σ)")));
+    }
+    Ok(())
+}
 
 /// Bob's IHash session: W and one PRG per watched seed.
 pub struct Receiver {
@@ -78,10 +93,7 @@ impl Receiver {
         while c0 < total {
             let len = CHUNK.min(total - c0);
             let corr = &mut corr[..(n - ell) * len];
-            ch.recv_bytes(corr)?;
-            if !corr.iter().all(|&x| field.contains(x)) {
-                return Err(Error::malformed("ihash: correction outside GF(2^σ)"));
-            }
+            recv_symbols(ch, corr, field, "correction")?;
             for ((row, prg), &j) in chunk
                 .chunks_exact_mut(CHUNK)
                 .zip(&mut self.prgs)
@@ -109,10 +121,7 @@ impl Receiver {
         ch.flush()?;
         let ys = check::coefficients(seed, &self.p, count);
         let mut answers = vec![0u8; xi * ell];
-        ch.recv_bytes(&mut answers)?;
-        if !answers.iter().all(|&x| field.contains(x)) {
-            return Err(Error::malformed("ihash: check answer outside GF(2^σ)"));
-        }
+        recv_symbols(ch, &mut answers, field, "check answer")?;
         let (hashed, masks) = hashes.padded().split_at(count * stride);
         let mut accs = masks.to_vec();
         combine_rows_many(field, &ys, hashed, &mut accs, stride);
@@ -138,11 +147,7 @@ impl Receiver {
         let ell = self.p.ell;
         let mut hashes = self.hash_random(ch, prg, count)?;
         let mut x = vec![0u8; count * ell];
-        ch.recv_bytes(&mut x)?;
-        let field = self.p.field();
-        if !x.iter().all(|&v| field.contains(v)) {
-            return Err(Error::malformed("ihash: difference outside GF(2^σ)"));
-        }
+        recv_symbols(ch, &mut x, self.p.field(), "difference")?;
         let mut shift = vec![0u8; self.p.w];
         for (i, xi) in x.chunks_exact(ell).enumerate() {
             self.verifier.watched_symbols(xi, &mut shift);

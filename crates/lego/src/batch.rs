@@ -83,7 +83,7 @@ impl BatchId {
 /// value.
 pub const BATCH_ID_CHECK: &str = "batch-id-commit";
 
-fn id_commitment(share: &[u8; 8], nonce: &[u8; 32]) -> [u8; 32] {
+pub(crate) fn id_commitment(share: &[u8; 8], nonce: &[u8; 32]) -> [u8; 32] {
     let mut h = blake3::Hasher::new_derive_key("brickyard lego batch id commitment v1");
     h.update(share);
     h.update(nonce);
@@ -112,19 +112,7 @@ pub fn agree_id(store: &Store, ch: &mut Channel, prg: &mut Prg, alice: bool) -> 
         ch.flush()?;
         theirs
     } else {
-        let mut com = [0u8; 32];
-        ch.recv_bytes(&mut com)?;
-        ch.send_bytes(&mine)?;
-        let mut theirs = [0u8; 8];
-        ch.recv_bytes(&mut theirs)?;
-        let mut nonce = [0u8; 32];
-        ch.recv_bytes(&mut nonce)?;
-        if id_commitment(&theirs, &nonce) != com {
-            return Err(Error::Cheating {
-                check: BATCH_ID_CHECK,
-            });
-        }
-        theirs
+        bob_coin_toss(ch, &mine)?
     };
     let id = BatchId(std::array::from_fn(|i| mine[i] ^ theirs[i]));
     let taken = list(store)?.contains(&id)
@@ -137,6 +125,31 @@ pub fn agree_id(store: &Store, ch: &mut Channel, prg: &mut Prg, alice: bool) -> 
         )));
     }
     Ok(id)
+}
+
+/// Bob's side of the batch-name coin toss: Alice's commitment, our share
+/// `mine`, her share and its opening, checked against the commitment
+/// (`batch-id-commit`). Returns her share.
+pub(crate) fn bob_coin_toss(ch: &mut Channel, mine: &[u8; 8]) -> Result<[u8; 8]> {
+    let mut com = [0u8; 32];
+    ch.recv_bytes(&mut com)?;
+    ch.send_bytes(mine)?;
+    let mut theirs = [0u8; 8];
+    ch.recv_bytes(&mut theirs)?;
+    let mut nonce = [0u8; 32];
+    ch.recv_bytes(&mut nonce)?;
+    if id_commitment(&theirs, &nonce) != com {
+        return Err(Error::Cheating {
+            check: BATCH_ID_CHECK,
+        });
+    }
+    Ok(theirs)
+}
+
+/// The peer's list of batches before Build (a postcard `Vec<BatchId>`,
+/// bounded by the channel's 64 MiB message limit).
+pub(crate) fn recv_listing(ch: &mut Channel) -> Result<Vec<BatchId>> {
+    ch.recv_msg()
 }
 
 /// Items of each part a batch holds (or a copy needs), in [`PARTS`] order.
@@ -415,7 +428,7 @@ pub fn bob_store(
 pub fn open_batches(store: &mut Store, ch: &mut Channel, alice: bool) -> Result<Vec<BatchId>> {
     let mine = list(store)?;
     ch.send_msg(&mine)?;
-    let theirs: Vec<BatchId> = ch.recv_msg()?;
+    let theirs = recv_listing(ch)?;
     let (a, b) = if alice {
         (mine, theirs)
     } else {

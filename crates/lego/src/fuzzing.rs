@@ -92,6 +92,33 @@ pub fn run(data: &[u8]) -> Result<(BatchId, Vec<BatchId>)> {
     side(&mut bob, &mut scripted(&script(&f.alice_sent, data)), false)
 }
 
+/// LEGO's own stateless decoders run directly on `data` (the fast target
+/// `lego_decode`); byte 0 picks one, the rest is the peer's stream:
+/// 0 = Bob's side of the batch-name coin toss (commitment, share,
+/// opening, checked: `batch-id-commit`), 1 = the batch listing before
+/// Build (postcard `Vec<BatchId>`), 2 = the bit flights of Eval (Bob's
+/// masked input bits) and step 10 (spare Δ-ROT choices) with their
+/// padding, then a flight of raw blocks (Generate's garbled tables:
+/// every value is a table, so only the length is checked). Everything
+/// else LEGO reads is a commitment opening (`commit_decode`) or an OT
+/// message (`ot_decode`). `Ok` or a typed error.
+pub fn decode(data: &[u8]) -> Result<()> {
+    let [sel, size, rest @ ..] = data else {
+        return Ok(());
+    };
+    let ch = &mut scripted(rest);
+    match sel % 3 {
+        0 => batch::bob_coin_toss(ch, &[0x5a; 8]).map(drop),
+        1 => batch::recv_listing(ch).map(drop),
+        _ => {
+            ch.recv_bits(*size as usize)?;
+            ch.recv_bits(43)?;
+            let mut tables = vec![Block::ZERO; 2 * (*size as usize % 16)];
+            ch.recv_blocks(&mut tables)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +138,45 @@ mod tests {
             matches!(r, Err(Error::Cheating { check }) if check == batch::BATCH_ID_CHECK),
             "{r:?}"
         );
+    }
+
+    fn stream(sel: u8, size: u8, f: impl FnOnce(&mut Channel) -> Result<()>) -> Vec<u8> {
+        let (a, b) = memory_transport_pair();
+        let (rec, log) = Recording::new(b);
+        let mut ch = Channel::new(rec);
+        f(&mut ch).unwrap();
+        ch.flush().unwrap();
+        drop((ch, a));
+        let v = log.lock().unwrap().clone();
+        [vec![sel, size], v].concat()
+    }
+
+    #[test]
+    fn direct_decoders_accept_honest_messages_and_catch_a_bad_opening() {
+        let coin = |bad: bool| {
+            stream(0, 0, |ch| {
+                let (share, nonce) = ([7u8; 8], [9u8; 32]);
+                ch.send_bytes(&batch::id_commitment(&share, &nonce))?;
+                ch.flush()?;
+                ch.send_bytes(&[share[0] ^ u8::from(bad), 7, 7, 7, 7, 7, 7, 7])?;
+                ch.send_bytes(&nonce)
+            })
+        };
+        decode(&coin(false)).unwrap();
+        let r = decode(&coin(true));
+        assert!(
+            matches!(r, Err(Error::Cheating { check }) if check == batch::BATCH_ID_CHECK),
+            "{r:?}"
+        );
+        let ids = vec![BatchId([1; 8]), BatchId([2; 8])];
+        decode(&stream(1, 0, |ch| ch.send_msg(&ids))).unwrap();
+        assert!(decode(&[1, 0, 3, 0, 0, 0, 0xff, 0xff, 0xff]).is_err());
+        let bits = stream(2, 21, |ch| {
+            ch.send_bits(&[true; 21])?;
+            ch.send_bits(&[false; 43])?;
+            ch.send_blocks(&[Block(1); 10])
+        });
+        decode(&bits).unwrap();
+        assert!(decode(&bits[..bits.len() - 1]).is_err());
     }
 }

@@ -28,8 +28,8 @@ pub struct LegoOptions {
     pub objective: Objective,
     /// Statistical security parameter: the whole run fails with
     /// probability ≤ 2^-s; every component runs at s + 3
-    /// ([`Components`]). At least 40; at most 41 (the commitment code of
-    /// s + 3 must fit the 320-bit rows).
+    /// ([`Components`]). At least 40; at most 83 (the commitment code of
+    /// s + 3 must fit the 448-bit rows, `CommitParams::max_s`).
     pub s: u32,
     /// Generate's size when it is not "enough for the run's executions of
     /// its circuit" (function-independent preprocessing into a store).

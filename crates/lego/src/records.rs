@@ -190,7 +190,7 @@ mod tests {
             id: u64::MAX,
             s: Block(9),
         };
-        let row: Row = [1, 2, 3, 4, 1 << 40];
+        let row: Row = std::array::from_fn(|i| [1, 2, 3, 4, 1 << 40, 0, 0, 0][i]);
         let mut w = Writer::default();
         w.row(&row);
         w.gate(&g);

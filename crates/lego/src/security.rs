@@ -169,8 +169,32 @@ mod tests {
     }
 
     #[test]
+    fn the_sum_is_below_two_to_the_minus_s_for_every_supported_s() {
+        // Every s from 40 to the largest the commitment rows hold, on a
+        // small and an AES-sized circuit.
+        let max = CommitParams::max_s() - MARGIN;
+        assert!(max >= 80, "s = 80 must be supported (largest: {max})");
+        for s in 40..=max {
+            let c = Components::new(s).unwrap();
+            for (q, n) in [(64, 16), (6800, 256)] {
+                let p = LegoParams::optimise(q, n, s, Objective::Communication).unwrap();
+                let t = terms(&p, &c, 4 * q + 2 * n);
+                assert!(t.holds(), "s = {s}: {t:?}");
+                for term in &t.terms {
+                    assert!(term.log2 <= -(c.s_c as f64), "s = {s}: {term:?}");
+                }
+            }
+        }
+        let e = Components::new(max + 1).unwrap_err();
+        assert!(
+            matches!(&e, Error::Config(m) if m.contains(&format!("largest supported s: {}", max + MARGIN))),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn every_component_gets_the_same_s() {
-        for s in [40, 41] {
+        for s in [40, 41, 60, 80] {
             let c = Components::new(s).unwrap();
             let s_c = s + 3;
             assert_eq!(c.s_c, s_c);
@@ -184,9 +208,6 @@ mod tests {
             assert!(p.bound().total_log2 <= -(s_c as f64));
             assert!(terms(&p, &c, 30_000).holds());
         }
-        // 41 → 44 still fits the rows (N = 317); 42 → 45 needs D ≥ 46.
-        assert!(matches!(Components::new(42), Err(Error::Config(_))));
-        assert!(matches!(Components::new(60), Err(Error::Config(_))));
         assert!(matches!(Components::new(39), Err(Error::Config(_))));
     }
 }

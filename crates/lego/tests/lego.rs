@@ -242,7 +242,8 @@ fn s_41_runs_every_component_at_44_and_parties_must_agree_on_s() {
     // a whole run at s = 41 (code [317, 128, 45], 44 VerLeak
     // combinations and spare Δ-ROTs, 172 Δ-ROT columns) gives the right
     // output, two parties with different s stop at the run agreement, and
-    // an s the commitment rows cannot hold is refused before anything runs.
+    // an s the commitment rows cannot hold (84: the code of s + 3 = 87
+    // has N = 455 > 448) is refused before anything runs.
     let mut rng = Rng(41);
     let c = random_circuit(&mut rng, 2, 30, 2);
     let cfg = cfg_for(c);
@@ -256,8 +257,28 @@ fn s_41_runs_every_component_at_44_and_parties_must_agree_on_s() {
         Err(e) => panic!("expected the run agreement to refuse, got {e}"),
         Ok(_) => panic!("parties with different s must not run"),
     }
-    let err = run_with_s(&cfg, (60, 60), ai, bi)
+    let err = run_with_s(&cfg, (84, 84), ai, bi)
         .err()
-        .expect("s = 60 is refused");
+        .expect("s = 84 is refused");
     assert!(matches!(err, brickyard_core::Error::Config(_)), "{err}");
+}
+
+#[test]
+fn s_64_and_80_run_with_commitment_rows_that_follow_the_code() {
+    // #24.5: the commitment code of s + 3 outgrows the 320 bits s = 40
+    // needs (s = 64: [398, 128, 73]; s = 80: [437, 128, 85]); a whole run
+    // at each gives the right output.
+    // Theorem 2 at s + 3 needs enough AND gates for some β ≤ 32 (q = 5
+    // reaches no 2^-67): ~300 gates.
+    for s in [64u32, 80] {
+        let mut rng = Rng(u64::from(s));
+        let c = random_circuit(&mut rng, 4, 300, 2);
+        let cfg = cfg_for(c);
+        let ai = random_inputs(&mut rng, &cfg, Role::Alice, 1);
+        let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
+        let run = run_with_s(&cfg, (s, s), ai.clone(), bi.clone())
+            .unwrap_or_else(|e| panic!("s = {s}: {e}"));
+        let want = cfg.circuit.eval(&assemble(&cfg, &ai[0], &bi[0])).unwrap();
+        assert_eq!(run.bob_outputs[0], want, "s = {s}");
+    }
 }

@@ -409,3 +409,44 @@ fn one_run_takes_copies_from_several_batches_never_mixing_them() {
         Err(Error::Exhausted(_))
     ));
 }
+
+/// #24.5 (d): a store whose material was made at one s refuses a run at
+/// another before anything is read, naming s (the run's parameters are
+/// what `brickyard run` and the facade expect of the store).
+#[test]
+fn a_store_made_at_one_s_refuses_a_run_at_another() {
+    let dir = std::env::temp_dir().join(format!("lego-store-s-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng(5);
+    let cfg = cfg_for(random_circuit(&mut rng, 2, 10, 2));
+    let params = |s: u32| {
+        let opts = LegoOptions {
+            s,
+            ..Default::default()
+        };
+        LegoBob::with_options(cfg.clone(), opts)
+            .unwrap()
+            .store_parameters()
+    };
+    let mut sc = StoreConfig::new("lego", Role::Bob.store_role(), SessionId([4; 16]));
+    sc.key_path = Some(key(&dir, Role::Bob));
+    sc.parameters = params(40);
+    drop(Store::create(&dir.join(Role::Bob.name()), sc).unwrap());
+    let at = |s: u32| {
+        let mut e = Expected::new("lego", Role::Bob.store_role());
+        e.key_path = Some(key(&dir, Role::Bob));
+        e.parameters = params(s);
+        Store::open(&dir.join(Role::Bob.name()), &e)
+    };
+    for s in [41, 64, 80] {
+        let e = at(s).err();
+        let want = format!("s: the store was made with `40`, this run asks for `{s}`");
+        assert!(
+            matches!(&e, Some(Error::Config(m)) if m.contains(&want)),
+            "{e:?}"
+        );
+    }
+    assert!(at(40).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,6 +14,8 @@
 #![deny(missing_docs)]
 
 pub mod excom;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod params;
 pub mod party;
 pub mod probe;

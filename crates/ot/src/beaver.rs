@@ -36,7 +36,7 @@ fn send_corrections(ch: &mut Channel, index: u64, b: &[bool], c: &[bool]) -> Res
     r
 }
 
-fn recv_header(ch: &mut Channel, index: u64, n: usize) -> Result<Vec<bool>> {
+pub(crate) fn recv_header(ch: &mut Channel, index: u64, n: usize) -> Result<Vec<bool>> {
     let mut b = [0u8; 8];
     ch.recv_bytes(&mut b)?;
     let peer = u64::from_le_bytes(b);

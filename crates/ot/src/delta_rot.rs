@@ -73,6 +73,16 @@ impl DeltaRotParams {
     }
 }
 
+/// The sender's lsb flag (whether the receiver flips its strings' lsb):
+/// the Block 0 or 1, anything else `Malformed`.
+pub(crate) fn decode_lsb_flag(b: Block) -> Result<bool> {
+    match b {
+        Block(0) => Ok(false),
+        Block(1) => Ok(true),
+        _ => Err(Error::malformed("Δ-ROT lsb flag is not 0 or 1")),
+    }
+}
+
 /// The public `u × k` extraction matrix `A` (row `j` is a Block).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExtractionMatrix {
@@ -294,11 +304,7 @@ impl DeltaRotReceiver {
             |_, _, _| {},
         )?;
         let msg = ch.recv_block_vec(2)?;
-        let flip = match msg[1] {
-            Block(0) => false,
-            Block(1) => true,
-            _ => return Err(Error::malformed("Δ-ROT lsb flag is not 0 or 1")),
-        };
+        let flip = decode_lsb_flag(msg[1])?;
         let a = ExtractionMatrix::from_seed(msg[0], self.params.leaky_len());
         let mut out = vec![Block::ZERO; n];
         extract_rows(&a, self.params.leaky_len(), &self.core.store, &mut out);

@@ -229,6 +229,40 @@ pub fn run(t: Target, data: &[u8]) -> Result<()> {
     victim(t, &mut ch)
 }
 
+/// The OT layer's stateless decoders run directly on `data` (the fast
+/// target `ot_decode`); byte 0 picks one, byte 1 sizes it, the rest is
+/// the peer's bytes: 0 = a base-OT point (`base::decode_point`: canonical
+/// Ristretto encodings only), 1 = the base-OT sender's `S` (not the
+/// identity), 2 = the base-OT receiver's flight of up to 15 pairs,
+/// 3 = the Δ-ROT lsb flag, 4 = a Beaver derandomisation header (index,
+/// then packed bits with padding). KOS, IKNP and TinyOT messages are
+/// blocks, digests and packed bits read with exact lengths (the
+/// channel's checks, `channel_frames`); whatever they hold is checked
+/// against protocol state (`ot_*` replay targets). `Ok` or a typed error.
+pub fn decode(data: &[u8]) -> Result<()> {
+    let [sel, size, rest @ ..] = data else {
+        return Ok(());
+    };
+    let point = rest.get(..32).unwrap_or(rest);
+    match sel % 5 {
+        0 => base::decode_point(point).map(drop),
+        1 => base::decode_sender_point(point).map(drop),
+        2 => base::decode_receiver_flight(rest, (*size % 16) as usize).map(drop),
+        3 => {
+            let mut b = [0u8; 16];
+            let n = rest.len().min(16);
+            b[..n].copy_from_slice(&rest[..n]);
+            crate::delta_rot::decode_lsb_flag(Block::from_bytes(b)).map(drop)
+        }
+        _ => crate::beaver::recv_header(
+            &mut brickyard_core::channel::scripted(rest),
+            u64::from(*size),
+            (*sel >> 3) as usize,
+        )
+        .map(drop),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,5 +273,36 @@ mod tests {
             assert!(run(t, &[]).is_ok(), "{t:?}: honest replay failed");
             assert!(run(t, &[1, 0xee, 0xee]).is_err(), "{t:?}: junk accepted");
         }
+    }
+
+    #[test]
+    fn direct_decoders_accept_honest_messages_and_refuse_others() {
+        use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT as G;
+        use curve25519_dalek::traits::Identity;
+        let p = G.compress().to_bytes();
+        let id = curve25519_dalek::ristretto::RistrettoPoint::identity()
+            .compress()
+            .to_bytes();
+        let with = |sel: u8, size: u8, rest: &[u8]| [&[sel, size][..], rest].concat();
+        decode(&with(0, 0, &p)).unwrap();
+        decode(&with(1, 0, &p)).unwrap();
+        decode(&with(0, 0, &id)).unwrap();
+        assert!(decode(&with(1, 0, &id)).is_err(), "identity S accepted");
+        assert!(decode(&with(0, 0, &[0xff; 32])).is_err());
+        let flight: Vec<u8> = (0..6).flat_map(|_| p).collect();
+        decode(&with(2, 3, &flight)).unwrap();
+        assert!(decode(&with(2, 4, &flight)).is_err());
+        decode(&with(3, 0, &[1])).unwrap();
+        assert!(decode(&with(3, 0, &[2])).is_err());
+        // Beaver: index 7 then 16 bits (sel = 129: 129 % 5 = 4, 129 >> 3 = 16), each in its frame.
+        let frames = [
+            &8u32.to_le_bytes()[..],
+            &7u64.to_le_bytes(),
+            &2u32.to_le_bytes(),
+            &[0xff, 0xff],
+        ]
+        .concat();
+        decode(&with(129, 7, &frames)).unwrap();
+        assert!(decode(&with(129, 6, &frames)).is_err(), "wrong index");
     }
 }

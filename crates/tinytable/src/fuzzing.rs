@@ -118,6 +118,32 @@ pub fn run(role: Role, data: &[u8]) -> Result<Option<Outputs>> {
     phases(party.as_mut(), &mut ch, &f.inputs[me])
 }
 
+/// TinyTable's stateless decoders run directly on `data` (the fast
+/// target `tinytable_decode`): byte 0 picks the MAC scheme and the low
+/// bits of a bit count, byte 1 its high bits; the rest is the peer's
+/// stream in session order: the options digest (`agree_options`, checked
+/// against ours), a flight of packed masked values (`recv_packed`:
+/// padding bits must be zero) and a MAC-check answer (`recv_check`, the
+/// scheme's key bytes). `Ok` or a typed error.
+pub fn decode(data: &[u8]) -> Result<()> {
+    use crate::mac::MacScheme;
+    let [sel, size, rest @ ..] = data else {
+        return Ok(());
+    };
+    let mac = [
+        MacScheme::Lookup { k: 64 },
+        MacScheme::Linear { k: 64 },
+        MacScheme::Lookup { k: 32 },
+        MacScheme::Linear { k: 32 },
+    ][(*sel & 3) as usize];
+    let o = Options { mac, ..options() };
+    let ch = &mut scripted(rest);
+    crate::party::agree_options(ch, &o)?;
+    let mut buf = Vec::new();
+    crate::online::recv_packed(ch, &mut buf, 8 * *size as usize + (*sel >> 2) as usize)?;
+    crate::online::recv_check(ch, mac).map(drop)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +163,49 @@ mod tests {
                 "{role:?}: junk accepted"
             );
         }
+    }
+
+    #[test]
+    fn direct_decoders_accept_honest_messages_and_refuse_padding() {
+        use crate::mac::MacScheme;
+        let stream = |sel: u8, size: u8, pad: bool| {
+            let mac = [
+                MacScheme::Lookup { k: 64 },
+                MacScheme::Linear { k: 64 },
+                MacScheme::Lookup { k: 32 },
+                MacScheme::Linear { k: 32 },
+            ][(sel & 3) as usize];
+            let o = Options { mac, ..options() };
+            let (a, b) = memory_transport_pair();
+            let (rec, log) = Recording::new(b);
+            let mut ch = Channel::new(rec);
+            ch.send_bytes(blake3::hash(o.describe().as_bytes()).as_bytes())
+                .unwrap();
+            let nbits = 8 * size as usize + (sel >> 2) as usize;
+            let mut packed = vec![0xffu8; nbits.div_ceil(8)];
+            if !nbits.is_multiple_of(8) && !pad {
+                *packed.last_mut().unwrap() >>= 8 - nbits % 8;
+            }
+            ch.send_bytes(&packed).unwrap();
+            ch.send_bytes(&vec![1u8; mac.key_bytes()]).unwrap();
+            ch.flush().unwrap();
+            drop((ch, a));
+            let v = log.lock().unwrap().clone();
+            [vec![sel, size], v].concat()
+        };
+        for sel in [0u8, 1, 2, 3, 4 * 5 + 2, 4 * 7 + 1] {
+            for size in [0u8, 3, 200] {
+                decode(&stream(sel, size, false))
+                    .unwrap_or_else(|e| panic!("sel {sel} size {size}: {e}"));
+                if sel >> 2 != 0 {
+                    let e = decode(&stream(sel, size, true)).unwrap_err();
+                    assert!(matches!(e, brickyard_core::Error::Malformed(_)), "{e}");
+                }
+            }
+        }
+        // Another scheme's digest is refused.
+        let mut s = stream(0, 3, false);
+        s[0] = 1;
+        assert!(matches!(decode(&s), Err(brickyard_core::Error::Config(_))));
     }
 }

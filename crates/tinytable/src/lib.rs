@@ -114,6 +114,10 @@ pub struct Options {
     pub mac: MacScheme,
     /// Dealer or real preprocessing.
     pub source: Source,
+    /// Statistical parameter: the run fails with probability ≤ 2^-s, the
+    /// sum of [`security::terms`]; TinyOT's bucketing is sized for
+    /// [`security::component_s`]. At least 40 ([`security::MIN_S`]).
+    pub s: u32,
     /// `(role, strategy)` to cheat with (adversary builds only).
     pub cheat: Option<(Role, String)>,
 }
@@ -126,8 +130,31 @@ impl Options {
             variant,
             mac: variant.default_mac(),
             source: Source::Real,
+            s: security::DEFAULT_S,
             cheat: None,
         })
+    }
+
+    /// Refuses options whose failure bound exceeds 2^-s for `triples` AND
+    /// triples (`Config` naming the largest term). s below
+    /// [`security::MIN_S`] is never accepted, so with real preprocessing
+    /// the paper's 32-bit MACs (`lookup-32`, `linear-32`: a 2^-32 term)
+    /// are refused for every s. Two runs claim no malicious bound and are
+    /// not refused for it: a passive MAC (semi-honest, chosen by name) and
+    /// `--dealer` (a trusted dealer: benchmark/test mode, whose notes say
+    /// that it is not secure against a corrupt Alice and give the MAC term).
+    pub fn check_bound(&self, triples: usize) -> Result<()> {
+        if self.s < security::MIN_S {
+            return Err(Error::config(format!(
+                "tinytable: s = {} refused (need s ≥ {})",
+                self.s,
+                security::MIN_S
+            )));
+        }
+        if !self.mac.is_malicious() || self.source == Source::Dealer {
+            return Ok(());
+        }
+        security::terms(self.s, self.mac, triples)?.require()
     }
 
     /// What both parties must agree on (cheats are deliberately left out:
@@ -135,7 +162,7 @@ impl Options {
     pub fn describe(&self) -> String {
         format!(
             "tinytable v2 s={} variant={} mac={} source={:?}",
-            security::DEFAULT_S,
+            self.s,
             self.variant.name(),
             self.mac.name(),
             self.source

@@ -312,7 +312,7 @@ impl<'a> Ctx<'a> {
     }
 }
 
-fn recv_packed(ch: &mut Channel, buf: &mut Vec<u8>, nbits: usize) -> Result<()> {
+pub(crate) fn recv_packed(ch: &mut Channel, buf: &mut Vec<u8>, nbits: usize) -> Result<()> {
     let len = nbits.div_ceil(8);
     resize(buf, len);
     let b = &mut buf[..len];
@@ -327,7 +327,7 @@ fn send_check(ch: &mut Channel, scheme: MacScheme, v: u64) -> Result<()> {
     ch.send_bytes(&v.to_le_bytes()[..scheme.key_bytes()])
 }
 
-fn recv_check(ch: &mut Channel, scheme: MacScheme) -> Result<u64> {
+pub(crate) fn recv_check(ch: &mut Channel, scheme: MacScheme) -> Result<u64> {
     let mut b = [0u8; 8];
     ch.recv_bytes(&mut b[..scheme.key_bytes()])?;
     Ok(u64::from_le_bytes(b))

@@ -40,6 +40,20 @@ pub struct TinyTableParty {
     prep: Option<Preprocessor>,
 }
 
+/// Sends the digest of our options and checks the peer's is the same.
+pub(crate) fn agree_options(ch: &mut Channel, opts: &Options) -> Result<()> {
+    let mine = *blake3::hash(opts.describe().as_bytes()).as_bytes();
+    ch.send_bytes(&mine)?;
+    let mut theirs = [0u8; 32];
+    ch.recv_bytes(&mut theirs)?;
+    if mine != theirs {
+        return Err(Error::config(
+            "tinytable: the peer uses different options (variant, --mac, --dealer or s)",
+        ));
+    }
+    Ok(())
+}
+
 fn idx(r: Role) -> usize {
     match r {
         Role::Alice => 0,
@@ -57,6 +71,9 @@ impl TinyTableParty {
             ));
         }
         let program = opts.variant.compile(&cfg.circuit)?;
+        let per_execution =
+            program.table_count() * super::preprocessing::mults_per_table(program.table.n_in);
+        opts.check_bound(per_execution.saturating_mul(cfg.executions))?;
         let wires = |r: Role| -> Vec<u32> {
             cfg.groups_of(r)
                 .iter()
@@ -154,7 +171,7 @@ impl TinyTableParty {
     fn preprocess_all(&mut self, ch: &mut Channel) -> Result<()> {
         let mut prep = match self.prep.take() {
             Some(p) => p,
-            None => Preprocessor::setup(ch, self.role)?,
+            None => Preprocessor::setup(ch, self.role, self.opts.s)?,
         };
         let program = self.program.clone();
         let me = self.me();
@@ -266,7 +283,7 @@ impl Party for TinyTableParty {
 
     fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
         let mut m = std::collections::BTreeMap::new();
-        m.insert("s".into(), super::security::DEFAULT_S.to_string());
+        m.insert("s".into(), self.opts.s.to_string());
         m.insert("mac".into(), self.opts.mac.name());
         m
     }
@@ -279,21 +296,12 @@ impl Party for TinyTableParty {
     }
 
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
-        let mine = *blake3::hash(self.opts.describe().as_bytes()).as_bytes();
-        ch.send_bytes(&mine)?;
-        let mut theirs = [0u8; 32];
-        ch.recv_bytes(&mut theirs)?;
-        if mine != theirs {
-            return Err(Error::config(
-                "tinytable: the peer uses different options (variant, --mac or --dealer)",
-            ));
-        }
-        Ok(())
+        agree_options(ch, &self.opts)
     }
 
     fn independent(&mut self, ch: &mut Channel) -> Result<()> {
         if self.opts.source == Source::Real {
-            self.prep = Some(Preprocessor::setup(ch, self.role)?);
+            self.prep = Some(Preprocessor::setup(ch, self.role, self.opts.s)?);
         }
         Ok(())
     }

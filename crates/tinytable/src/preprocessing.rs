@@ -227,9 +227,9 @@ impl Drop for MacScratch {
 
 impl Preprocessor {
     /// Sets up TinyOT (base OTs both ways), its buckets sized for the
-    /// run's s plus the margin of [`super::security::component_s`].
-    pub fn setup(ch: &mut Channel, role: Role) -> Result<Preprocessor> {
-        let s = super::security::component_s(super::security::DEFAULT_S) as usize;
+    /// run's `s` plus the margin of [`super::security::component_s`].
+    pub fn setup(ch: &mut Channel, role: Role, s: u32) -> Result<Preprocessor> {
+        let s = super::security::component_s(s) as usize;
         Ok(Preprocessor {
             ot: TinyOt::setup_with(ch, ot_role(role), &mut Prg::new(), s)?,
             counter: 0,
@@ -791,7 +791,7 @@ pub fn measure_aes(variant: super::Variant, mac: MacScheme, executions: usize) -
     let go = |ch: &mut Channel, role: Role| -> Result<Side> {
         let me = (role == Role::Bob) as usize;
         let t0 = Instant::now();
-        let mut p = Preprocessor::setup(ch, role)?;
+        let mut p = Preprocessor::setup(ch, role, super::security::DEFAULT_S)?;
         let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
         // Barrier, so both clocks start together.
         match role {

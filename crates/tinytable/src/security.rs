@@ -7,17 +7,22 @@
 //! leaky AND triples whose `x` it learned entirely (TinyOT), or an aBit
 //! MAC forged (KOS under a Δ with two fixed bits). TinyOT is run at
 //! `s_c = s + ⌈log2 #terms⌉` ([`component_s`]); the MACs' `k` is the
-//! user's choice (`--mac`), and its term is reported as it is: with the
-//! paper's k = 32 the sum is 2^-32, above 2^-40 (see [`Terms::holds`]).
+//! user's choice (`--mac`), and its term counts as it is: with the
+//! paper's k = 32 the sum is 2^-32, above 2^-40, and a run refuses it
+//! ([`Terms::require`], called by [`crate::Options::check_bound`]).
 
 use super::mac::MacScheme;
 use brickyard_core::{Error, Result};
 use brickyard_ot::tinyot::bucket;
 use serde::Serialize;
 
-/// The statistical parameter of every TinyTable run (no option sets
-/// another yet).
+/// The statistical parameter of a TinyTable run unless
+/// [`crate::Options::s`] says otherwise.
 pub const DEFAULT_S: u32 = 40;
+
+/// The smallest s a run accepts (never lowered: a bound above 2^-40 is an
+/// insecure choice, refused).
+pub const MIN_S: u32 = 40;
 
 /// The failure events, in the order [`terms`] returns them.
 pub const TERMS: [&str; 3] = [
@@ -58,6 +63,38 @@ impl Terms {
     /// Whether the sum is ≤ 2^-s.
     pub fn holds(&self) -> bool {
         self.sum_log2 <= -(self.s as f64)
+    }
+
+    /// `Ok` when the sum is ≤ 2^-s and s ≥ [`MIN_S`]; else `Config`
+    /// naming the largest term, its bound and the sum.
+    pub fn require(&self) -> Result<()> {
+        if self.s < MIN_S {
+            return Err(Error::config(format!(
+                "tinytable: s = {} refused (need s ≥ {MIN_S})",
+                self.s
+            )));
+        }
+        if self.holds() {
+            return Ok(());
+        }
+        let worst = self
+            .terms
+            .iter()
+            .max_by(|a, b| a.log2.total_cmp(&b.log2))
+            .expect("three terms");
+        Err(Error::config(format!(
+            "tinytable: the failure bound 2^{:.2} exceeds 2^-{} (s = {}); largest term: {} = 2^{:.2}{}",
+            self.sum_log2,
+            self.s,
+            self.s,
+            worst.name,
+            worst.log2,
+            if worst.name == TERMS[0] {
+                " (use a MAC with more bits: lookup-64 or linear-64, or a smaller s, at least 40)"
+            } else {
+                ""
+            }
+        )))
     }
 }
 
@@ -119,6 +156,43 @@ mod tests {
         let t = terms(DEFAULT_S, MacScheme::Lookup { k: 32 }, 6800).unwrap();
         assert!(!t.holds());
         assert!((t.sum_log2 + 32.0).abs() < 0.01, "{t:?}");
+        let e = t.require().unwrap_err();
+        assert!(
+            matches!(&e, Error::Config(m) if m.contains(TERMS[0]) && m.contains("2^-32.00")),
+            "{e}"
+        );
         assert!(terms(DEFAULT_S, MacScheme::Passive, 6800).is_err());
+    }
+
+    #[test]
+    fn the_sum_follows_s_up_to_what_64_bit_macs_give() {
+        // TinyOT at s + 2 and 64-bit MACs keep the sum ≤ 2^-s for every s
+        // up to 63, for one and many TinyOT batches; s = 64 needs MACs of
+        // more than 64 bits, and is refused naming the MAC term.
+        for s in 40..=63 {
+            for triples in [6800, 6_800_000] {
+                for mac in [MacScheme::Lookup { k: 64 }, MacScheme::Linear { k: 64 }] {
+                    let t = terms(s, mac, triples).unwrap();
+                    assert!(t.holds() && t.require().is_ok(), "s = {s}: {t:?}");
+                    assert!(t.terms[1].log2 <= -(component_s(s) as f64), "{t:?}");
+                }
+            }
+        }
+        let e = terms(64, MacScheme::Lookup { k: 64 }, 6800)
+            .unwrap()
+            .require()
+            .unwrap_err();
+        assert!(
+            matches!(&e, Error::Config(m) if m.contains(TERMS[0])),
+            "{e}"
+        );
+        let e = terms(39, MacScheme::Lookup { k: 64 }, 6800)
+            .unwrap()
+            .require()
+            .unwrap_err();
+        assert!(
+            matches!(&e, Error::Config(m) if m.contains("s = 39")),
+            "{e}"
+        );
     }
 }

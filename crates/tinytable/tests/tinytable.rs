@@ -25,6 +25,7 @@ fn opts(variant: Variant, mac: &str) -> Options {
         variant,
         mac: MacScheme::parse(mac).unwrap(),
         source: Source::Real,
+        s: tinytable::security::DEFAULT_S,
         cheat: None,
     }
 }
@@ -116,8 +117,10 @@ fn binary_random_circuits_every_scheme() {
         if round % 2 == 0 {
             cfg.output = OutputMode::Both;
         }
-        // Real tables in two rounds of three, dealer tables in the third.
-        let o = if round % 3 == 2 {
+        // Real tables in two rounds of three, dealer tables in the third;
+        // 32-bit MACs only with the dealer (real runs refuse their 2^-32
+        // term: `real_runs_refuse_a_bound_above_two_to_the_minus_s`).
+        let o = if round % 3 == 2 || mac.ends_with("-32") {
             dealer(Variant::Binary, mac)
         } else {
             opts(Variant::Binary, mac)
@@ -157,10 +160,10 @@ fn binary_aes_once(o: Options) {
 fn sbox_aes_every_scheme_ten_table_rounds() {
     for (mac, real) in [
         ("passive", false),
-        ("linear-32", true),
+        ("linear-32", false),
         ("linear-64", true),
         ("linear-64", false),
-        ("lookup-32", true),
+        ("lookup-32", false),
     ] {
         let pick = |v, m| if real { opts(v, m) } else { dealer(v, m) };
         let mut cfg = cfg_for(builtin("aes128").unwrap());
@@ -307,5 +310,105 @@ fn tables_from_stores_are_used_once(o: Options, tag: &str) {
     }
     let third = stored(&dir, &cfg, &o, false, Some(inputs));
     assert!(matches!(third, Err(Error::Exhausted(_))), "{third:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// #24.5: a real run whose failure bound (the sum of
+/// `tinytable::security::terms`) exceeds 2^-s is refused with a `Config`
+/// error naming the largest term; s < 40 is never accepted; the dealer
+/// (test/bench mode, no malicious bound) still runs 32-bit MACs.
+#[test]
+fn real_runs_refuse_a_bound_above_two_to_the_minus_s() {
+    let cfg = cfg_for(builtin("add8").unwrap());
+    let refused = |o: Options, what: &str| {
+        let e = tinytable::new_party(Role::Alice, cfg.clone(), o.clone()).err();
+        assert!(
+            matches!(&e, Some(Error::Config(m)) if m.contains(what)),
+            "{o:?}: {e:?}"
+        );
+    };
+    for mac in ["lookup-32", "linear-32"] {
+        refused(opts(Variant::Binary, mac), "table and output MACs");
+        assert!(tinytable::new_party(Role::Bob, cfg.clone(), dealer(Variant::Binary, mac)).is_ok());
+    }
+    // 64-bit MACs carry s up to 63 (2^-64 + TinyOT at s + 2); s = 64 is
+    // more than they give.
+    let at = |s: u32, mac: &str, source: Source| Options {
+        s,
+        source,
+        ..opts(Variant::Binary, mac)
+    };
+    refused(at(64, "lookup-64", Source::Real), "table and output MACs");
+    refused(at(39, "lookup-64", Source::Real), "s = 39 refused");
+    refused(at(39, "linear-64", Source::Dealer), "s = 39 refused");
+    for s in [40, 50, 60, 63] {
+        assert!(
+            tinytable::new_party(Role::Alice, cfg.clone(), at(s, "linear-64", Source::Real))
+                .is_ok()
+        );
+    }
+    assert!(
+        tinytable::new_party(Role::Alice, cfg.clone(), at(60, "passive", Source::Real)).is_ok()
+    );
+}
+
+/// #24.5: s reaches TinyOT (buckets sized for s + 2) and the run
+/// agreement: an honest run at s = 60 is correct, and parties with
+/// different s stop with `Config` before any cryptography.
+#[test]
+fn s_60_runs_and_parties_must_agree_on_s() {
+    let mut cfg = cfg_for(builtin("add8").unwrap());
+    cfg.output = OutputMode::Both;
+    let at = |s| Options {
+        s,
+        ..opts(Variant::Binary, "lookup-64")
+    };
+    check_honest(&cfg, at(60), 60);
+    let mut rng = Rng(61);
+    let ai = random_inputs(&mut rng, &cfg, Role::Alice, 1);
+    let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
+    let (ra, rb) = run_pair(&cfg, at(40), at(60), ai, bi);
+    for r in [ra, rb] {
+        assert!(
+            matches!(&r, Err(Error::Config(m)) if m.contains('s')),
+            "{:?}",
+            r.err()
+        );
+    }
+}
+
+/// #24.5 (d): a store made at one s refuses a run at another, naming s.
+#[test]
+fn a_store_made_at_one_s_refuses_a_run_at_another() {
+    let dir = std::env::temp_dir().join(format!("tinytable-store-s-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = cfg_for(builtin("add8").unwrap());
+    let at = |s| Options {
+        s,
+        ..dealer(Variant::Binary, "linear-64")
+    };
+    let params = |s| {
+        tinytable::new_party(Role::Alice, cfg.clone(), at(s))
+            .unwrap()
+            .store_parameters()
+    };
+    let mut sc = StoreConfig::new("tinytable", Role::Alice.store_role(), SessionId([3; 16]));
+    sc.key_path = Some(dir.join("alice.key"));
+    sc.parameters = params(40);
+    drop(Store::create(&dir.join("alice"), sc).unwrap());
+    let open = |s| {
+        let mut e = Expected::new("tinytable", Role::Alice.store_role());
+        e.key_path = Some(dir.join("alice.key"));
+        e.parameters = params(s);
+        Store::open(&dir.join("alice"), &e)
+    };
+    let e = open(60).err();
+    assert!(
+        matches!(&e, Some(Error::Config(m))
+            if m.contains("s: the store was made with `40`, this run asks for `60`")),
+        "{e:?}"
+    );
+    assert!(open(40).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -21,6 +21,7 @@ fn opts() -> Options {
         variant: Variant::Binary,
         mac: MacScheme::parse("lookup-64").unwrap(),
         source: Source::Real,
+        s: tinytable::security::DEFAULT_S,
         cheat: None,
     }
 }

@@ -44,15 +44,18 @@ fn opening_a_different_value_is_caught() {
                 let diff = xor_rows(&code.encode(m), &code.encode(m ^ delta));
                 let guess = {
                     let g = prg.random_blocks(3);
-                    [
+                    let mut w = [0u64; crate::params::ROW_WORDS];
+                    w[..5].copy_from_slice(&[
                         g[0].0 as u64,
                         (g[0].0 >> 64) as u64,
                         g[1].0 as u64,
                         g[2].0 as u64,
                         (g[2].0 >> 64) as u64,
-                    ]
+                    ]);
+                    w
                 };
-                let t2: [u64; 5] = std::array::from_fn(|i| t[i] ^ (diff[i] & guess[i]));
+                let t2: [u64; crate::params::ROW_WORDS] =
+                    std::array::from_fn(|i| t[i] ^ (diff[i] & guess[i]));
                 let mut buf = Vec::new();
                 put_opening(&mut buf, c.params.n(), m ^ delta, &t2);
                 send_count(ch, 1).unwrap();
@@ -107,7 +110,7 @@ fn non_codeword_corrections_are_caught() {
         let mut prg = Prg::from_seed(Block(trial));
         let mut pos: Vec<usize> = (K..c.params.n()).collect();
         prg.shuffle(&mut pos);
-        let mut flip = [0u64; 5];
+        let mut flip = [0u64; crate::params::ROW_WORDS];
         for &j in &pos[..20] {
             flip[j / 64] |= 1 << (j % 64);
         }
@@ -131,7 +134,7 @@ fn a_bad_first_batch_is_caught_when_a_second_was_started() {
     for trial in 0..10 {
         let (mut c, mut r) = ideal_setup(3000 + trial);
         let id = Prg::from_seed(Block(trial)).gen_range(500) as usize;
-        let mut flip = [0u64; 5];
+        let mut flip = [0u64; crate::params::ROW_WORDS];
         flip[2] = 0xffff_f000;
         c.cheat = Cheat::Corrections { id, flip };
         let (_, res) = run(

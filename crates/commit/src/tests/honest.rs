@@ -33,7 +33,7 @@ fn material_has_the_documented_correlation() {
     let watch = r.state.watch;
     for id in 0..1200 {
         let cw = c.params.code().encode(c.state.msgs[id]);
-        let masked: [u64; 5] = std::array::from_fn(|i| cw[i] & watch[i]);
+        let masked: [u64; crate::params::ROW_WORDS] = std::array::from_fn(|i| cw[i] & watch[i]);
         assert_eq!(xor_rows(&c.state.t[id], &r.state.w[id]), masked, "id {id}");
     }
     // Random values are not degenerate.
@@ -189,7 +189,7 @@ fn interleaved_batches_equal_sequential_ones_and_stay_closed_until_checked() {
     let watch = r.state.watch;
     for id in 0..1300 {
         let cw = c.params.code().encode(c.state.msgs[id]);
-        let masked: [u64; 5] = std::array::from_fn(|i| cw[i] & watch[i]);
+        let masked: [u64; crate::params::ROW_WORDS] = std::array::from_fn(|i| cw[i] & watch[i]);
         assert_eq!(xor_rows(&c.state.t[id], &r.state.w[id]), masked, "id {id}");
     }
 }
