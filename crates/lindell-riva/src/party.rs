@@ -57,6 +57,11 @@ fn positions(cfg: &RunConfig, role: Role) -> Vec<usize> {
         .collect()
 }
 
+/// The agreed run for `cfg` (its `executions` as `N`, s = 40).
+pub(crate) fn agreed_for(cfg: &RunConfig) -> Result<Agreed> {
+    agreed(cfg)
+}
+
 fn agreed(cfg: &RunConfig) -> Result<Agreed> {
     cfg.validate()?;
     if cfg.output != OutputMode::Bob {
