@@ -62,6 +62,58 @@ pub fn check_memory_for(
     Ok(())
 }
 
+/// `brickyard preprocess --protocol lindell-riva`: this role's memory
+/// (Bob's bundles stream to disk) and its store's size (with Bob's spill
+/// file) against `MemAvailable` and the free space where the store goes.
+pub fn check_lr_preprocess(
+    cfg: &RunConfig,
+    role: brickyard_protocols::Role,
+    store: &std::path::Path,
+) -> Result<(), CliError> {
+    use brickyard_lindell_riva::estimate::{estimate, Mode};
+    let e = estimate(cfg, Mode::Preprocess)?;
+    let (mem, disk) = match role {
+        brickyard_protocols::Role::Alice => (e.alice_memory, e.alice_disk),
+        brickyard_protocols::Role::Bob => (e.bob_memory, e.bob_disk),
+    };
+    if let Some(avail) = mem_available() {
+        if mem > avail {
+            return Err(CliError::Protocol(brickyard_core::Error::config(format!(
+                "lindell-riva preprocessing of {} execution(s) of this circuit needs about {} of \
+                 memory ({}), but only {} is available (MemAvailable): use fewer --executions",
+                cfg.executions,
+                gib(mem),
+                role.name(),
+                gib(avail)
+            ))));
+        }
+    }
+    let parent = store
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    if let Ok(st) = rustix::fs::statvfs(parent) {
+        let free = st.f_bavail.saturating_mul(st.f_frsize);
+        if disk > free {
+            return Err(CliError::Protocol(brickyard_core::Error::config(format!(
+                "lindell-riva preprocessing of {} execution(s) of this circuit needs about {} of \
+                 disk in {} ({}'s store{}), but only {} is free: use fewer --executions",
+                cfg.executions,
+                gib(disk),
+                parent.display(),
+                role.name(),
+                if role == brickyard_protocols::Role::Bob {
+                    " and the bundles until bucketing"
+                } else {
+                    ""
+                },
+                gib(free)
+            ))));
+        }
+    }
+    Ok(())
+}
+
 /// [`check_memory_for`] for one party (`run`, `preprocess`).
 pub fn check_memory(protocol: &str, cfg: &RunConfig, from_store: bool) -> Result<(), CliError> {
     check_memory_for(protocol, cfg, from_store, 1)

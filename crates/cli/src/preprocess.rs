@@ -98,7 +98,9 @@ pub fn run(args: PreprocessArgs) -> CliResult {
             args.store.display()
         )));
     }
-    if sizes.is_none() {
+    if args.run.protocol == "lindell-riva" {
+        crate::limits::check_lr_preprocess(&cfg, role, &args.store)?;
+    } else if sizes.is_none() {
         crate::limits::check_memory(&args.run.protocol, &cfg, false)?;
     }
     let mut party = match sizes {

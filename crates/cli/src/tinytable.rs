@@ -1,7 +1,7 @@
 //! Protocol-specific flags on `demo`, `run`, `preprocess` and `bench`:
 //! TinyTable's MAC scheme and trusted-dealer mode, and (feature
 //! `adversary`) the named cheating strategies of the malicious protocols
-//! (`tinytable`, `tinytable-sbox`, `lego`).
+//! (`tinytable`, `tinytable-sbox`, `lego`, `lindell-riva`).
 
 use crate::error::CliError;
 use brickyard_protocols::tinytable::{self, MacScheme, Options, Source};
@@ -63,9 +63,9 @@ impl TinyTableArgs {
                 "--dealer and --mac apply to tinytable and tinytable-sbox, not `{protocol}`"
             )));
         }
-        if self.cheat.is_some() && protocol != "lego" {
+        if self.cheat.is_some() && protocol != "lego" && protocol != "lindell-riva" {
             return Err(CliError::Usage(format!(
-                "`{protocol}` has no cheating strategies (tinytable, tinytable-sbox and lego do)"
+                "`{protocol}` has no cheating strategies (tinytable, tinytable-sbox, lego and lindell-riva do)"
             )));
         }
         Ok(())
@@ -113,6 +113,41 @@ impl TinyTableArgs {
         }
     }
 
+    /// A Lindell–Riva party, following `--cheat` when it names this role
+    /// (or rigs Bob for it).
+    pub fn lr_party(&self, role: Role, cfg: RunConfig) -> Result<Box<dyn Party>, CliError> {
+        use brickyard_lindell_riva::party::{LrAlice, LrBob};
+        self.check_other("lindell-riva")?;
+        let Some(spec) = &self.cheat else {
+            return Ok(match role {
+                Role::Alice => Box::new(LrAlice::new(cfg)?),
+                Role::Bob => Box::new(LrBob::new(cfg)?),
+            });
+        };
+        #[cfg(feature = "adversary")]
+        {
+            let c = brickyard_lindell_riva::protocol::Cheat::parse(spec).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "unknown lindell-riva strategy `{spec}` (see --list-cheats)"
+                ))
+            })?;
+            let mine = spec.starts_with(role.name());
+            Ok(match role {
+                Role::Alice if mine => Box::new(LrAlice::new(cfg)?.cheat(c)),
+                Role::Bob if mine || c.rigs_bob() => Box::new(LrBob::new(cfg)?.cheat(c)),
+                Role::Alice => Box::new(LrAlice::new(cfg)?),
+                Role::Bob => Box::new(LrBob::new(cfg)?),
+            })
+        }
+        #[cfg(not(feature = "adversary"))]
+        {
+            let _ = (role, cfg, LrAlice::new, LrBob::new);
+            Err(CliError::Usage(format!(
+                "--cheat {spec}: cheating strategies need a build with `--features adversary`"
+            )))
+        }
+    }
+
     /// A party of `protocol`, with these flags for TinyTable.
     pub fn new_party(
         &self,
@@ -126,6 +161,9 @@ impl TinyTableArgs {
             self.check_other(protocol)?;
             if protocol == "lego" {
                 return self.lego_party(role, cfg, Default::default());
+            }
+            if protocol == "lindell-riva" {
+                return self.lr_party(role, cfg);
             }
             Ok(brickyard_protocols::registry::new_party(
                 protocol, role, cfg,
@@ -146,13 +184,17 @@ impl TinyTableArgs {
         if !self.list_cheats {
             return Ok(false);
         }
-        if !is_tinytable(protocol) && protocol != "lego" {
+        if !is_tinytable(protocol) && protocol != "lego" && protocol != "lindell-riva" {
             return Err(CliError::Usage(format!(
                 "`{protocol}` has no cheating strategies"
             )));
         }
         #[cfg(feature = "adversary")]
-        if protocol == "lego" {
+        if protocol == "lindell-riva" {
+            for (name, c) in brickyard_lindell_riva::protocol::Cheat::ALL {
+                println!("{name} — {}", c.describe());
+            }
+        } else if protocol == "lego" {
             for (name, _, what) in brickyard_protocols::lego::Cheat::ALL {
                 println!("{name} — {what}");
             }

@@ -1,5 +1,6 @@
 //! The adversary flags as a user runs them (built with `--features adversary`,
-//! as CI does): every listed strategy of `lego` and `tinytable` ends in the
+//! as CI does): every listed strategy of `lego`, `tinytable` and
+//! `lindell-riva` ends in the
 //! outcome its table below names — an abort naming that check, or (for a
 //! strategy the protocol tolerates) the correct output — never a wrong one.
 //! A strategy missing from the table fails the test, so a new cheat must
@@ -115,6 +116,64 @@ const TINYTABLE: &[(&str, Expect)] = &[
     ),
 ];
 
+/// Lindell–Riva on add8, one execution (N = 1, s = 40), Bob learning the
+/// output.
+const LINDELL_RIVA: &[(&str, Expect)] = &[
+    (
+        "alice:bad-circuit",
+        Expect::AbortOrCorrect(&["check-circuit"]),
+    ),
+    (
+        "alice:inconsistent-input",
+        Expect::Abort(&["input-decommit"]),
+    ),
+    (
+        "alice:false-difference",
+        Expect::Abort(&["mask-difference"]),
+    ),
+    (
+        "alice:two-outputs",
+        Expect::AbortOrCorrect(&["check-circuit"]),
+    ),
+    ("alice:bad-lambda", Expect::Abort(&["lambda-decommit"])),
+    (
+        "alice:selective-ot",
+        Expect::AbortOrCorrect(&["ot-label-decommit"]),
+    ),
+    ("alice:wrong-D", Expect::Abort(&["recovery-hash"])),
+    (
+        "alice:bad-recovery-encryption",
+        Expect::Abort(&["recovery-encryption"]),
+    ),
+    ("alice:bad-seed-open", Expect::Abort(&["seed-decommit"])),
+    ("alice:bad-mask", Expect::Abort(&["check-mask"])),
+    (
+        "alice:bad-public-label",
+        Expect::Abort(&["public-input-decommit"]),
+    ),
+    (
+        "alice:bad-output-decommit",
+        Expect::Abort(&["output-decommit"]),
+    ),
+    (
+        "bob:short-probe-matrix",
+        Expect::Abort(&["probe-resistance"]),
+    ),
+    ("bob:bad-selection-open", Expect::Abort(&["cc-decommit"])),
+    // Bob's own guess gains him nothing; his output is still f(x, y).
+    ("bob:guess-D", Expect::Output("12")),
+    (
+        "alice:bad-recovery-circuit",
+        Expect::AbortOrCorrect(&["check-circuit"]),
+    ),
+    ("alice:split-r", Expect::Abort(&["recovery-encryption"])),
+    // Bob's selection rigged (the demo gives him the strategy too).
+    (
+        "alice:invalid-output-labels",
+        Expect::Abort(&["no-valid-circuit"]),
+    ),
+];
+
 fn listed(protocol: &str) -> Vec<String> {
     let list = brickyard(&["demo", "--protocol", protocol, "--list-cheats"]);
     assert!(list.status.success(), "{protocol}: --list-cheats failed");
@@ -189,6 +248,11 @@ fn every_strategy(protocol: &str, table: &[(&str, Expect)]) {
 #[test]
 fn lego_strategies_end_as_expected() {
     every_strategy("lego", LEGO);
+}
+
+#[test]
+fn lindell_riva_strategies_end_as_expected() {
+    every_strategy("lindell-riva", LINDELL_RIVA);
 }
 
 #[test]

@@ -11,8 +11,10 @@
 //! * [`protocol`]: the Appendix A protocol on these blocks (bundles,
 //!   cut-and-choose, OTs, online stage with cheating recovery).
 //! * [`party`]: its driver parties (`lindell-riva` in the registry).
+//! * [`estimate`]: memory and disk a run needs, checked before it starts.
 #![deny(missing_docs)]
 
+pub mod estimate;
 pub mod excom;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;

@@ -10,11 +10,38 @@
 //! | online | Fig. A.3 on one bucket, four messages |
 //!
 //! Only Bob learns the output (`--output bob`); other modes are refused.
+//!
+//! With a store ([`Party::attach_store`]) a preprocessing run writes one
+//! record per bucket and the setup (`protocol/stored.rs`); a later run
+//! rebuilds the setup from the store, skips the preprocessing phases, and
+//! each execution reserves one bucket durably before reading it.
 
 use crate::params::S;
 use crate::protocol::{Agreed, Alice, Bob};
 use brickyard_core::{Channel, Error, Result};
 use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
+use brickyard_store::Store;
+use std::collections::BTreeMap;
+
+/// What stored material is bound to: the function, input ownership, `s`
+/// and how the lemmas' parameters were chosen (the `N` it was made for,
+/// and with it B, p, M, B', p', M', is in the stored setup: a run consumes
+/// any number of its buckets).
+fn store_parameters(cfg: &RunConfig) -> BTreeMap<String, String> {
+    let mut m = cfg.function_parameters();
+    m.extend(security_parameters());
+    m.insert(
+        "lindell-riva parameters".into(),
+        "Lemmas 2.2/2.3, fewest circuits".into(),
+    );
+    m
+}
+
+fn security_parameters() -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    m.insert("s".into(), S.to_string());
+    m
+}
 
 /// Positions of one role's input wires in the flattened input order.
 fn positions(cfg: &RunConfig, role: Role) -> Vec<usize> {
@@ -28,6 +55,11 @@ fn positions(cfg: &RunConfig, role: Role) -> Vec<usize> {
         .iter()
         .flat_map(|&g| starts[g]..starts[g] + cfg.circuit.inputs[g].width())
         .collect()
+}
+
+/// The agreed run for `cfg` (its `executions` as `N`, s = 40).
+pub(crate) fn agreed_for(cfg: &RunConfig) -> Result<Agreed> {
+    agreed(cfg)
 }
 
 fn agreed(cfg: &RunConfig) -> Result<Agreed> {
@@ -49,6 +81,7 @@ fn agreed(cfg: &RunConfig) -> Result<Agreed> {
 /// Alice (P1, garbler).
 pub struct LrAlice {
     inner: Alice,
+    cfg: RunConfig,
 }
 
 impl LrAlice {
@@ -56,11 +89,34 @@ impl LrAlice {
     pub fn new(cfg: RunConfig) -> Result<Self> {
         Ok(LrAlice {
             inner: Alice::new(agreed(&cfg)?),
+            cfg,
         })
+    }
+
+    /// Adversary mode: Alice follows `cheat`.
+    #[cfg(feature = "adversary")]
+    pub fn cheat(mut self, cheat: crate::protocol::Cheat) -> Self {
+        self.inner.set_cheat(cheat);
+        self
     }
 }
 
 impl Party for LrAlice {
+    fn attach_store(&mut self, store: Store) -> Result<()> {
+        self.inner.attach_store(store)
+    }
+    fn store_parameters(&self) -> BTreeMap<String, String> {
+        store_parameters(&self.cfg)
+    }
+    fn security_parameters(&self) -> BTreeMap<String, String> {
+        security_parameters()
+    }
+    fn poison_store(&mut self, check: &str) -> Result<()> {
+        self.inner.poison_store(check)
+    }
+    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+        self.inner.begin_online(ch, self.cfg.executions as u64)
+    }
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         self.inner.setup(ch)
     }
@@ -91,9 +147,31 @@ impl LrBob {
             cfg,
         })
     }
+
+    /// Adversary mode: Bob follows `cheat` (or is rigged for it).
+    #[cfg(feature = "adversary")]
+    pub fn cheat(mut self, cheat: crate::protocol::Cheat) -> Self {
+        self.inner.set_cheat(cheat);
+        self
+    }
 }
 
 impl Party for LrBob {
+    fn attach_store(&mut self, store: Store) -> Result<()> {
+        self.inner.attach_store(store)
+    }
+    fn store_parameters(&self) -> BTreeMap<String, String> {
+        store_parameters(&self.cfg)
+    }
+    fn security_parameters(&self) -> BTreeMap<String, String> {
+        security_parameters()
+    }
+    fn poison_store(&mut self, check: &str) -> Result<()> {
+        self.inner.poison_store(check)
+    }
+    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+        self.inner.begin_online(ch, self.cfg.executions as u64)
+    }
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         self.inner.setup(ch)
     }

@@ -91,6 +91,15 @@ pub fn memory_estimate(protocol: &str, cfg: &RunConfig, from_store: bool) -> Opt
         "lego" if !from_store => {
             crate::lego::memory_estimate(cfg, &crate::lego::LegoOptions::default()).ok()
         }
+        "lindell-riva" => {
+            use crate::lindell_riva::estimate::{estimate, Mode};
+            let mode = if from_store {
+                Mode::Online
+            } else {
+                Mode::InMemory
+            };
+            estimate(cfg, mode).ok().map(|e| e.memory())
+        }
         _ => None,
     }
 }

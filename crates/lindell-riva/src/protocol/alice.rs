@@ -1,13 +1,15 @@
 //! Alice (P1): the garbler.
 
 use super::bundle::{self, BundleSecret};
-use super::{hash_d, pads, Agreed, Cheat, Setup};
+use super::record::{self, Reader};
+use super::{hash_d, pads, stored, Agreed, Cheat, Setup};
 use crate::excom::{commit, AwaitingCommit, Opening, Role};
 use brickyard_circuit::Gate;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_garble::GarblePlan;
 use brickyard_ot::KosSender;
+use brickyard_store::Store;
 use zeroize::Zeroizing;
 
 /// Alice's state across the phases.
@@ -21,6 +23,8 @@ pub struct Alice {
     /// Per bucket: the C members' then the C' members' secrets.
     buckets: Vec<Vec<BundleSecret>>,
     next: usize,
+    /// Buckets in a store instead of `buckets` (see `stored.rs`).
+    store: Option<Box<Store>>,
     cheat: Cheat,
 }
 
@@ -40,8 +44,65 @@ impl Alice {
             rot: Zeroizing::new(Vec::new()),
             buckets: Vec::new(),
             next: 0,
+            store: None,
             cheat: Cheat::None,
         }
+    }
+
+    /// Keeps the buckets in `store`: a preprocessing run writes them there,
+    /// a later run (whose setup the store recorded) takes them from it.
+    pub fn attach_store(&mut self, mut store: Store) -> Result<()> {
+        if let Some(rec) = stored::attach(&mut store)? {
+            self.setup = Some(Setup::from_record(&self.agreed, &rec)?);
+        }
+        self.store = Some(Box::new(store));
+        Ok(())
+    }
+
+    /// Durably poisons the attached store (the peer cheated).
+    pub fn poison_store(&mut self, check: &str) -> Result<()> {
+        match &mut self.store {
+            Some(s) => s.poison(check),
+            None => Ok(()),
+        }
+    }
+
+    /// With a store: the next-bucket handshake for `want` executions.
+    pub fn begin_online(&mut self, ch: &mut Channel, want: u64) -> Result<()> {
+        let rec = self.st()?.record();
+        match &mut self.store {
+            Some(s) => stored::begin(ch, s, &rec, want),
+            None => Ok(()),
+        }
+    }
+
+    /// The next unused bucket's secrets (C members, then C'), used once.
+    fn take_bucket(&mut self, st: &Setup) -> Result<Vec<BundleSecret>> {
+        let Some(s) = &mut self.store else {
+            let k = self.next;
+            if k >= self.buckets.len() || self.buckets[k].is_empty() {
+                return Err(Error::Exhausted(
+                    "lindell-riva: every bucket was used".into(),
+                ));
+            }
+            // The bucket is spent whatever happens next.
+            self.next += 1;
+            return Ok(std::mem::take(&mut self.buckets[k]));
+        };
+        let (reserved, bytes) = stored::take(s)?;
+        let mut r = Reader::new(&bytes);
+        stored::check_index(r.u64()?, reserved)?;
+        let mut secs = Vec::with_capacity(record::members(st));
+        for i in 0..record::members(st) {
+            let (plan, shape) = record::part_of(st, i);
+            secs.push(BundleSecret::read(
+                &mut r,
+                shape,
+                plan.output_wires().len(),
+            )?);
+        }
+        r.done()?;
+        Ok(secs)
     }
 
     /// Adversary mode: the strategy this party follows.
@@ -97,9 +158,28 @@ impl Alice {
         // Bob committed to σ, seed_π and his challenges before anything of ours.
         let awaiting = AwaitingCommit::receive(ch, st.excom)?;
         let cheat_plan = match self.cheat {
-            Cheat::TwoOutputs => Some(negated_output(st)?),
+            Cheat::TwoOutputs | Cheat::BadRecoveryCircuit => Some(negated_output(st)?),
             _ => None,
         };
+        // bad-recovery-circuit: a wrong C' in the first bundle of C' (a
+        // minority of whichever bucket gets it: B' ≥ 3).
+        let (bad_c2, bad_c2_plan) = match self.cheat {
+            Cheat::BadRecoveryCircuit => (
+                1.min(st.b2().saturating_sub(1) / 2),
+                Some(negated_recovery(st)?),
+            ),
+            _ => (0, None),
+        };
+        // invalid-output-labels: the C members of bucket 0 under the rigged selection.
+        #[allow(unused_mut)]
+        let mut rigged_bucket: Vec<usize> = Vec::new();
+        #[cfg(feature = "adversary")]
+        if self.cheat == Cheat::InvalidOutputLabels {
+            let sel =
+                crate::excom::Selection::random(&st.excom, &mut Prg::from_seed(super::RIGGED_SEED));
+            let (buckets, _) = sel.buckets(&st.excom);
+            rigged_bucket = buckets[0][..st.b()].to_vec();
+        }
         let total = st.total();
         let mut secrets = Vec::with_capacity(total);
         let mut seeds: Vec<(Block, Opening)> = Vec::with_capacity(total);
@@ -108,11 +188,21 @@ impl Alice {
             let mut r = [0u8; 16];
             self.prg.fill_bytes(&mut r);
             let (plan, shape) = st.of(j);
-            let plan = match (&cheat_plan, j) {
-                (Some(p), 0) => p,
+            let plan = match (&cheat_plan, &bad_c2_plan, j) {
+                (Some(p), _, 0) => p,
+                (_, Some(p), j) if j >= st.m() && j < st.m() + bad_c2 => p,
                 _ => plan,
             };
-            let (mut public, secret) = bundle::generate(plan, shape, j, seed)?;
+            #[allow(unused_mut)]
+            let (mut public, mut secret) = bundle::generate(plan, shape, j, seed)?;
+            #[cfg(feature = "adversary")]
+            if let Some(t) = rigged_bucket.iter().position(|&m| m == j) {
+                public.outputs = secret.shift_outputs(Block(2));
+                if t % 2 == 1 {
+                    public.decoding.bits[0] ^= true;
+                }
+            }
+            let _ = &rigged_bucket;
             if let Cheat::BadCircuit(k) = self.cheat {
                 if j < k.min(st.m()) {
                     if let Some(t) = public.gc.tables.first_mut() {
@@ -175,6 +265,9 @@ impl Alice {
         // OTs: per bucket and OT wire, the labels of that wire in all the
         // bucket's circuits of C (then C') with their openings.
         let per = st.ots_per_bucket();
+        if let Some(s) = &mut self.store {
+            stored::save_setup(s, &st.record())?;
+        }
         let mut kept = Vec::with_capacity(buckets.len());
         for (k, members) in buckets.iter().enumerate() {
             let secs: Vec<BundleSecret> = members
@@ -204,9 +297,23 @@ impl Alice {
                     ot += 1;
                 }
             }
-            kept.push(secs);
+            match &mut self.store {
+                // One bucket at a time to disk (see `record.rs`).
+                Some(s) => {
+                    let mut rec = Zeroizing::new(Vec::new());
+                    record::put_u64(&mut rec, k as u64);
+                    for sec in &secs {
+                        sec.write(&mut rec);
+                    }
+                    s.append_blob(stored::KIND, &rec)?;
+                }
+                None => kept.push(secs),
+            }
         }
         ch.flush()?;
+        if let Some(s) = &mut self.store {
+            s.commit()?;
+        }
         self.rot = Zeroizing::new(Vec::new());
         self.buckets = kept;
         self.next = 0;
@@ -228,15 +335,7 @@ impl Alice {
         if x.len() != st.shape.x {
             return Err(Error::config("lindell-riva: wrong input length"));
         }
-        let k = self.next;
-        if k >= self.buckets.len() || self.buckets[k].is_empty() {
-            return Err(Error::Exhausted(
-                "lindell-riva: every bucket was used".into(),
-            ));
-        }
-        // The bucket is spent whatever happens next.
-        let secs = std::mem::take(&mut self.buckets[k]);
-        self.next += 1;
+        let secs = self.take_bucket(st)?;
         let (b, b2) = (st.b(), st.b2());
         let (c, c2) = secs.split_at(b);
         let (l, nx) = (st.shape.public, st.shape.x);
@@ -279,11 +378,17 @@ impl Alice {
         for (i, s) in c.iter().enumerate() {
             let pairs = s.output_pairs();
             for (v, &(w0, w1)) in pairs.iter().enumerate() {
-                let mut e1 = w1 ^ r[v] ^ d;
+                // split-r: circuit i uses R_v ⊕ i (each pair consistent alone).
+                let r_v = if self.cheat == Cheat::SplitR {
+                    r[v] ^ Block(i as u128)
+                } else {
+                    r[v]
+                };
+                let mut e1 = w1 ^ r_v ^ d;
                 if self.cheat == Cheat::BadRecoveryEncryption && i == 0 && v == 0 {
                     e1 ^= Block(1);
                 }
-                ch.send_block(w0 ^ r[v])?;
+                ch.send_block(w0 ^ r_v)?;
                 ch.send_block(e1)?;
             }
         }
@@ -329,6 +434,21 @@ impl Alice {
         debug_assert_eq!(secs.len(), b + b2);
         Ok(())
     }
+}
+
+/// C' with output bit 0 negated (the `bad-recovery-circuit` cheat's circuit).
+fn negated_recovery(st: &Setup) -> Result<GarblePlan> {
+    let mut c = super::circuits::recovery_circuit(st.alice.len(), &st.e2)?;
+    negate_first_output(&mut c);
+    GarblePlan::new(&c)
+}
+
+fn negate_first_output(c: &mut brickyard_circuit::Circuit) {
+    let out = c.num_wires;
+    let w = c.outputs[0].wires[0];
+    c.gates.push(Gate::Inv { a: w, out });
+    c.num_wires += 1;
+    c.outputs[0].wires[0] = out;
 }
 
 /// C with output bit 0 negated (the `two-outputs` cheat's circuit): same

@@ -2,7 +2,8 @@
 
 use super::bundle::{self, label_commit, lambda_commit, BundlePublic};
 use super::circuits::{eval_plain, D_BITS};
-use super::{hash_d, pads, Agreed, Cheat, Setup};
+use super::record::{self, Reader};
+use super::{hash_d, pads, stored, Agreed, Cheat, Setup};
 use super::{
     CHECK_CIRCUIT, CHECK_INPUT, CHECK_LAMBDA, CHECK_MASK, CHECK_NO_VALID, CHECK_OT_LABEL,
     CHECK_OUTPUT, CHECK_PUBLIC_INPUT, CHECK_RECOVERY_ENC, CHECK_RECOVERY_HASH, CHECK_SEED,
@@ -12,6 +13,7 @@ use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_garble::{decode, evaluate, Keep};
 use brickyard_ot::KosReceiver;
+use brickyard_store::Store;
 use zeroize::Zeroizing;
 
 /// How Bob's output of an execution was decided (Fig. A.3 "P2's output").
@@ -43,6 +45,180 @@ struct BobBucket {
     choices: Vec<bool>,
 }
 
+impl BobBucket {
+    /// The stored form of bucket `k` (see `record.rs`).
+    fn write(&self, k: usize, st: &Setup) -> Zeroizing<Vec<u8>> {
+        let mut v = Zeroizing::new(Vec::new());
+        record::put_u64(&mut v, k as u64);
+        for &j in &self.members {
+            record::put_u64(&mut v, j as u64);
+        }
+        for d in &self.diffs {
+            v.extend_from_slice(d);
+        }
+        for b in &self.bundles {
+            b.write(&mut v);
+        }
+        for l in &self.ot_labels {
+            record::put_blocks(&mut v, l);
+        }
+        v.extend_from_slice(&bundle::pack_bits(&self.choices));
+        debug_assert_eq!(self.members.len(), record::members(st));
+        v
+    }
+
+    fn read(bytes: &[u8], reserved: u64, st: &Setup) -> Result<BobBucket> {
+        let mut r = Reader::new(bytes);
+        stored::check_index(r.u64()?, reserved)?;
+        let n = record::members(st);
+        let total = st.total() as u64;
+        let members = (0..n)
+            .map(|_| {
+                r.u64().and_then(|j| {
+                    (j < total)
+                        .then_some(j as usize)
+                        .ok_or_else(|| Error::malformed("lindell-riva: stored member index"))
+                })
+            })
+            .collect::<Result<Vec<usize>>>()?;
+        let diffs = (0..n)
+            .map(|_| r.take(st.excom.msg_bytes).map(<[u8]>::to_vec))
+            .collect::<Result<Vec<_>>>()?;
+        let mut bundles = Vec::with_capacity(n);
+        for i in 0..n {
+            let (plan, shape) = record::part_of(st, i);
+            bundles.push(BundlePublic::read(&mut r, plan, shape)?);
+        }
+        let ot_labels = (0..n)
+            .map(|i| r.blocks(record::part_of(st, i).1.ot))
+            .collect::<Result<Vec<_>>>()?;
+        let choices = r.bits(st.ots_per_bucket())?;
+        r.done()?;
+        Ok(BobBucket {
+            members,
+            diffs,
+            bundles,
+            ot_labels,
+            choices,
+        })
+    }
+}
+
+/// The bundles Bob received in the preprocessing run, until bucketing:
+/// in memory, or (with a store) spilled to a private file beside it, one
+/// bundle at a time, with only their digests in memory — so whole
+/// garbled circuits never all sit in RAM.
+enum Held {
+    Memory(Vec<Option<BundlePublic>>),
+    Spill {
+        file: std::fs::File,
+        path: std::path::PathBuf,
+        /// Per bundle: offset, length, digest of the stored form.
+        at: Vec<(u64, usize, [u8; 32])>,
+        end: u64,
+    },
+}
+
+impl Held {
+    fn new(spill_dir: Option<&std::path::Path>) -> Result<Held> {
+        let Some(dir) = spill_dir else {
+            return Ok(Held::Memory(Vec::new()));
+        };
+        use std::os::unix::fs::OpenOptionsExt;
+        let path = dir.join("lr-bundles.spill");
+        // A spill a killed run left behind holds no material anyone uses.
+        let _ = std::fs::remove_file(&path);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+            .map_err(|e| Error::Storage(format!("{}: {e}", path.display())))?;
+        Ok(Held::Spill {
+            file,
+            path,
+            at: Vec::new(),
+            end: 0,
+        })
+    }
+
+    fn push(&mut self, b: BundlePublic) -> Result<()> {
+        match self {
+            Held::Memory(v) => v.push(Some(b)),
+            Held::Spill {
+                file,
+                path,
+                at,
+                end,
+            } => {
+                use std::io::Write;
+                let mut bytes = Vec::new();
+                b.write(&mut bytes);
+                file.write_all(&bytes)
+                    .map_err(|e| Error::Storage(format!("{}: {e}", path.display())))?;
+                at.push((*end, bytes.len(), *blake3::hash(&bytes).as_bytes()));
+                *end += bytes.len() as u64;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether bundle `j` as regenerated equals bundle `j` as received.
+    fn matches(&self, j: usize, public: &BundlePublic) -> bool {
+        match self {
+            Held::Memory(v) => v.get(j).and_then(Option::as_ref) == Some(public),
+            Held::Spill { at, .. } => at.get(j).map(|a| a.2) == Some(public.digest()),
+        }
+    }
+
+    fn discard(&mut self, j: usize) {
+        if let Held::Memory(v) = self {
+            if let Some(b) = v.get_mut(j) {
+                *b = None;
+            }
+        }
+    }
+
+    fn take(&mut self, j: usize, st: &Setup) -> Result<BundlePublic> {
+        match self {
+            Held::Memory(v) => v
+                .get_mut(j)
+                .and_then(Option::take)
+                .ok_or_else(|| Error::malformed("bucket member missing")),
+            Held::Spill { file, path, at, .. } => {
+                use std::os::unix::fs::FileExt;
+                let &(off, len, digest) = at
+                    .get(j)
+                    .ok_or_else(|| Error::malformed("bucket member missing"))?;
+                let mut bytes = vec![0u8; len];
+                file.read_exact_at(&mut bytes, off)
+                    .map_err(|e| Error::Storage(format!("{}: {e}", path.display())))?;
+                // Our own file, but read back as untrusted bytes.
+                if *blake3::hash(&bytes).as_bytes() != digest {
+                    return Err(Error::Storage(format!(
+                        "{}: spilled bundle changed on disk",
+                        path.display()
+                    )));
+                }
+                let (plan, shape) = st.of(j);
+                let mut r = Reader::new(&bytes);
+                let b = BundlePublic::read(&mut r, plan, shape)?;
+                r.done()?;
+                Ok(b)
+            }
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let Held::Spill { path, .. } = self {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
 /// Bob's state across the phases.
 pub struct Bob {
     agreed: Agreed,
@@ -53,6 +229,8 @@ pub struct Bob {
     keys: Zeroizing<Vec<Block>>,
     buckets: Vec<Option<BobBucket>>,
     next: usize,
+    /// Buckets in a store instead of `buckets` (see `stored.rs`).
+    store: Option<Box<Store>>,
     cheat: Cheat,
     last_source: Option<OutputSource>,
     last_recovered: Option<Vec<bool>>,
@@ -75,10 +253,58 @@ impl Bob {
             keys: Zeroizing::new(Vec::new()),
             buckets: Vec::new(),
             next: 0,
+            store: None,
             cheat: Cheat::None,
             last_source: None,
             last_recovered: None,
         }
+    }
+
+    /// Keeps the buckets in `store`: a preprocessing run writes them there,
+    /// a later run (whose setup the store recorded) takes them from it.
+    pub fn attach_store(&mut self, mut store: Store) -> Result<()> {
+        if let Some(rec) = stored::attach(&mut store)? {
+            self.setup = Some(Setup::from_record(&self.agreed, &rec)?);
+        }
+        self.store = Some(Box::new(store));
+        Ok(())
+    }
+
+    /// Durably poisons the attached store (the peer cheated).
+    pub fn poison_store(&mut self, check: &str) -> Result<()> {
+        match &mut self.store {
+            Some(s) => s.poison(check),
+            None => Ok(()),
+        }
+    }
+
+    /// With a store: the next-bucket handshake for `want` executions.
+    pub fn begin_online(&mut self, ch: &mut Channel, want: u64) -> Result<()> {
+        let rec = self
+            .setup
+            .as_ref()
+            .ok_or_else(|| Error::config("lindell-riva: setup did not run"))?
+            .record();
+        match &mut self.store {
+            Some(s) => stored::begin(ch, s, &rec, want),
+            None => Ok(()),
+        }
+    }
+
+    /// The next unused bucket, used once.
+    fn take_bucket(&mut self, st: &Setup) -> Result<BobBucket> {
+        let Some(s) = &mut self.store else {
+            let k = self.next;
+            let bk = self
+                .buckets
+                .get_mut(k)
+                .and_then(Option::take)
+                .ok_or_else(|| Error::Exhausted("lindell-riva: every bucket was used".into()))?;
+            self.next += 1;
+            return Ok(bk);
+        };
+        let (reserved, bytes) = stored::take(s)?;
+        BobBucket::read(&bytes, reserved, st)
     }
 
     /// Adversary mode: the strategy this party follows.
@@ -148,17 +374,27 @@ impl Bob {
             return Err(Error::config("lindell-riva: OTs missing"));
         }
         #[allow(unused_mut)]
-        let (mut v, challenges) = VerifierAwaiting::start(ch, st.excom, &mut self.prg)?;
+        let (mut v, challenges) = {
+            #[allow(unused_mut)]
+            let mut prg = &mut self.prg;
+            #[cfg(feature = "adversary")]
+            let mut rigged = Prg::from_seed(super::RIGGED_SEED);
+            #[cfg(feature = "adversary")]
+            if self.cheat.rigs_bob() {
+                prg = &mut rigged;
+            }
+            VerifierAwaiting::start(ch, st.excom, prg)?
+        };
         #[cfg(feature = "adversary")]
         if self.cheat == Cheat::BadSelectionOpen {
             v.set_cheat(crate::excom::VerifierCheat::BadSelectionOpen);
         }
         let total = st.total();
-        let mut bundles = Vec::with_capacity(total);
+        let mut bundles = Held::new(self.store.as_ref().map(|s| s.dir()))?;
         let mut seed_commits = Vec::with_capacity(total);
         for j in 0..total {
             let (plan, shape) = st.of(j);
-            bundles.push(Some(BundlePublic::recv(ch, plan, shape)?));
+            bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
             seed_commits.push(bundle::recv_commitment(ch)?);
         }
         let (session, opened) = v.receive_commitments(ch)?;
@@ -177,10 +413,10 @@ impl Bob {
             if secret.mask_bytes() != mask {
                 return Err(cheating(CHECK_MASK));
             }
-            if Some(&public) != bundles[j].as_ref() {
+            if !bundles.matches(j, &public) {
                 return Err(cheating(CHECK_CIRCUIT));
             }
-            bundles[j] = None;
+            bundles.discard(j);
         }
         // F_ExCom∆ZK: all buckets' differences, then all challenges, then
         // all openings (no difference is accepted after its challenge).
@@ -197,6 +433,9 @@ impl Bob {
             proven.push(session.verify(ch, o)?);
         }
         // OT label transfer, each label checked against its commitment.
+        if let Some(s) = &mut self.store {
+            stored::save_setup(s, &st.record())?;
+        }
         let mut kept = Vec::with_capacity(proven.len());
         for (k, pd) in proven.into_iter().enumerate() {
             let members = pd.members.clone();
@@ -207,9 +446,8 @@ impl Bob {
             }
             let bs: Vec<BundlePublic> = members
                 .iter()
-                .map(|&j| bundles[j].take())
-                .collect::<Option<_>>()
-                .ok_or_else(|| Error::malformed("bucket member missing"))?;
+                .map(|&j| bundles.take(j, st))
+                .collect::<Result<_>>()?;
             let mut ot_labels = vec![Vec::new(); members.len()];
             let mut ot = k * per;
             let choices = self.choices[k * per..(k + 1) * per].to_vec();
@@ -236,14 +474,23 @@ impl Bob {
                     ot += 1;
                 }
             }
-            kept.push(Some(BobBucket {
+            let bk = BobBucket {
                 members,
                 diffs,
                 bundles: bs,
                 ot_labels,
                 choices,
-            }));
+            };
+            match &mut self.store {
+                // One bucket at a time to disk (see `record.rs`).
+                Some(s) => s.append_blob(stored::KIND, &bk.write(k, st))?,
+                None => kept.push(Some(bk)),
+            }
         }
+        if let Some(s) = &mut self.store {
+            s.commit()?;
+        }
+        drop(bundles);
         self.keys = Zeroizing::new(Vec::new());
         self.buckets = kept;
         self.next = 0;
@@ -264,13 +511,10 @@ impl Bob {
     fn online_with(&mut self, ch: &mut Channel, st: &Setup, y: &[bool]) -> Result<Vec<bool>> {
         self.last_source = None;
         self.last_recovered = None;
-        let k = self.next;
-        let bk = self
-            .buckets
-            .get_mut(k)
-            .and_then(Option::take)
-            .ok_or_else(|| Error::Exhausted("lindell-riva: every bucket was used".into()))?;
-        self.next += 1;
+        if y.len() != st.bob.len() {
+            return Err(Error::config("lindell-riva: wrong input length"));
+        }
+        let bk = self.take_bucket(st)?;
         let (b, nx) = (st.b(), st.shape.x);
         let (y1, d1) = bk.choices.split_at(st.shape.ot);
         let y2 = st.e.correction(y, y1)?;
@@ -373,10 +617,14 @@ impl Bob {
             }
             pairs_all.push(pairs);
         }
-        for (i, pairs) in pairs_all.iter().enumerate() {
-            for (v, &(w0, w1)) in pairs.iter().enumerate() {
+        // One R_v per wire for the whole bucket: taken from circuit 0 and
+        // checked in every circuit, both halves.
+        for v in 0..nout {
+            let r_v = enc[2 * v] ^ pairs_all[0][v].0;
+            for (i, pairs) in pairs_all.iter().enumerate() {
+                let (w0, w1) = pairs[v];
                 let (e0, e1) = (enc[2 * (i * nout + v)], enc[2 * (i * nout + v) + 1]);
-                if e0 ^ w0 ^ e1 ^ w1 != big_d {
+                if e0 ^ w0 != r_v || e1 ^ w1 != r_v ^ big_d {
                     return Err(cheating(CHECK_RECOVERY_ENC));
                 }
             }

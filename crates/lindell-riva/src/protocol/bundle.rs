@@ -254,6 +254,121 @@ impl BundlePublic {
     }
 }
 
+impl BundlePublic {
+    /// Appends the stored form (see `record.rs`).
+    pub fn write(&self, out: &mut Vec<u8>) {
+        super::record::put_blocks(out, &self.gc.tables);
+        out.extend_from_slice(&pack_bits(&self.decoding.bits));
+        for pair in &self.labels {
+            out.extend_from_slice(&pair[0].0);
+            out.extend_from_slice(&pair[1].0);
+        }
+        out.extend_from_slice(&self.outputs.0);
+        out.extend_from_slice(&self.lambda.0);
+    }
+
+    /// The stored form of a bundle of the agreed shape.
+    pub(crate) fn read(
+        r: &mut super::record::Reader<'_>,
+        plan: &GarblePlan,
+        shape: Shape,
+    ) -> Result<Self> {
+        let tables = r.blocks(plan.table_blocks())?;
+        let decoding = Decoding {
+            bits: r.bits(plan.output_wires().len())?,
+        };
+        let mut labels = Vec::with_capacity(shape.inputs());
+        for _ in 0..shape.inputs() {
+            labels.push([Commitment(r.arr32()?), Commitment(r.arr32()?)]);
+        }
+        Ok(BundlePublic {
+            gc: GarbledCircuit {
+                tables,
+                tweak_offset: 0,
+            },
+            decoding,
+            labels,
+            outputs: Commitment(r.arr32()?),
+            lambda: Commitment(r.arr32()?),
+        })
+    }
+
+    /// BLAKE3 of the stored form: what Bob keeps of a bundle he spilled
+    /// to disk, to compare a checked bundle with what was sent.
+    pub fn digest(&self) -> [u8; 32] {
+        let mut v = Vec::new();
+        self.write(&mut v);
+        *blake3::hash(&v).as_bytes()
+    }
+}
+
+impl BundleSecret {
+    /// Appends the stored form (see `record.rs`); `out` should be a
+    /// zeroizing buffer.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        super::record::put_u64(out, self.j as u64);
+        out.extend_from_slice(&pack_bits(&self.m));
+        out.extend_from_slice(&self.lambda.to_bytes());
+        out.extend_from_slice(&self.lambda_open);
+        out.extend_from_slice(&self.delta.to_bytes());
+        super::record::put_blocks(out, &self.zero);
+        for o in &self.label_open {
+            out.extend_from_slice(&o[0]);
+            out.extend_from_slice(&o[1]);
+        }
+        super::record::put_blocks(out, &self.out_zero);
+        out.extend_from_slice(&self.out_open);
+    }
+
+    /// The stored form of a bundle of `shape` with `outputs` output wires.
+    pub(crate) fn read(
+        r: &mut super::record::Reader<'_>,
+        shape: Shape,
+        outputs: usize,
+    ) -> Result<Self> {
+        let j = usize::try_from(r.u64()?)
+            .map_err(|_| brickyard_core::Error::malformed("lindell-riva: bundle index"))?;
+        let n = shape.inputs();
+        let m = r.bits(shape.x)?;
+        let lambda = r.block()?;
+        let lambda_open = r.arr16()?;
+        let delta = r.block()?;
+        let zero = Zeroizing::new(r.blocks(n)?);
+        let mut label_open = Vec::with_capacity(n);
+        for _ in 0..n {
+            label_open.push([r.arr16()?, r.arr16()?]);
+        }
+        let out_zero = Zeroizing::new(r.blocks(outputs)?);
+        let out_open = r.arr16()?;
+        Ok(BundleSecret {
+            j,
+            m,
+            lambda,
+            lambda_open,
+            delta,
+            zero,
+            label_open,
+            out_zero,
+            out_open,
+            shape,
+        })
+    }
+
+    /// Adversary hook (`no-valid-circuit`): shifts every output label pair
+    /// by `x` and returns the commitment to the shifted pairs.
+    #[cfg(feature = "adversary")]
+    pub(crate) fn shift_outputs(&mut self, x: Block) -> Commitment {
+        for z in self.out_zero.iter_mut() {
+            *z ^= x;
+        }
+        commit(
+            Role::Output(self.j as u64),
+            &self.output_bytes(),
+            &self.out_open,
+        )
+    }
+}
+
 /// One 32-byte commitment off the channel.
 pub fn recv_commitment(ch: &mut Channel) -> Result<Commitment> {
     let mut c = [0u8; 32];

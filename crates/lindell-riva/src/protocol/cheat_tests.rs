@@ -270,3 +270,74 @@ fn selective_ot_rate(runs: u64) {
         );
     }
 }
+
+#[test]
+fn split_r_is_caught() {
+    bob_catches(Cheat::SplitR, CHECK_RECOVERY_ENC);
+}
+
+/// `bad-recovery-circuit`: bundle 0 of C negates an output bit and a
+/// minority of C' is wrong. For several y Bob either stops at
+/// `check-circuit` (a bad bundle was checked) or outputs `f(x, y)` — when
+/// bundle 0 was evaluated, through C''s majority (`Recovered`, with `x`
+/// recovered exactly). Both branches are reached (seeds printed).
+#[test]
+fn bad_recovery_circuit_gives_f_or_check_circuit() {
+    let a = agreed(2, 40);
+    let b2 = a.params.recovery.b as usize;
+    assert!((b2 - 1) / 2 >= 1, "B' = {b2}: no minority of C' to corrupt");
+    let (mut caught, mut recovered) = (0, 0);
+    for seed in 0..60u64 {
+        let y = (seed * 7) % 16;
+        let inputs = [(10u64, y), (3, 15 - y)];
+        let o = run_protocol(
+            &a,
+            &inputs,
+            900 + seed,
+            Cheat::BadRecoveryCircuit,
+            Cheat::None,
+        );
+        match o.bob {
+            Err(Error::Cheating { check }) => {
+                assert_eq!(check, CHECK_CIRCUIT, "seed {}", 900 + seed);
+                caught += 1;
+            }
+            Err(e) => panic!("seed {}: {e:?}", 900 + seed),
+            Ok(outs) => {
+                for ((z, src, rec), (x, y)) in outs.into_iter().zip(inputs) {
+                    assert_eq!(z, expected(x, y), "seed {} y {y}", 900 + seed);
+                    if src == OutputSource::Recovered {
+                        assert_eq!(rec, super::tests::bits(x, 4), "seed {}", 900 + seed);
+                        recovered += 1;
+                    }
+                }
+            }
+        }
+        if caught > 0 && recovered > 1 {
+            break;
+        }
+    }
+    println!("bad-recovery-circuit (B' = {b2}): caught {caught}, recovered {recovered}");
+    assert!(caught > 0 && recovered > 1);
+}
+
+/// `invalid-output-labels` against a rigged Bob: `no-valid-circuit`, for
+/// several y; and the rigging alone (honest Alice) changes nothing.
+#[test]
+fn invalid_output_labels_trip_no_valid_circuit() {
+    for (seed, y) in [(31u64, 0u64), (32, 9), (33, 15)] {
+        let a = agreed(2, 40);
+        let o = run_protocol(
+            &a,
+            &[(5, y)],
+            seed,
+            Cheat::InvalidOutputLabels,
+            Cheat::InvalidOutputLabels,
+        );
+        assert_eq!(check_of(&o.bob), Some(CHECK_NO_VALID), "y={y}: {:?}", o.bob);
+        let control = run_protocol(&a, &[(5, y)], seed, Cheat::None, Cheat::InvalidOutputLabels);
+        let outs = control.bob.unwrap();
+        assert_eq!(outs[0].0, expected(5, y));
+        assert_eq!(outs[0].1, OutputSource::Agreed);
+    }
+}

@@ -18,6 +18,8 @@ mod bob;
 pub mod bundle;
 pub mod circuits;
 mod pads;
+pub mod record;
+pub mod stored;
 
 pub use alice::Alice;
 pub use bob::{Bob, OutputSource};
@@ -26,6 +28,8 @@ use crate::excom::ExComParams;
 use crate::params::{Choice, LrParams, Objective};
 use crate::probe::{ProbeMatrix, ProbeSpec};
 use brickyard_circuit::Circuit;
+#[cfg(feature = "adversary")]
+use brickyard_core::Block;
 use brickyard_core::{Channel, Error, Result};
 use brickyard_garble::GarblePlan;
 use circuits::{Shape, D_BITS};
@@ -51,7 +55,9 @@ pub const CHECK_PUBLIC_INPUT: &str = "public-input-decommit";
 pub const CHECK_LAMBDA: &str = "lambda-decommit";
 /// Check: the output labels do not open the output-label commitment.
 pub const CHECK_OUTPUT: &str = "output-decommit";
-/// Check: `(W⁰⊕R_v) ⊕ (W¹⊕R_v⊕D) ≠ W⁰ ⊕ W¹ ⊕ D` for some circuit and wire.
+/// Check: the values `W⁰_{i,v}⊕R_v`, `W¹_{i,v}⊕R_v⊕D` sent for some circuit
+/// `i` and wire `v` are not of that form for one `R_v` common to all
+/// circuits of the bucket (Fig. A.3 "P2 verifies ... all the values").
 pub const CHECK_RECOVERY_ENC: &str = "recovery-encryption";
 /// Check: the opened `D` does not hash to `H(D)`.
 pub const CHECK_RECOVERY_HASH: &str = "recovery-hash";
@@ -111,7 +117,31 @@ pub enum Cheat {
     /// bob:`guess-D`: sends `d² ⊕ E'd¹` for a guessed `d` although all
     /// circuits agreed; C' then outputs 0, never `x`.
     GuessD,
+    /// alice:`bad-recovery-circuit`: bundle 0 of C computes `f` with output
+    /// bit 0 negated (as `two-outputs`, so a bucket holding it makes Bob
+    /// learn `D` and use C'), and the first bundle of C' (a minority of
+    /// any bucket, B' ≥ 3) outputs `x` with bit 0 negated. Checked:
+    /// `check-circuit`; else C''s majority is still `x` and Bob outputs
+    /// `f(x, y)`.
+    BadRecoveryCircuit,
+    /// alice:`split-r`: a different `R_v` for each circuit of the bucket,
+    /// each pair consistent on its own (`recovery-encryption`). Unchecked,
+    /// it would hide `D` from a Bob whose circuits disagree.
+    SplitR,
+    /// alice:`invalid-output-labels`: every C circuit of bucket 0 commits
+    /// to output labels shifted off the garbled ones, and every second one
+    /// flips its first decoding bit, so the circuits disagree, `D` is not
+    /// learnt and no circuit is valid (`no-valid-circuit`). Only reachable
+    /// when no C circuit of the bucket is honest, which the cut-and-choose
+    /// prevents except with probability 2^-s: the cheat therefore runs
+    /// against a Bob whose selection comes from a fixed public seed
+    /// (adversary builds only; the demo rigs Bob for it).
+    InvalidOutputLabels,
 }
+
+/// The public seed of a Bob rigged for [`Cheat::InvalidOutputLabels`].
+#[cfg(feature = "adversary")]
+pub(crate) const RIGGED_SEED: Block = Block(0x5eed_0f_b0b);
 
 impl Cheat {
     /// `role:name` of every cheat.
@@ -134,7 +164,46 @@ impl Cheat {
         ("bob:short-probe-matrix", Cheat::ShortProbeMatrix),
         ("bob:bad-selection-open", Cheat::BadSelectionOpen),
         ("bob:guess-D", Cheat::GuessD),
+        ("alice:bad-recovery-circuit", Cheat::BadRecoveryCircuit),
+        ("alice:split-r", Cheat::SplitR),
+        ("alice:invalid-output-labels", Cheat::InvalidOutputLabels),
     ];
+
+    /// What each cheat does, for `--list-cheats`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Cheat::None => "honest",
+            Cheat::BadCircuit(_) => "a corrupted table in bundle 0 of C (check-circuit when checked)",
+            Cheat::InconsistentInput => "another x in the second circuit of each bucket (input-decommit)",
+            Cheat::FalseDifference => "a false mask difference in bucket 0 (mask-difference)",
+            Cheat::TwoOutputs => "bundle 0 negates output bit 0: check-circuit, or Bob recovers x and outputs f(x, y)",
+            Cheat::BadLambda => "a wrong λ decommitted online (lambda-decommit)",
+            Cheat::SelectiveOt => "corrupts the 1-message of the first y¹ OT of each bucket (ot-label-decommit, independent of y)",
+            Cheat::WrongD => "sends H(D*) for D* ≠ D (recovery-hash)",
+            Cheat::BadRecoveryEncryption => "one W¹⊕R⊕D is off (recovery-encryption)",
+            Cheat::BadSeedOpen => "opens a checked seed wrongly (seed-decommit)",
+            Cheat::BadMask => "commits to other masks in F_ExCom∆ZK (check-mask)",
+            Cheat::BadPublicLabel => "a y² label opens no commitment (public-input-decommit)",
+            Cheat::BadOutputDecommit => "a wrong output label decommitted (output-decommit)",
+            Cheat::ShortProbeMatrix => "E with distance s−1 (probe-resistance at Alice)",
+            Cheat::BadSelectionOpen => "opens σ, seed_π wrongly (cc-decommit at Alice)",
+            Cheat::GuessD => "sends d² for a guessed d: C' outputs 0, never x",
+            Cheat::BadRecoveryCircuit => "bundle 0 negates an output and a minority of C' is wrong: check-circuit, or f(x, y) from C''s majority",
+            Cheat::SplitR => "a different R_v per circuit (recovery-encryption)",
+            Cheat::InvalidOutputLabels => "all C circuits of bucket 0 disagree with invalid output labels, Bob's selection rigged (no-valid-circuit)",
+        }
+    }
+
+    /// Looks a `role:name` up.
+    pub fn parse(spec: &str) -> Option<Cheat> {
+        Self::ALL.iter().find(|(n, _)| *n == spec).map(|(_, c)| *c)
+    }
+
+    /// Whether Bob must be configured for the strategy too (his selection
+    /// rigged), even though it is Alice's.
+    pub fn rigs_bob(self) -> bool {
+        self == Cheat::InvalidOutputLabels
+    }
 }
 
 /// What both parties derived in setup: parameters, E and E', the circuits
@@ -164,6 +233,8 @@ pub struct Setup {
     pub shape2: Shape,
     /// The joint F_ExCom∆ZK sizes.
     pub excom: ExComParams,
+    /// `E` and `E'` as Bob chose them (what a store records).
+    pub specs: (ProbeSpec, ProbeSpec),
 }
 
 /// What the parties agreed before setup.
@@ -303,7 +374,38 @@ impl Setup {
             shape,
             shape2,
             excom,
+            specs: (spec.clone(), spec2.clone()),
         })
+    }
+
+    /// The setup a store recorded, for the agreed function and `s`: the
+    /// parameters are recomputed from the recorded `N` by the lemmas and
+    /// `E`, `E'` are verified again.
+    pub fn from_record(a: &Agreed, rec: &record::SetupRecord) -> Result<Setup> {
+        if rec.s != a.s {
+            return Err(Error::config(format!(
+                "lindell-riva: the store was made at s = {}, this run asks s = {}",
+                rec.s, a.s
+            )));
+        }
+        let made = Agreed::new(
+            a.f.clone(),
+            a.alice.clone(),
+            a.bob.clone(),
+            rec.executions as usize,
+            rec.s,
+        )?;
+        Self::build(&made, &rec.e, &rec.e2)
+    }
+
+    /// What a store records of this setup.
+    pub fn record(&self) -> record::SetupRecord {
+        record::SetupRecord {
+            executions: self.params.executions,
+            s: self.s,
+            e: self.specs.0.clone(),
+            e2: self.specs.1.clone(),
+        }
     }
 
     /// `N`.
