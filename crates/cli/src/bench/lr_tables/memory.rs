@@ -25,8 +25,11 @@ pub fn available() -> Option<u64> {
 
 /// Bytes Alice sends offline in a lindell-riva run of `cfg`: `M` bundles of
 /// C and `M'` of C' (half-gates tables, 2 × 32-byte commitments per input
-/// wire, output and λ commitments) and the OT label transfer (per bucket
-/// and OT wire, two messages of 32 bytes per circuit).
+/// wire, output and λ commitments, the seed commitment), F_ExCom∆ZK's
+/// `2s` split commitments per bundle, and the OT label transfer (per
+/// bucket and OT wire, two messages of 32 bytes per circuit). The small
+/// rest (openings of checked seeds, proofs) is left out: the model is
+/// within a few per cent of the channel's count.
 pub fn lr_offline_bytes(cfg: &RunConfig) -> Result<u64, CliError> {
     let width = |role| -> usize {
         cfg.groups_of(role)
@@ -51,7 +54,8 @@ pub fn lr_offline_bytes(cfg: &RunConfig) -> Result<u64, CliError> {
     );
     let c2 = bundle(c2_ands, nx as u64 + ot2 + 2 * D_BITS as u64, nx as u64);
     let labels = p.executions * 64 * (ot * p.main.b + ot2 * p.recovery.b);
-    Ok(p.main.m * c + p.recovery.m * c2 + labels)
+    let excom = (p.main.m + p.recovery.m) * (64 * S as u64 + 32);
+    Ok(p.main.m * c + p.recovery.m * c2 + labels + excom)
 }
 
 /// Estimated peak memory of `protocol` on `cfg`, both parties (`None`:

@@ -94,6 +94,10 @@ pub struct Measured {
     pub online_throughput_ms: Option<f64>,
     /// Offline bytes, both directions, all three offline phases.
     pub offline_bytes: Option<u64>,
+    /// lindell-riva only: the bytes Alice sends offline as modelled from
+    /// the protocol's structure and the lemmas' `M`, `M'` (the memory
+    /// estimate's basis), to compare with the measured count.
+    pub offline_bytes_model: Option<u64>,
     /// Online bytes, both directions, per execution.
     pub online_bytes_per_execution: Option<f64>,
     /// The per-phase channel counters behind the sums above.
@@ -188,7 +192,12 @@ fn sum_bytes(p: &PhaseStats) -> u64 {
 }
 
 /// The row's numbers from a median report.
-fn from_report(protocol: &str, r: &Report, memory_estimate: Option<u64>) -> Measured {
+fn from_report(
+    protocol: &str,
+    r: &Report,
+    memory_estimate: Option<u64>,
+    offline_bytes_model: Option<u64>,
+) -> Measured {
     let n = r.executions.max(1) as f64;
     let offline: Vec<&PhaseStats> = r.phases.iter().filter(|p| p.name != "online").collect();
     let online = r.phases.iter().find(|p| p.name == "online");
@@ -202,6 +211,7 @@ fn from_report(protocol: &str, r: &Report, memory_estimate: Option<u64>) -> Meas
         online_latency_ms: Some(r.online.latency_ms),
         online_throughput_ms: Some(r.online.throughput_ms),
         offline_bytes: Some(offline.iter().map(|p| sum_bytes(p)).sum()),
+        offline_bytes_model,
         online_bytes_per_execution: online.map(|p| sum_bytes(p) as f64 / n),
         phases: r.phases.clone(),
         notes: r.notes.clone(),
@@ -218,6 +228,7 @@ fn skipped(protocol: &str, why: String, memory_estimate: Option<u64>) -> Measure
         online_latency_ms: None,
         online_throughput_ms: None,
         offline_bytes: None,
+        offline_bytes_model: None,
         online_bytes_per_execution: None,
         phases: Vec::new(),
         notes: Vec::new(),
@@ -259,7 +270,13 @@ fn measure_one(
         }
     }
     match super::protocol::measure(&args, &cfg, net, runs, || {}) {
-        Ok(r) => Ok(from_report(protocol, &r, need)),
+        Ok(r) => {
+            let model = match protocol {
+                "lindell-riva" => Some(memory::lr_offline_bytes(&cfg)?),
+                _ => None,
+            };
+            Ok(from_report(protocol, &r, need, model))
+        }
         Err(CliError::Protocol(brickyard_core::Error::Config(m))) => {
             Ok(skipped(protocol, format!("refused: {m}"), need))
         }
