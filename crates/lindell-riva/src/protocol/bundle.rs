@@ -85,11 +85,14 @@ pub fn generate(
     let n = shape.inputs();
     let mut zero = Zeroizing::new(vec![Block::ZERO; n]);
     prg.fill_blocks(&mut zero);
-    let mut label_open = vec![[[0u8; 16]; 2]; n];
-    for o in label_open.iter_mut() {
-        prg.fill_bytes(&mut o[0]);
-        prg.fill_bytes(&mut o[1]);
-    }
+    // The openings are the next 2n blocks of the stream (one block each,
+    // as 2n calls of `fill_bytes(16)` would draw them), drawn in one call.
+    let mut open_blocks = Zeroizing::new(vec![Block::ZERO; 2 * n]);
+    prg.fill_blocks(&mut open_blocks);
+    let label_open: Vec<[Opening; 2]> = open_blocks
+        .chunks_exact(2)
+        .map(|p| [p[0].to_bytes(), p[1].to_bytes()])
+        .collect();
     let mut out_open = [0u8; 16];
     prg.fill_bytes(&mut out_open);
     let (gc, out) = garble(plan, &delta, &zero, 0, Keep::Outputs)?;
