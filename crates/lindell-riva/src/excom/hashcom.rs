@@ -46,6 +46,21 @@ pub enum Role {
     },
     /// The one commitment to all output labels of bundle `j`.
     Output(u64),
+    /// `H2(W)` (Sec. 5, "Additional optimizations in the random-oracle
+    /// model"): the commitment to a label of an input wire that is not
+    /// Alice's, position `pos` of `wire` in bundle `j`, hashed with an
+    /// all-zero `r`. A label (`λ ⊕ W`) is a uniform 128-bit string, and the
+    /// other label of the wire differs from the one Bob learns by the
+    /// unknown Δ, so the hash hides it without randomness; binding is
+    /// collision resistance as for `commit`. The tag keeps H2 apart from H.
+    LabelH2 {
+        /// Bundle index.
+        j: u64,
+        /// Input wire.
+        wire: u32,
+        /// 0 or 1.
+        pos: u8,
+    },
 }
 
 const CONTEXT: &str = "brickyard lindell-riva ROM commitment v1";
@@ -94,6 +109,12 @@ pub fn commit(role: Role, value: &[u8], r: &Opening) -> Commitment {
             head[0] = 6;
             head[1..9].copy_from_slice(&j.to_le_bytes());
             9
+        }
+        Role::LabelH2 { j, wire, pos } => {
+            head[..2].copy_from_slice(&[7, pos]);
+            head[2..10].copy_from_slice(&j.to_le_bytes());
+            head[10..14].copy_from_slice(&wire.to_le_bytes());
+            14
         }
     };
     head[n..n + 8].copy_from_slice(&(value.len() as u64).to_le_bytes());

@@ -27,7 +27,7 @@ pub fn available() -> Option<u64> {
 /// C and `M'` of C' (half-gates tables, 2 × 32-byte commitments per input
 /// wire, output and λ commitments, the seed commitment), F_ExCom∆ZK's
 /// `2s` split commitments per bundle, and the OT label transfer (per
-/// bucket and OT wire, two messages of 32 bytes per circuit). The small
+/// bucket and OT wire, two messages of a 16-byte label per circuit). The small
 /// rest (openings of checked seeds, proofs) is left out: the model is
 /// within a few per cent of the channel's count.
 pub fn lr_offline_bytes(cfg: &RunConfig) -> Result<u64, CliError> {
@@ -53,7 +53,7 @@ pub fn lr_offline_bytes(cfg: &RunConfig) -> Result<u64, CliError> {
         outs,
     );
     let c2 = bundle(c2_ands, nx as u64 + ot2 + 2 * D_BITS as u64, nx as u64);
-    let labels = p.executions * 64 * (ot * p.main.b + ot2 * p.recovery.b);
+    let labels = p.executions * 32 * (ot * p.main.b + ot2 * p.recovery.b);
     let excom = (p.main.m + p.recovery.m) * (64 * S as u64 + 32);
     Ok(p.main.m * c + p.recovery.m * c2 + labels + excom)
 }
