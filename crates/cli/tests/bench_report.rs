@@ -116,7 +116,14 @@ fn quick_report_writes_well_formed_plots_with_every_protocol() {
         .iter()
         .map(|p| p.as_str().unwrap().to_string())
         .collect();
-    for p in ["yao", "compgc", "lego", "tinytable", "tinytable-sbox"] {
+    for p in [
+        "yao",
+        "compgc",
+        "lego",
+        "lindell-riva",
+        "tinytable",
+        "tinytable-sbox",
+    ] {
         assert!(
             protocols.iter().any(|x| x == p),
             "{p} missing: {protocols:?}"

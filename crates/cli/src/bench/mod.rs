@@ -7,6 +7,7 @@ mod compgc_table;
 mod garble;
 mod ihash;
 mod lego_tables;
+mod lr_tables;
 mod ot;
 mod parse;
 pub mod protocol;
@@ -190,6 +191,12 @@ pub enum BenchCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Lindell–Riva's Tables 2–7 (CCS'15): lindell-riva beside lego and
+    /// yao for ADD-32, AES-128 and SHA-256 at N = 32, 128, 1024, offline
+    /// and online ms per execution and bytes, loopback and shaped, beside
+    /// the paper's figures; optional SVG plots against N.
+    #[command(name = "lr-tables")]
+    LrTables(lr_tables::LrTablesArgs),
     /// The CompGC paper's Table 2: online time and bits Bob receives,
     /// naive yao vs compgc, loopback and shaped (33 ms, 50 Mbit/s).
     #[command(
@@ -267,6 +274,7 @@ pub fn run(args: BenchArgs) -> CliResult {
             wan,
             json,
         }) => lego_tables::run(max_circuits, wan, json),
+        Some(BenchCmd::LrTables(a)) => lr_tables::run(a),
         Some(BenchCmd::Store {
             dir,
             megabytes,

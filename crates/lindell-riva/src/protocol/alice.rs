@@ -263,7 +263,8 @@ impl Alice {
             session.respond(ch, a)?;
         }
         // OTs: per bucket and OT wire, the labels of that wire in all the
-        // bucket's circuits of C (then C') with their openings.
+        // bucket's circuits of C (then C'); each opens its `H2` commitment
+        // by itself.
         let per = st.ots_per_bucket();
         if let Some(s) = &mut self.store {
             stored::save_setup(s, &st.record())?;
@@ -281,11 +282,10 @@ impl Alice {
                 for w in shape.x..shape.x + shape.ot {
                     let (k0, k1) = self.rot[ot];
                     for (bit, key) in [(false, k0), (true, k1)] {
-                        let mut msg = Zeroizing::new(Vec::with_capacity(32 * part.len()));
+                        let mut msg = Zeroizing::new(Vec::with_capacity(16 * part.len()));
                         for s in part {
-                            let (l, o) = s.label_with_opening(w, bit);
+                            let (l, _) = s.label_with_opening(w, bit);
                             msg.extend_from_slice(&l.to_bytes());
-                            msg.extend_from_slice(&o);
                         }
                         if self.cheat == Cheat::SelectiveOt && bit && w == shape.x && ot == k * per
                         {
@@ -340,7 +340,8 @@ impl Alice {
         let (c, c2) = secs.split_at(b);
         let (l, nx) = (st.shape.public, st.shape.x);
         let y2 = ch.recv_bits(l)?;
-        // x̂ = x ⊕ m_1; per circuit the labels of x_i = x ⊕ m_i and y², then the λs.
+        // x̂ = x ⊕ m_1; per circuit the labels of x_i = x ⊕ m_i (with
+        // openings) and of y² (opening their H2 commitments), then the λs.
         let xh: Vec<bool> = x.iter().zip(&c[0].m).map(|(a, m)| a ^ m).collect();
         ch.send_bits(&xh)?;
         for (i, s) in c.iter().enumerate() {
@@ -355,12 +356,11 @@ impl Alice {
             }
             let base = nx + st.shape.ot;
             for (w, &v) in y2.iter().enumerate() {
-                let (mut lab, o) = s.label_with_opening(base + w, v);
+                let (mut lab, _) = s.label_with_opening(base + w, v);
                 if self.cheat == Cheat::BadPublicLabel && i == 0 && w == 0 {
                     lab ^= Block(1);
                 }
                 ch.send_block(lab)?;
-                ch.send_bytes(&o)?;
             }
         }
         for (i, s) in c.iter().enumerate() {
@@ -411,9 +411,8 @@ impl Alice {
             }
             let base = nx + st.shape2.ot;
             for (w, &v) in d_bits.iter().chain(&d2).enumerate() {
-                let (lab, o) = s.label_with_opening(base + w, v);
+                let (lab, _) = s.label_with_opening(base + w, v);
                 ch.send_block(lab)?;
-                ch.send_bytes(&o)?;
             }
         }
         for s in c2 {

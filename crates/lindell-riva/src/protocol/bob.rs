@@ -1,6 +1,6 @@
 //! Bob (P2): checks, evaluates, and is the only one to learn the output.
 
-use super::bundle::{self, label_commit, lambda_commit, BundlePublic};
+use super::bundle::{self, label_commit, label_hash, lambda_commit, BundlePublic};
 use super::circuits::{eval_plain, D_BITS};
 use super::record::{self, Reader};
 use super::{hash_d, pads, stored, Agreed, Cheat, Setup};
@@ -455,18 +455,15 @@ impl Bob {
                 let count = range.len();
                 for w in shape.x..shape.x + shape.ot {
                     let c = self.choices[ot];
-                    let mut enc = [vec![0u8; 32 * count], vec![0u8; 32 * count]];
+                    let mut enc = [vec![0u8; 16 * count], vec![0u8; 16 * count]];
                     ch.recv_bytes(&mut enc[0])?;
                     ch.recv_bytes(&mut enc[1])?;
                     let mut msg = Zeroizing::new(std::mem::take(&mut enc[c as usize]));
                     pads::xor_pad(self.keys[ot], &mut msg);
                     for (t, i) in range.clone().enumerate() {
-                        let chunk = &msg[32 * t..32 * t + 32];
-                        let lab = Block::from_bytes(chunk[..16].try_into().unwrap_or([0; 16]));
-                        let o: [u8; 16] = chunk[16..].try_into().unwrap_or([0; 16]);
-                        if label_commit(members[i], w, c as u8, lab, &o)
-                            != bs[i].labels[w][c as usize]
-                        {
+                        let chunk = &msg[16 * t..16 * t + 16];
+                        let lab = Block::from_bytes(chunk.try_into().unwrap_or([0; 16]));
+                        if label_hash(members[i], w, c as u8, lab) != bs[i].labels[w][c as usize] {
                             return Err(cheating(CHECK_OT_LABEL));
                         }
                         ot_labels[i].push(lab);
@@ -533,7 +530,7 @@ impl Bob {
             recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?;
             labs.extend_from_slice(&bk.ot_labels[i]);
             let base = nx + st.shape.ot;
-            recv_labels(ch, &bk, i, base, &y2, CHECK_PUBLIC_INPUT, &mut labs)?;
+            recv_public_labels(ch, &bk, i, base, &y2, &mut labs)?;
             inputs.push(labs);
         }
         // λ_i only now, after every label.
@@ -592,7 +589,7 @@ impl Bob {
             labs.extend_from_slice(&bk.ot_labels[i]);
             let base = nx + st.shape2.ot;
             let public: Vec<bool> = big_d_bits.iter().chain(&d2).copied().collect();
-            recv_labels(ch, &bk, i, base, &public, CHECK_PUBLIC_INPUT, &mut labs)?;
+            recv_public_labels(ch, &bk, i, base, &public, &mut labs)?;
             inputs2.push(labs);
         }
         for (t, labs) in inputs2.iter_mut().enumerate() {
@@ -707,6 +704,28 @@ fn recv_labels(
         }
         out.push(lab);
     }
+    Ok(())
+}
+
+/// Receives the labels of `bits.len()` wires `base..` of member `i` that
+/// are not Alice's (`y²`; `D`, `d²`): each must be the preimage of the
+/// `H2` commitment at position `bits[w]` (`public-input-decommit`).
+fn recv_public_labels(
+    ch: &mut Channel,
+    bk: &BobBucket,
+    i: usize,
+    base: usize,
+    bits: &[bool],
+    out: &mut Vec<Block>,
+) -> Result<()> {
+    let j = bk.members[i];
+    let labs = ch.recv_block_vec(bits.len())?;
+    for (w, (&bit, &lab)) in bits.iter().zip(&labs).enumerate() {
+        if label_hash(j, base + w, bit as u8, lab) != bk.bundles[i].labels[base + w][bit as usize] {
+            return Err(cheating(CHECK_PUBLIC_INPUT));
+        }
+    }
+    out.extend_from_slice(&labs);
     Ok(())
 }
 

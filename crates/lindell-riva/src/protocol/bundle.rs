@@ -14,8 +14,9 @@
 //!   committed and transferred labels are `λ ⊕ W^b`, useless before `λ`
 //!   is decommitted;
 //! * per input wire two commitments: for Alice's wires position `p` holds
-//!   `λ ⊕ W^{p ⊕ m_w}` (ordered by the mask, Sec. 3.3), for the others
-//!   `λ ⊕ W^p`;
+//!   `commit(λ ⊕ W^{p ⊕ m_w}; r)` (ordered by the mask, Sec. 3.3), for the
+//!   others `H2(λ ⊕ W^p)` ([`label_hash`], Sec. 5's random-oracle
+//!   optimisation: a random label needs no commitment randomness);
 //! * one commitment to all output label pairs `(W⁰_v, W¹_v)`.
 
 use super::circuits::Shape;
@@ -85,11 +86,14 @@ pub fn generate(
     let n = shape.inputs();
     let mut zero = Zeroizing::new(vec![Block::ZERO; n]);
     prg.fill_blocks(&mut zero);
-    let mut label_open = vec![[[0u8; 16]; 2]; n];
-    for o in label_open.iter_mut() {
-        prg.fill_bytes(&mut o[0]);
-        prg.fill_bytes(&mut o[1]);
-    }
+    // The openings are the next 2n blocks of the stream (one block each,
+    // as 2n calls of `fill_bytes(16)` would draw them), drawn in one call.
+    let mut open_blocks = Zeroizing::new(vec![Block::ZERO; 2 * n]);
+    prg.fill_blocks(&mut open_blocks);
+    let label_open: Vec<[Opening; 2]> = open_blocks
+        .chunks_exact(2)
+        .map(|p| [p[0].to_bytes(), p[1].to_bytes()])
+        .collect();
     let mut out_open = [0u8; 16];
     prg.fill_bytes(&mut out_open);
     let (gc, out) = garble(plan, &delta, &zero, 0, Keep::Outputs)?;
@@ -109,7 +113,11 @@ pub fn generate(
         .map(|w| {
             [0u8, 1].map(|pos| {
                 let (v, o) = secret.label_at(w, pos);
-                label_commit(j, w, pos, v, &o)
+                if w < shape.x {
+                    label_commit(j, w, pos, v, &o)
+                } else {
+                    label_hash(j, w, pos, v)
+                }
             })
         })
         .collect();
@@ -133,6 +141,23 @@ pub fn label_commit(j: usize, w: usize, pos: u8, label: Block, o: &Opening) -> C
         },
         &label.to_bytes(),
         o,
+    )
+}
+
+/// `H2(λ ⊕ W)` at position `pos` of wire `w` of bundle `j`: the
+/// commitment of a label of a wire that is not Alice's (`y¹`, `y²`; `d¹`,
+/// `D`, `d²`), opened by the label alone (Sec. 5: the labels are random,
+/// so no randomness is needed; it halves the OT messages and the public
+/// labels online).
+pub fn label_hash(j: usize, w: usize, pos: u8, label: Block) -> Commitment {
+    commit(
+        Role::LabelH2 {
+            j: j as u64,
+            wire: w as u32,
+            pos,
+        },
+        &label.to_bytes(),
+        &[0u8; 16],
     )
 }
 
