@@ -43,7 +43,7 @@ fn unreversed(g: &BitVec) -> Vec<BitVec> {
 
 /// SHA-256 of a message of at most 55 bytes: one compression of the
 /// padded block from the IV.
-fn sha256_one_block(b: &mut CircuitBuilder, msg: &[BitVec]) -> Vec<BitVec> {
+pub(crate) fn sha256_one_block(b: &mut CircuitBuilder, msg: &[BitVec]) -> Vec<BitVec> {
     assert!(msg.len() <= 55, "delta_zk: message longer than one block");
     let mut block: Vec<BitVec> = msg.to_vec();
     block.push(const_byte(0x80));

@@ -74,6 +74,20 @@ impl DeltaIhash {
         })
     }
 
+    /// ⟨Δ⟩ ⊕ ⟨e⟩ for a public difference `e` (ℓ symbols), e.g. a public
+    /// fix of Δ's point-and-permute bit that Bob applies homomorphically:
+    /// the shifts absorb Encode(e), so the statement stays about Δ ⊕ e.
+    pub fn xor_public(&mut self, e: &[u8]) -> Result<()> {
+        if e.len() != self.ell {
+            return Err(Error::config("delta_zk: difference of the wrong length"));
+        }
+        let code = Code::new(gf256(), self.shifts.len(), self.ell);
+        for (h, d) in self.shifts.iter_mut().zip(code.encode(e)) {
+            *h ^= d;
+        }
+        Ok(())
+    }
+
     pub(crate) fn block(&self) -> u64 {
         self.symbol_index / 16
     }

@@ -113,6 +113,26 @@ fn relation_holds_exactly_on_consistent_values() {
     assert!(!holds(&bad, &w), "⟨Δ⟩ stream position");
 }
 
+/// A public difference e applied to ⟨Δ⟩ makes the statement about Δ ⊕ e.
+#[test]
+fn public_shift_of_delta_moves_the_statement() {
+    let (mut st, w) = small();
+    let e = [0x01u8, 0x80];
+    st.delta_ihash.xor_public(&e).unwrap();
+    assert!(!holds(&st, &w));
+    let moved: Vec<u8> = w.delta.iter().zip(e).map(|(d, e)| d ^ e).collect();
+    st.double_hashes = st
+        .double_hashes
+        .iter()
+        .map(|&(i, _)| (i, double_hash(perm_seed(&moved, i))))
+        .collect();
+    let w2 = Witness {
+        delta: Zeroizing::new(moved),
+        seeds: w.seeds.clone(),
+    };
+    assert!(holds(&st, &w2));
+}
+
 #[test]
 fn honest_proof_is_accepted() {
     let (st, w) = small();
@@ -199,6 +219,19 @@ fn full_size_statement_cost() {
         let proof = t1.elapsed();
         ra.unwrap();
         rb.unwrap();
+        // The parts of one party's work that do not involve the peer.
+        let t2 = std::time::Instant::now();
+        let layering = c.layering();
+        let layer_time = t2.elapsed();
+        let shape = brickyard_gczk::Shape::of(&c).unwrap();
+        let zero = vec![Block(3); shape.inputs.len()];
+        let t3 = std::time::Instant::now();
+        brickyard_gczk::garble::garble(&layering, &shape, Block(5), &zero, |_| Ok(())).unwrap();
+        let garble_time = t3.elapsed();
+        println!(
+            "k={k}: {} AND layers; layering {layer_time:.2?}, one garbling without sending {garble_time:.2?}",
+            layering.layers.len()
+        );
         let stats = a.stats();
         let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
         println!(
@@ -210,6 +243,49 @@ fn full_size_statement_cost() {
             stats.bytes_sent,
             stats.bytes_received,
             load.trim()
+        );
+    }
+}
+
+/// AND gates of each part of the Step 5b relation (witness bytes as
+/// inputs, public parts constant, as `circuit::relation` builds them).
+/// `cargo test --release -p brickyard-jimu delta_zk -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn component_and_counts() {
+    use super::circuit::sha256_one_block;
+    use brickyard_circuit::library::aes::encrypt_bytes;
+    use brickyard_circuit::{BitVec, CircuitBuilder};
+    let bytes = |b: &mut CircuitBuilder, n: usize| -> Vec<BitVec> {
+        let v = b.input("x", 8 * n);
+        (0..n).map(|k| v.slice(8 * k..8 * k + 8)).collect()
+    };
+    let konst = |v: u8| BitVec::constant(v.into(), 8);
+    let mut b = CircuitBuilder::new();
+    let mut msg = vec![konst(2)];
+    msg.extend(bytes(&mut b, 16));
+    sha256_one_block(&mut b, &msg);
+    let seed_image = b.and_count();
+    let mut b = CircuitBuilder::new();
+    let pt: Vec<BitVec> = (0..16).map(|_| konst(0)).collect();
+    let key = bytes(&mut b, 16);
+    encrypt_bytes(&mut b, &key, &pt);
+    let aes = b.and_count();
+    for ell in [32usize, 48] {
+        let mut b = CircuitBuilder::new();
+        let mut msg = vec![konst(0)];
+        msg.extend(bytes(&mut b, ell));
+        msg.extend([0u8, 0, 0, 1].map(konst));
+        let inner = sha256_one_block(&mut b, &msg);
+        let first = b.and_count();
+        let mut msg = vec![konst(1)];
+        msg.extend(inner[..16].iter().cloned());
+        sha256_one_block(&mut b, &msg);
+        println!(
+            "ell_w={ell}: SHA-256(2‖s_j) {seed_image} ANDs; AES-128 with key schedule {aes}; \
+             D_i = SHA(1‖SHA(0‖Δ‖i)) {} ANDs ({first} + {})",
+            b.and_count(),
+            b.and_count() - first
         );
     }
 }
