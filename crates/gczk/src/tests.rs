@@ -221,3 +221,35 @@ fn tampered_or_cut_bytes_are_typed_errors() {
         );
     }
 }
+
+/// The committed OT alone at JIMU Step 5b's witness size (11 264 bits):
+/// transfer and the prover's replay check.
+/// `cargo test --release -p brickyard-gczk -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn committed_ot_cost() {
+    use brickyard_core::prg::Prg;
+    use brickyard_core::Block;
+    let n = 11_264;
+    let mut prg = Prg::from_seed(Block(9));
+    let choices = prg.random_bits(n);
+    let pairs: Vec<(Block, Block)> = (0..n)
+        .map(|_| (prg.random_block(), prg.random_block()))
+        .collect();
+    let (mut p, mut v) = memory_pair();
+    let t0 = std::time::Instant::now();
+    let received = std::thread::scope(|s| {
+        let h = s.spawn(|| crate::ot::receive_labels(&mut p, &mut Prg::new(), &choices));
+        crate::ot::send_labels(&mut v, &mut Prg::from_seed(Block(1)), &pairs).unwrap();
+        h.join().unwrap().unwrap()
+    });
+    let transfer = t0.elapsed();
+    let t1 = std::time::Instant::now();
+    crate::ot::check(&received, &mut Prg::from_seed(Block(1)), &pairs).unwrap();
+    let check = t1.elapsed();
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "{n} committed base OTs: transfer {transfer:.2?} (both parties), prover's replay check {check:.2?}; loadavg {}",
+        load.trim()
+    );
+}

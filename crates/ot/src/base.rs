@@ -190,17 +190,17 @@ pub fn receive_random(ch: &mut Channel, prg: &mut Prg, choices: &[bool]) -> Resu
     receive_random_recorded(ch, prg, choices).map(|(keys, _, _)| keys)
 }
 
+/// A sender's point `S` (encoded) and its key pairs, as [`replay_sender`]
+/// recomputes them.
+pub type ReplayedSender = ([u8; POINT_BYTES], Vec<(Block, Block)>);
+
 /// The sender's side recomputed from its revealed randomness: the point
 /// `S` and both keys of every OT that a sender whose scalar is the next
 /// draw of `prg` derives from the receiver's `flight`. A receiver who later
 /// learns the sender's seed (a committed OT, as garbled-circuit ZK needs)
 /// checks with it that the sender's messages were a function of that seed
 /// alone, whatever its own choices were.
-pub fn replay_sender(
-    prg: &mut Prg,
-    flight: &[u8],
-    n: usize,
-) -> Result<([u8; POINT_BYTES], Vec<(Block, Block)>)> {
+pub fn replay_sender(prg: &mut Prg, flight: &[u8], n: usize) -> Result<ReplayedSender> {
     check_batch(n)?;
     if flight.len() != 2 * POINT_BYTES * n {
         return Err(Error::config("base OT replay: flight length"));
@@ -213,6 +213,9 @@ pub fn replay_sender(
     out
 }
 
+/// A receiver's keys, its own flight and the sender's point bytes.
+pub type RecordedReceiver = (Vec<Block>, Vec<u8>, [u8; POINT_BYTES]);
+
 /// [`receive_random`] that also returns the receiver's own flight and the
 /// sender's point bytes, so that [`replay_sender`] can later be checked
 /// against them.
@@ -220,7 +223,7 @@ pub fn receive_random_recorded(
     ch: &mut Channel,
     prg: &mut Prg,
     choices: &[bool],
-) -> Result<(Vec<Block>, Vec<u8>, [u8; POINT_BYTES])> {
+) -> Result<RecordedReceiver> {
     check_batch(choices.len())?;
     let mut scalars = Vec::with_capacity(choices.len());
     let mut flight = Vec::with_capacity(choices.len() * 2 * POINT_BYTES);
