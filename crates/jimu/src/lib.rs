@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod compress_bound;
+pub mod delta_zk;
 pub mod params;
 pub mod seeds;
 

@@ -187,6 +187,43 @@ fn sender_keys(
 
 /// Receiver of random base OTs with the given choices: returns `k_i^{c_i}`.
 pub fn receive_random(ch: &mut Channel, prg: &mut Prg, choices: &[bool]) -> Result<Vec<Block>> {
+    receive_random_recorded(ch, prg, choices).map(|(keys, _, _)| keys)
+}
+
+/// A sender's point `S` (encoded) and its key pairs, as [`replay_sender`]
+/// recomputes them.
+pub type ReplayedSender = ([u8; POINT_BYTES], Vec<(Block, Block)>);
+
+/// The sender's side recomputed from its revealed randomness: the point
+/// `S` and both keys of every OT that a sender whose scalar is the next
+/// draw of `prg` derives from the receiver's `flight`. A receiver who later
+/// learns the sender's seed (a committed OT, as garbled-circuit ZK needs)
+/// checks with it that the sender's messages were a function of that seed
+/// alone, whatever its own choices were.
+pub fn replay_sender(prg: &mut Prg, flight: &[u8], n: usize) -> Result<ReplayedSender> {
+    check_batch(n)?;
+    if flight.len() != 2 * POINT_BYTES * n {
+        return Err(Error::config("base OT replay: flight length"));
+    }
+    let mut x = random_scalar(prg);
+    let s_bytes = RistrettoPoint::mul_base(&x).compress().to_bytes();
+    let r = decode_receiver_flight(flight, n);
+    let out = r.map(|r| (s_bytes, sender_keys(&x, &s_bytes, flight, &r)));
+    x.zeroize();
+    out
+}
+
+/// A receiver's keys, its own flight and the sender's point bytes.
+pub type RecordedReceiver = (Vec<Block>, Vec<u8>, [u8; POINT_BYTES]);
+
+/// [`receive_random`] that also returns the receiver's own flight and the
+/// sender's point bytes, so that [`replay_sender`] can later be checked
+/// against them.
+pub fn receive_random_recorded(
+    ch: &mut Channel,
+    prg: &mut Prg,
+    choices: &[bool],
+) -> Result<RecordedReceiver> {
     check_batch(choices.len())?;
     let mut scalars = Vec::with_capacity(choices.len());
     let mut flight = Vec::with_capacity(choices.len() * 2 * POINT_BYTES);
@@ -219,7 +256,7 @@ pub fn receive_random(ch: &mut Channel, prg: &mut Prg, choices: &[bool]) -> Resu
                 .collect()
         });
     scalars.zeroize();
-    out
+    out.map(|keys| (keys, flight, s_bytes))
 }
 
 /// Chosen-message base OT, sender side: random OT, then each message

@@ -111,6 +111,19 @@ pub(crate) fn encrypt(b: &mut CircuitBuilder, keys: &[State], pt: &[BitVec]) -> 
     s
 }
 
+/// AES-128 of one block inside an existing builder, key schedule included:
+/// `key` and `pt` are 16 bytes each (FIPS-197 byte order, each byte's bit
+/// `t` at index `t`), the result likewise. For circuits that compose AES
+/// with other work.
+pub fn encrypt_bytes(b: &mut CircuitBuilder, key: &[BitVec], pt: &[BitVec]) -> Vec<BitVec> {
+    assert!(
+        key.len() == 16 && pt.len() == 16,
+        "aes: 16-byte key and block"
+    );
+    let keys = expand_key(b, key);
+    encrypt(b, &keys, pt)
+}
+
 /// `aes128`: group 0 key, group 1 plaintext, output ciphertext.
 pub fn aes128() -> Circuit {
     let mut b = CircuitBuilder::new();

@@ -68,8 +68,9 @@ fn maj(bl: &mut CircuitBuilder, a: &BitVec, b: &BitVec, c: &BitVec) -> BitVec {
     bl.xor(&t, a)
 }
 
-/// Compression of one block inside an existing builder.
-pub(crate) fn compress(b: &mut CircuitBuilder, block: &BitVec, cv: &BitVec) -> BitVec {
+/// Compression of one block inside an existing builder (groups in the
+/// REVERSED order above), for circuits that compose SHA-256 with other work.
+pub fn compress(b: &mut CircuitBuilder, block: &BitVec, cv: &BitVec) -> BitVec {
     let mut w = words(block);
     for t in 16..64 {
         let s1 = small_sigma(b, &w[t - 2], [17, 19], 10);

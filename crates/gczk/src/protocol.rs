@@ -1,0 +1,294 @@
+//! The JKO13 proof: [`prove`] (the prover, evaluator) and [`verify`] (the
+//! verifier, garbler), over one channel.
+//!
+//! Flow: both send the relation's digest → committed OT of the witness
+//! labels → verifier streams the garbled tables, layer by layer → prover
+//! sends `commit(output label)` → verifier opens its seed → prover checks
+//! the OTs and the whole garbling against the seed → prover opens →
+//! verifier checks the opening and that it is the label of "true".
+//!
+//! On any error the caller tells the peer (the phase driver sends the abort
+//! frame); nothing here is retried.
+
+use crate::commit::commit;
+use crate::garble::{evaluate, garble, Shape};
+use crate::{ot, CHECK_COMMITMENT, CHECK_GARBLING, CHECK_OUTPUT};
+use brickyard_circuit::{Circuit, Gate};
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Error, Result};
+use zeroize::Zeroizing;
+
+/// Everything the verifier derives from its one seed: the OT randomness,
+/// Δ and the witness wires' 0-labels. Revealing the seed opens all of it.
+pub struct Opening {
+    /// Seed of the base-OT sender's PRG.
+    pub ot_seed: Block,
+    /// The free-XOR offset.
+    pub delta: Block,
+    /// 0-labels of the witness wires.
+    pub input_zero: Zeroizing<Vec<Block>>,
+}
+
+impl Opening {
+    /// Expands the verifier's seed for a relation with `inputs` witness bits.
+    pub fn from_seed(seed: Block, inputs: usize) -> Opening {
+        let mut prg = Prg::from_seed(seed);
+        let ot_seed = prg.random_block();
+        let delta = prg.random_block();
+        let input_zero = Zeroizing::new(prg.random_blocks(inputs));
+        Opening {
+            ot_seed,
+            delta,
+            input_zero,
+        }
+    }
+
+    /// The OT messages `(L⁰, L¹)` of the witness wires.
+    pub fn pairs(&self) -> Zeroizing<Vec<(Block, Block)>> {
+        Zeroizing::new(
+            self.input_zero
+                .iter()
+                .map(|&l| (l, l ^ self.delta))
+                .collect(),
+        )
+    }
+}
+
+/// A digest of the relation (wires, groups, gates), exchanged first so that
+/// two parties holding different statements stop with `Config` before any
+/// cryptography, instead of failing a check.
+pub fn digest(circuit: &Circuit) -> [u8; 32] {
+    let mut h = blake3::Hasher::new_derive_key("brickyard 2026-11 gczk relation digest v1");
+    h.update(&circuit.num_wires.to_le_bytes());
+    for groups in [&circuit.inputs, &circuit.outputs] {
+        h.update(&(groups.len() as u64).to_le_bytes());
+        for g in groups.iter() {
+            h.update(&(g.wires.len() as u64).to_le_bytes());
+            h.update(bytemuck::cast_slice(&g.wires));
+        }
+    }
+    let mut buf = Vec::with_capacity(1 << 16);
+    for chunk in circuit.gates.chunks(4096) {
+        buf.clear();
+        for g in chunk {
+            let (tag, a, b, out) = match *g {
+                Gate::Xor { a, b, out } => (0u32, a, b, out),
+                Gate::And { a, b, out } => (1, a, b, out),
+                Gate::Inv { a, out } => (2, a, a, out),
+            };
+            for v in [tag, a, b, out] {
+                buf.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        h.update(&buf);
+    }
+    *h.finalize().as_bytes()
+}
+
+fn agree(ch: &mut Channel, circuit: &Circuit) -> Result<()> {
+    let mine = digest(circuit);
+    ch.send_bytes(&mine)?;
+    ch.flush()?;
+    let mut theirs = [0u8; 32];
+    ch.recv_bytes(&mut theirs)?;
+    if theirs != mine {
+        return Err(Error::config(
+            "gczk: prover and verifier hold different relations (digests differ)",
+        ));
+    }
+    Ok(())
+}
+
+/// Deviations of a cheating prover, for the tests of the verifier's checks
+/// (feature `adversary`, and this crate's tests).
+#[cfg(any(test, feature = "adversary"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProverCheat {
+    /// Goes on with a witness that does not satisfy the relation.
+    FalseWitness,
+    /// Commits to its label, then opens another one.
+    OpenOther,
+}
+
+/// Deviations of a cheating verifier, for the tests of the prover's checks.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VerifierCheat {
+    /// Flips a bit of the table of AND gate `index`.
+    CorruptTable { index: usize },
+    /// Sends a wrong label for side `side` of witness bit `input`.
+    WrongOtLabel { input: usize, side: bool },
+    /// Opens a seed other than the one it garbled with.
+    OtherSeed,
+}
+
+#[cfg(not(any(test, feature = "adversary")))]
+type ProverCheatOpt = std::convert::Infallible;
+#[cfg(any(test, feature = "adversary"))]
+type ProverCheatOpt = ProverCheat;
+#[cfg(not(test))]
+type VerifierCheatOpt = std::convert::Infallible;
+#[cfg(test)]
+type VerifierCheatOpt = VerifierCheat;
+
+/// Proves knowledge of `witness` (one bit per input wire, groups in order)
+/// with `circuit(witness) = 1`. Refuses (`Config`) a witness that does not
+/// satisfy the relation, after evaluating and before committing; fails with
+/// `Cheating { check }` (`gczk-ot-sender`, `gczk-ot-labels`,
+/// `gczk-garbling`) when the verifier's garbling or OTs are not the honest
+/// function of the seed it opens, and then opens nothing.
+pub fn prove(ch: &mut Channel, circuit: &Circuit, witness: &[bool]) -> Result<()> {
+    prove_inner(ch, circuit, witness, None)
+}
+
+/// Verifies a proof that the prover knows a witness with `circuit = 1`.
+/// Fails with `Cheating { check }` (`gczk-commitment`, `gczk-output`) when
+/// it does not.
+pub fn verify(ch: &mut Channel, circuit: &Circuit) -> Result<()> {
+    verify_inner(ch, circuit, None)
+}
+
+/// [`prove`] playing a cheat (feature `adversary`): lets other crates test
+/// that their statements reject a prover without a witness.
+#[cfg(feature = "adversary")]
+pub fn prove_cheating(
+    ch: &mut Channel,
+    circuit: &Circuit,
+    witness: &[bool],
+    cheat: ProverCheat,
+) -> Result<()> {
+    prove_inner(ch, circuit, witness, Some(cheat))
+}
+
+pub(crate) fn prove_inner(
+    ch: &mut Channel,
+    circuit: &Circuit,
+    witness: &[bool],
+    cheat: Option<ProverCheatOpt>,
+) -> Result<()> {
+    let shape = Shape::of(circuit)?;
+    if witness.len() != shape.inputs.len() {
+        return Err(Error::config(format!(
+            "gczk: witness of {} bits for a relation with {} inputs",
+            witness.len(),
+            shape.inputs.len()
+        )));
+    }
+    agree(ch, circuit)?;
+    let layering = circuit.layering();
+    let mut prg = Prg::new();
+    let received = ot::receive_labels(ch, &mut prg, witness)?;
+    let mut seen = blake3::Hasher::new();
+    let (label, value) = evaluate(&layering, &shape, &received.labels, witness, |t| {
+        ch.recv_blocks(t)?;
+        seen.update(bytemuck::cast_slice(t));
+        Ok(())
+    })?;
+    #[cfg(any(test, feature = "adversary"))]
+    let lying = cheat == Some(ProverCheat::FalseWitness);
+    #[cfg(not(any(test, feature = "adversary")))]
+    let lying = cheat.is_some();
+    if !value && !lying {
+        return Err(Error::config(
+            "gczk: the witness does not satisfy the relation; nothing was committed",
+        ));
+    }
+    let r = prg.random_block();
+    ch.send_bytes(&commit(label, r))?;
+    ch.flush()?;
+
+    // Opening phase: everything the verifier sent must be the function of
+    // its seed; only then is the output label opened.
+    let seed = ch.recv_block()?;
+    let opening = Opening::from_seed(seed, shape.inputs.len());
+    ot::check(
+        &received,
+        &mut Prg::from_seed(opening.ot_seed),
+        &opening.pairs(),
+    )?;
+    let mut regarbled = blake3::Hasher::new();
+    let zero = garble(&layering, &shape, opening.delta, &opening.input_zero, |t| {
+        regarbled.update(bytemuck::cast_slice(t));
+        Ok(())
+    })?;
+    // With the tables and labels checked, the label held is the honest
+    // evaluation: the 1-label of the output for a true witness.
+    if regarbled.finalize() != seen.finalize() || (!lying && label != zero ^ opening.delta) {
+        return Err(Error::Cheating {
+            check: CHECK_GARBLING,
+        });
+    }
+    #[cfg(any(test, feature = "adversary"))]
+    let label = if cheat == Some(ProverCheat::OpenOther) {
+        label ^ Block(1)
+    } else {
+        label
+    };
+    ch.send_blocks(&[r, label])?;
+    ch.flush()
+}
+
+pub(crate) fn verify_inner(
+    ch: &mut Channel,
+    circuit: &Circuit,
+    cheat: Option<VerifierCheatOpt>,
+) -> Result<()> {
+    let shape = Shape::of(circuit)?;
+    agree(ch, circuit)?;
+    let layering = circuit.layering();
+    let seed = Prg::new().random_block();
+    let opening = Opening::from_seed(seed, shape.inputs.len());
+    #[allow(unused_mut)]
+    let mut pairs = opening.pairs();
+    #[cfg(test)]
+    if let Some(VerifierCheat::WrongOtLabel { input, side }) = cheat {
+        let p = &mut pairs[input];
+        if side {
+            p.1 ^= Block(1);
+        } else {
+            p.0 ^= Block(1);
+        }
+    }
+    ot::send_labels(ch, &mut Prg::from_seed(opening.ot_seed), &pairs)?;
+    #[allow(unused_mut, unused_variables)]
+    let mut sent = 0usize;
+    let zero = garble(&layering, &shape, opening.delta, &opening.input_zero, |t| {
+        #[cfg(test)]
+        if let Some(VerifierCheat::CorruptTable { index }) = cheat {
+            if (sent..sent + t.len()).contains(&index) {
+                let mut bad = t.to_vec();
+                bad[index - sent] ^= Block(1 << 77);
+                sent += t.len();
+                return ch.send_blocks(&bad);
+            }
+        }
+        sent += t.len();
+        ch.send_blocks(t)
+    })?;
+    ch.flush()?;
+    let mut com = [0u8; 32];
+    ch.recv_bytes(&mut com)?;
+    #[allow(unused_mut)]
+    let mut revealed = seed;
+    #[cfg(test)]
+    if cheat == Some(VerifierCheat::OtherSeed) {
+        revealed = seed ^ Block(1);
+    }
+    #[cfg(not(test))]
+    let _ = cheat;
+    ch.send_block(revealed)?;
+    ch.flush()?;
+    let opened = ch.recv_block_vec(2)?;
+    let (r, label) = (opened[0], opened[1]);
+    if commit(label, r) != com {
+        return Err(Error::Cheating {
+            check: CHECK_COMMITMENT,
+        });
+    }
+    if label != zero ^ opening.delta {
+        return Err(Error::Cheating {
+            check: CHECK_OUTPUT,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,255 @@
+//! The proof on a toy relation: "I know a, b ∉ {0, 1} (16 bits each) with
+//! a · b = 60491 mod 2^32" (251 · 241), a few hundred ANDs.
+
+use crate::protocol::{prove_inner, verify_inner, ProverCheat, VerifierCheat};
+use crate::{prove, verify};
+use crate::{CHECK_COMMITMENT, CHECK_GARBLING, CHECK_OT_LABELS, CHECK_OT_SENDER, CHECK_OUTPUT};
+use brickyard_circuit::{BitVec, Circuit, CircuitBuilder};
+use brickyard_core::channel::{memory_pair, memory_transport_pair, scripted, Recording};
+use brickyard_core::{Channel, Error, Result};
+
+const N: u64 = 60491;
+
+fn relation() -> Circuit {
+    let mut b = CircuitBuilder::new();
+    let x = b.input("a", 16);
+    let y = b.input("b", 16);
+    let xx = b.zext(&x, 32);
+    let yy = b.zext(&y, 32);
+    let p = b.mul(&xx, &yy);
+    let is_n = b.eq(&p, &BitVec::constant(N.into(), 32));
+    // a > 1 and b > 1: some bit above bit 0 is set.
+    let a_big = b.or_all(&x.slice(1..16));
+    let b_big = b.or_all(&y.slice(1..16));
+    let t = b.and_bit(is_n, a_big);
+    let ok = b.and_bit(t, b_big);
+    b.output("ok", &BitVec(vec![ok]));
+    b.finish()
+}
+
+fn bits(a: u16, b: u16) -> Vec<bool> {
+    (0..16)
+        .map(|i| a >> i & 1 == 1)
+        .chain((0..16).map(|i| b >> i & 1 == 1))
+        .collect()
+}
+
+fn run(
+    witness: &[bool],
+    pc: Option<ProverCheat>,
+    vc: Option<VerifierCheat>,
+) -> (Result<()>, Result<()>) {
+    let c = &relation();
+    let (mut p, mut v) = memory_pair();
+    std::thread::scope(|s| {
+        // Each party's channel is dropped as soon as it returns, so the
+        // other one sees the hang-up at once instead of a read timeout.
+        let hp = s.spawn(move || prove_inner(&mut p, c, witness, pc));
+        let rv = verify_inner(&mut v, c, vc);
+        drop(v);
+        (hp.join().expect("prover thread"), rv)
+    })
+}
+
+fn check_of(r: &Result<()>) -> Option<&'static str> {
+    match r {
+        Err(Error::Cheating { check }) => Some(check),
+        _ => None,
+    }
+}
+
+#[test]
+fn honest_proof_is_accepted() {
+    let (p, v) = run(&bits(251, 241), None, None);
+    p.expect("prover");
+    v.expect("verifier");
+    let (p, v) = run(&bits(241, 251), None, None);
+    assert!(p.is_ok() && v.is_ok());
+}
+
+#[test]
+fn toy_relation_is_what_it_says() {
+    let c = relation();
+    assert!(
+        c.and_count() > 100,
+        "toy relation has {} ANDs",
+        c.and_count()
+    );
+    let eval = |a, b| {
+        let w = bits(a, b);
+        let out = c.eval(&[w[..16].to_vec(), w[16..].to_vec()]).expect("eval");
+        out[0][0]
+    };
+    assert!(eval(251, 241));
+    assert!(!eval(1, 60491));
+    assert!(!eval(251, 240));
+}
+
+#[test]
+fn honest_prover_refuses_a_false_witness() {
+    let (p, v) = run(&bits(251, 240), None, None);
+    assert!(matches!(p, Err(Error::Config(_))), "{p:?}");
+    assert!(v.is_err());
+}
+
+#[test]
+fn false_witness_is_rejected_by_the_output_check() {
+    for w in [bits(251, 240), bits(1, N as u16), bits(0, 0)] {
+        let (p, v) = run(&w, Some(ProverCheat::FalseWitness), None);
+        assert!(p.is_ok(), "{p:?}");
+        assert_eq!(check_of(&v), Some(CHECK_OUTPUT), "{v:?}");
+    }
+}
+
+#[test]
+fn opening_another_label_is_rejected_by_the_commitment_check() {
+    let (p, v) = run(&bits(251, 241), Some(ProverCheat::OpenOther), None);
+    assert!(p.is_ok(), "{p:?}");
+    assert_eq!(check_of(&v), Some(CHECK_COMMITMENT), "{v:?}");
+}
+
+#[test]
+fn corrupt_table_is_caught_by_the_garbling_check() {
+    for index in [0, 57, relation().and_count() - 1] {
+        let (p, _) = run(
+            &bits(251, 241),
+            None,
+            Some(VerifierCheat::CorruptTable { index }),
+        );
+        assert_eq!(check_of(&p), Some(CHECK_GARBLING), "{p:?}");
+    }
+}
+
+#[test]
+fn wrong_ot_label_is_caught_whatever_the_choice() {
+    // Bit 0 of a = 251 is 1: side true is the chosen label, side false the
+    // other; both must trip the same check (the abort reveals no choice).
+    for side in [false, true] {
+        let (p, _) = run(
+            &bits(251, 241),
+            None,
+            Some(VerifierCheat::WrongOtLabel { input: 0, side }),
+        );
+        assert_eq!(check_of(&p), Some(CHECK_OT_LABELS), "side {side}: {p:?}");
+    }
+}
+
+#[test]
+fn other_seed_is_caught_by_the_ot_sender_check() {
+    let (p, _) = run(&bits(251, 241), None, Some(VerifierCheat::OtherSeed));
+    assert_eq!(check_of(&p), Some(CHECK_OT_SENDER), "{p:?}");
+}
+
+#[test]
+fn wrong_shapes_are_config_errors() {
+    let c = relation();
+    let (mut p, _v) = memory_pair();
+    assert!(matches!(
+        prove(&mut p, &c, &[true; 3]),
+        Err(Error::Config(_))
+    ));
+    let two_outputs = brickyard_circuit::library::aes::aes128();
+    assert!(matches!(
+        verify(&mut p, &two_outputs),
+        Err(Error::Config(_))
+    ));
+}
+
+#[test]
+fn different_relations_stop_with_config() {
+    let c = relation();
+    let mut other = relation();
+    let k = other
+        .gates
+        .iter()
+        .position(|g| matches!(g, brickyard_circuit::Gate::Xor { .. }))
+        .expect("an XOR");
+    if let brickyard_circuit::Gate::Xor { a, b, out } = other.gates[k] {
+        other.gates[k] = brickyard_circuit::Gate::Xor { a: b, b: a, out };
+    }
+    let c = &c;
+    let (mut p, mut v) = memory_pair();
+    let (rp, rv) = std::thread::scope(|s| {
+        let h = s.spawn(move || prove(&mut p, c, &bits(251, 241)));
+        let rv = verify(&mut v, &other);
+        (h.join().expect("prover"), rv)
+    });
+    assert!(matches!(rp, Err(Error::Config(_))), "{rp:?}");
+    assert!(matches!(rv, Err(Error::Config(_))), "{rv:?}");
+}
+
+/// Records what each party sends in one honest run.
+fn transcripts() -> (Vec<u8>, Vec<u8>) {
+    let c = relation();
+    let (tp, tv) = memory_transport_pair();
+    let (tp, log_p) = Recording::new(tp);
+    let (tv, log_v) = Recording::new(tv);
+    let (mut p, mut v) = (Channel::new(tp), Channel::new(tv));
+    let c = &c;
+    std::thread::scope(|s| {
+        let h = s.spawn(move || prove(&mut p, c, &bits(251, 241)));
+        verify(&mut v, c).expect("verifier");
+        h.join().expect("thread").expect("prover");
+    });
+    let p = log_p.lock().expect("log").clone();
+    let v = log_v.lock().expect("log").clone();
+    (p, v)
+}
+
+#[test]
+fn tampered_or_cut_bytes_are_typed_errors() {
+    let c = relation();
+    let (from_p, from_v) = transcripts();
+    let positions = |len: usize| [0, 1, 31, 32, 40, 100, len / 2, len - 33, len - 17, len - 1];
+    for at in positions(from_v.len()) {
+        let mut t = from_v.clone();
+        t[at] ^= 0x10;
+        // A fresh prover: its OT flight differs from the recorded one, so
+        // even the untampered transcript must fail, with a typed error.
+        let r = prove(&mut scripted(&t), &c, &bits(251, 241));
+        assert!(r.is_err(), "byte {at}");
+        let r = prove(&mut scripted(&from_v[..at]), &c, &bits(251, 241));
+        assert!(r.is_err(), "cut at {at}");
+    }
+    for at in positions(from_p.len()) {
+        let mut t = from_p.clone();
+        t[at] ^= 0x10;
+        assert!(verify(&mut scripted(&t), &c).is_err(), "byte {at}");
+        assert!(
+            verify(&mut scripted(&from_p[..at]), &c).is_err(),
+            "cut at {at}"
+        );
+    }
+}
+
+/// The committed OT alone at JIMU Step 5b's witness size (11 264 bits):
+/// transfer and the prover's replay check.
+/// `cargo test --release -p brickyard-gczk -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn committed_ot_cost() {
+    use brickyard_core::prg::Prg;
+    use brickyard_core::Block;
+    let n = 11_264;
+    let mut prg = Prg::from_seed(Block(9));
+    let choices = prg.random_bits(n);
+    let pairs: Vec<(Block, Block)> = (0..n)
+        .map(|_| (prg.random_block(), prg.random_block()))
+        .collect();
+    let (mut p, mut v) = memory_pair();
+    let t0 = std::time::Instant::now();
+    let received = std::thread::scope(|s| {
+        let h = s.spawn(|| crate::ot::receive_labels(&mut p, &mut Prg::new(), &choices));
+        crate::ot::send_labels(&mut v, &mut Prg::from_seed(Block(1)), &pairs).unwrap();
+        h.join().unwrap().unwrap()
+    });
+    let transfer = t0.elapsed();
+    let t1 = std::time::Instant::now();
+    crate::ot::check(&received, &mut Prg::from_seed(Block(1)), &pairs).unwrap();
+    let check = t1.elapsed();
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "{n} committed base OTs: transfer {transfer:.2?} (both parties), prover's replay check {check:.2?}; loadavg {}",
+        load.trim()
+    );
+}
