@@ -85,7 +85,7 @@ pub fn alice<const L: usize>(
 ) -> Result<AliceSetup<L>> {
     let (pw, pp) = opts.ihash_params(16 * L)?;
     // (a) IHash_w.Setup: Bob picks W_w; C_j = H(seed_j) go first.
-    let mut wire = Sender::setup_with_seeds(ch, prg, pw, None, Some(WIRE_IMAGES))?;
+    let mut wire = wire_sender(ch, prg, pw, cheats)?;
     // (b) Δ and ⟨Δ⟩.
     let delta = WideDelta::<L>::random(prg);
     let d_bytes = Zeroizing::new(label_bytes(delta.label()));
@@ -105,6 +105,22 @@ pub fn alice<const L: usize>(
         compress,
         kos,
     })
+}
+
+/// IHash_w.Setup as the sender; under [`Cheat::MalformedIhash`] every
+/// i-hash batch gets a wrong consistency answer.
+fn wire_sender(ch: &mut Channel, prg: &mut Prg, pw: Params, cheats: &Cheats) -> Result<Sender> {
+    #[cfg(feature = "adversary")]
+    if cheats.is(Cheat::MalformedIhash) {
+        let cheat = brickyard_ihash::Cheat::SenderBadAnswer {
+            t: 0,
+            symbol: cheats.at(pw.ell),
+            delta: 1,
+        };
+        return Sender::setup_with_seeds_cheat(ch, prg, pw, None, Some(WIRE_IMAGES), Some(cheat));
+    }
+    let _ = cheats;
+    Sender::setup_with_seeds(ch, prg, pw, None, Some(WIRE_IMAGES))
 }
 
 /// IHash_p.Setup as the sender; under [`Cheat::BadPermSeed`] one seed
