@@ -56,6 +56,9 @@ fn key_hash(p: &Params, k: Block) -> [u8; 32] {
     *h.finalize().as_bytes()
 }
 
+/// What Alice holds after Setup: her n seeds and the images she sent.
+pub(crate) type Sent = (Zeroizing<Vec<Block>>, Vec<[u8; 32]>);
+
 /// Alice's side: returns her n seeds (fresh, or `given`) and the images
 /// she sent (if `images`) after Bob proved he took at most w.
 pub(crate) fn send(
@@ -65,7 +68,7 @@ pub(crate) fn send(
     given: Option<Zeroizing<Vec<Block>>>,
     images: Option<SeedImages>,
     cheat: SetupCheat,
-) -> Result<(Zeroizing<Vec<Block>>, Vec<[u8; 32]>)> {
+) -> Result<Sent> {
     let seeds = match given {
         Some(s) if s.len() == p.n => s,
         Some(_) => return Err(Error::config("ihash setup: wrong number of seeds")),

@@ -24,7 +24,7 @@ const IMAGES: SeedImages = SeedImages {
 #[test]
 fn images_arrive_and_given_seeds_are_used_and_replayed() {
     let p = Params::for_permutation_strings(40).unwrap();
-    let seed = 0x5eed_1u128;
+    let seed = 0x5eed1_u128;
     println!("seed {seed:#x}");
     let given: Vec<Block> = (0..p.n as u128).map(|i| Block(i * 7 + 1)).collect();
     let g2 = given.clone();

@@ -358,17 +358,15 @@ fn recover<const L: usize>(
         }
         x.push(parity(rho.get(i)) ^ flipped);
     }
-    let mut groups: Vec<Vec<bool>> = c.inputs.iter().map(|g| vec![false; g.width()]).collect();
-    let mut pos = 0;
-    for (gi, g) in c.inputs.iter().enumerate() {
-        for bit in 0..g.width() {
-            groups[gi][bit] = match owner[pos] {
-                Owner::Alice(k) => x[k],
-                Owner::Bob(k) => y[k],
-            };
-            pos += 1;
-        }
-    }
+    let mut bits = owner.iter().map(|o| match *o {
+        Owner::Alice(k) => x[k],
+        Owner::Bob(k) => y[k],
+    });
+    let groups: Vec<Vec<bool>> = c
+        .inputs
+        .iter()
+        .map(|g| bits.by_ref().take(g.width()).collect())
+        .collect();
     let out = c
         .eval(&groups)
         .map_err(|e| Error::config(format!("jimu: plaintext evaluation: {e}")))?;
