@@ -39,4 +39,11 @@ pub enum Cheat {
         /// The error.
         delta: u8,
     },
+    /// Alice sends a wrong image for the seed at `position` (setups with
+    /// seed images). Caught by the images' check iff Bob watches the
+    /// position (probability w/n).
+    SenderBadImage {
+        /// Code position.
+        position: usize,
+    },
 }

@@ -34,7 +34,8 @@ pub use layout::{xor_into, Rows};
 pub use params::Params;
 pub use receiver::Receiver;
 pub use rs::Code;
-pub use sender::Sender;
+pub use sender::{replay_random, Sender};
+pub use setup::SeedImages;
 pub use verifier::Verifier;
 
 /// The cheat type when the `adversary` feature is on, uninhabited otherwise.

@@ -4,6 +4,7 @@
 use crate::layout::{fill_symbols, xor_into, Rows, CHUNK};
 use crate::params::Params;
 use crate::rs::Code;
+use crate::setup::SeedImages;
 use crate::verifier::Verifier;
 use crate::{check, setup, verdict};
 use brickyard_core::gf256::layout::transpose;
@@ -31,12 +32,40 @@ pub struct Receiver {
     p: Params,
     prgs: Vec<Prg>,
     verifier: Verifier,
+    /// Alice's images of all n seeds (empty without).
+    images: Vec<[u8; 32]>,
 }
 
 impl Receiver {
     /// IHash.Setup as the receiver with a fresh uniform watch set W.
     pub fn setup(ch: &mut Channel, prg: &mut Prg, p: Params) -> Result<Receiver> {
-        Self::setup_cheating(ch, prg, p, false)
+        Self::setup_cheating(ch, prg, p, None, false)
+    }
+
+    /// Setup receiving Alice's images of all n seeds before the OT and
+    /// checking each watched seed against its image
+    /// (`Cheating { check: images.check }`).
+    pub fn setup_with_images(
+        ch: &mut Channel,
+        prg: &mut Prg,
+        p: Params,
+        images: Option<SeedImages>,
+    ) -> Result<Receiver> {
+        Self::setup_cheating(ch, prg, p, images, false)
+    }
+
+    /// [`Receiver::setup_with_images`] playing
+    /// [`crate::Cheat::ReceiverExtraSeed`] when asked (adversary builds).
+    #[cfg(feature = "adversary")]
+    pub fn setup_with_images_cheat(
+        ch: &mut Channel,
+        prg: &mut Prg,
+        p: Params,
+        images: Option<SeedImages>,
+        cheat: Option<crate::Cheat>,
+    ) -> Result<Receiver> {
+        let extra = cheat == Some(crate::Cheat::ReceiverExtraSeed);
+        Self::setup_cheating(ch, prg, p, images, extra)
     }
 
     /// Setup playing [`crate::Cheat::ReceiverExtraSeed`] when asked
@@ -48,26 +77,46 @@ impl Receiver {
         p: Params,
         cheat: Option<crate::Cheat>,
     ) -> Result<Receiver> {
-        Self::setup_cheating(ch, prg, p, cheat == Some(crate::Cheat::ReceiverExtraSeed))
+        Self::setup_cheating(
+            ch,
+            prg,
+            p,
+            None,
+            cheat == Some(crate::Cheat::ReceiverExtraSeed),
+        )
     }
 
-    fn setup_cheating(ch: &mut Channel, prg: &mut Prg, p: Params, extra: bool) -> Result<Receiver> {
+    fn setup_cheating(
+        ch: &mut Channel,
+        prg: &mut Prg,
+        p: Params,
+        images: Option<SeedImages>,
+        extra: bool,
+    ) -> Result<Receiver> {
         let sc = setup::SetupCheat {
             extra_seed: extra,
-            bad_share: None,
+            ..Default::default()
         };
-        let (watch, seeds) = setup::receive(ch, prg, &p, sc)?;
+        let (watch, seeds, images) = setup::receive(ch, prg, &p, images, sc)?;
         let code = Code::new(p.field(), p.n, p.ell);
         Ok(Receiver {
             p,
             prgs: seeds.iter().map(|&s| Prg::from_seed(s)).collect(),
             verifier: Verifier::new(&code, &watch),
+            images,
         })
     }
 
     /// The parameter set.
     pub fn params(&self) -> &Params {
         &self.p
+    }
+
+    /// Alice's images of all n seeds, in code position order (empty if
+    /// Setup ran without images); each watched seed was checked against
+    /// its image.
+    pub fn seed_images(&self) -> &[[u8; 32]] {
+        &self.images
     }
 
     /// The verifier at Bob's watch set.

@@ -3,11 +3,12 @@
 use crate::layout::{fill_symbols, Rows, CHUNK};
 use crate::params::Params;
 use crate::rs::Code;
+use crate::setup::SeedImages;
 use crate::{check, setup, verdict};
 use brickyard_core::gf256::combine_rows_many;
 use brickyard_core::gf256::layout::transpose;
 use brickyard_core::prg::Prg;
-use brickyard_core::{Channel, Result};
+use brickyard_core::{Block, Channel, Result};
 
 /// Alice's IHash session: one PRG per seed, advanced by every batch.
 pub struct Sender {
@@ -19,6 +20,8 @@ pub struct Sender {
     rows: zeroize::Zeroizing<Vec<u8>>,
     /// The parity corrections of one chunk (public: they are sent).
     corr: Vec<u8>,
+    /// The images of the n seeds sent before the OT (empty without).
+    images: Vec<[u8; 32]>,
     #[cfg(feature = "adversary")]
     cheat: Option<crate::Cheat>,
 }
@@ -26,7 +29,20 @@ pub struct Sender {
 impl Sender {
     /// IHash.Setup as the sender (Bob learns w of n fresh seeds).
     pub fn setup(ch: &mut Channel, prg: &mut Prg, p: Params) -> Result<Sender> {
-        Self::setup_cheating(ch, prg, p, None)
+        Self::setup_cheating(ch, prg, p, None, None, None)
+    }
+
+    /// Setup with given seeds (JIMU's permutation-string i-hash uses
+    /// H(Δ, i)) or fresh ones (`None`), sending each seed's image before
+    /// the OT when `images` is given (Bob checks the seeds he learns).
+    pub fn setup_with_seeds(
+        ch: &mut Channel,
+        prg: &mut Prg,
+        p: Params,
+        seeds: Option<zeroize::Zeroizing<Vec<Block>>>,
+        images: Option<SeedImages>,
+    ) -> Result<Sender> {
+        Self::setup_cheating(ch, prg, p, seeds, images, None)
     }
 
     /// Setup playing a cheat (adversary builds only).
@@ -37,28 +53,46 @@ impl Sender {
         p: Params,
         cheat: Option<crate::Cheat>,
     ) -> Result<Sender> {
-        Self::setup_cheating(ch, prg, p, cheat)
+        Self::setup_cheating(ch, prg, p, None, None, cheat)
+    }
+
+    /// [`Sender::setup_with_seeds`] playing a cheat (adversary builds only).
+    #[cfg(feature = "adversary")]
+    pub fn setup_with_seeds_cheat(
+        ch: &mut Channel,
+        prg: &mut Prg,
+        p: Params,
+        seeds: Option<zeroize::Zeroizing<Vec<Block>>>,
+        images: Option<SeedImages>,
+        cheat: Option<crate::Cheat>,
+    ) -> Result<Sender> {
+        Self::setup_cheating(ch, prg, p, seeds, images, cheat)
     }
 
     fn setup_cheating(
         ch: &mut Channel,
         prg: &mut Prg,
         p: Params,
+        given: Option<zeroize::Zeroizing<Vec<Block>>>,
+        images: Option<SeedImages>,
         _cheat: Option<crate::CheatOpt>,
     ) -> Result<Sender> {
         let mut sc = setup::SetupCheat::default();
         #[cfg(feature = "adversary")]
-        if let Some(crate::Cheat::SenderBadShare { position }) = _cheat {
-            sc.bad_share = Some(position);
+        match _cheat {
+            Some(crate::Cheat::SenderBadShare { position }) => sc.bad_share = Some(position),
+            Some(crate::Cheat::SenderBadImage { position }) => sc.bad_image = Some(position),
+            _ => {}
         }
         let _ = &mut sc;
-        let seeds = setup::send(ch, prg, &p, sc)?;
+        let (seeds, images) = setup::send(ch, prg, &p, given, images, sc)?;
         Ok(Sender {
             p,
             code: Code::new(p.field(), p.n, p.ell),
             prgs: seeds.iter().map(|&s| Prg::from_seed(s)).collect(),
             rows: zeroize::Zeroizing::new(Vec::new()),
             corr: Vec::new(),
+            images,
             #[cfg(feature = "adversary")]
             cheat: _cheat,
         })
@@ -67,6 +101,13 @@ impl Sender {
     /// The parameter set.
     pub fn params(&self) -> &Params {
         &self.p
+    }
+
+    /// The images of all n seeds Alice sent before the OT (in code
+    /// position order; empty if Setup ran without images): public values
+    /// a proof about the seeds may refer to.
+    pub fn seed_images(&self) -> &[[u8; 32]] {
+        &self.images
     }
 
     /// Hash of `count` random messages (the paper's optimisation: the
@@ -162,4 +203,34 @@ impl Sender {
         ch.send_bytes(&x)?;
         ch.flush()
     }
+}
+
+/// The random messages of the batches `counts` (in order, as
+/// [`Sender::hash_random`] made them from the first batch of a session on),
+/// regenerated from the ℓ systematic seeds alone: what a party that learns
+/// the seeds later (JIMU's Bob after extracting Δ) recomputes. Each batch
+/// drew `count + ξ` symbols per seed (CHUNK is a multiple of 16, so the
+/// chunked fill consumed exactly the stream of one fill of that length).
+pub fn replay_random(p: &Params, systematic_seeds: &[Block], counts: &[usize]) -> Vec<Rows> {
+    assert_eq!(systematic_seeds.len(), p.ell, "replay_random: ℓ seeds");
+    let field = p.field();
+    let mut prgs: Vec<Prg> = systematic_seeds
+        .iter()
+        .map(|&s| Prg::from_seed(s))
+        .collect();
+    let mut out = Vec::with_capacity(counts.len());
+    let mut row = zeroize::Zeroizing::new(Vec::new());
+    for &count in counts {
+        let total = count + p.xi();
+        let mut msgs = Rows::zeroed(count, p.ell);
+        for (j, prg) in prgs.iter_mut().enumerate() {
+            row.resize(total, 0);
+            fill_symbols(prg, &mut row, field);
+            for t in 0..count {
+                msgs.get_mut(t)[j] = row[t];
+            }
+        }
+        out.push(msgs);
+    }
+    out
 }

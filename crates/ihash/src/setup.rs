@@ -19,6 +19,20 @@ use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::{Zeroize, Zeroizing};
 
+/// Public images of the seeds, sent by Alice before the OT (JIMU Sec. 5.1
+/// Step 5b restated over public values: the ZK proof speaks about these
+/// images instead of Bob's secret watch set). Bob checks every seed he
+/// receives against its image; a mismatch is `Cheating { check }`.
+#[derive(Clone, Copy, Debug)]
+pub struct SeedImages {
+    /// The image of one seed (a random oracle; JIMU fixes it in
+    /// `brickyard_jimu::seeds`).
+    pub image: fn(Block) -> [u8; 32],
+    /// The check a wrong watched seed fails (must be one of
+    /// [`crate::verdict::CHECKS`]).
+    pub check: &'static str,
+}
+
 /// Deviations of the setup (cargo feature `adversary`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SetupCheat {
@@ -27,6 +41,9 @@ pub(crate) struct SetupCheat {
     pub extra_seed: bool,
     /// Alice corrupts the share at this position.
     pub bad_share: Option<usize>,
+    /// Alice sends a wrong image for the seed at this position.
+    #[cfg(feature = "adversary")]
+    pub bad_image: Option<usize>,
 }
 
 /// H(K), bound to the parameter set.
@@ -39,14 +56,39 @@ fn key_hash(p: &Params, k: Block) -> [u8; 32] {
     *h.finalize().as_bytes()
 }
 
-/// Alice's side: returns her n seeds after Bob proved he took at most w.
+/// What Alice holds after Setup: her n seeds and the images she sent.
+pub(crate) type Sent = (Zeroizing<Vec<Block>>, Vec<[u8; 32]>);
+
+/// Alice's side: returns her n seeds (fresh, or `given`) and the images
+/// she sent (if `images`) after Bob proved he took at most w.
 pub(crate) fn send(
     ch: &mut Channel,
     prg: &mut Prg,
     p: &Params,
+    given: Option<Zeroizing<Vec<Block>>>,
+    images: Option<SeedImages>,
     cheat: SetupCheat,
-) -> Result<Zeroizing<Vec<Block>>> {
-    let seeds = Zeroizing::new(prg.random_blocks(p.n));
+) -> Result<Sent> {
+    let seeds = match given {
+        Some(s) if s.len() == p.n => s,
+        Some(_) => return Err(Error::config("ihash setup: wrong number of seeds")),
+        None => Zeroizing::new(prg.random_blocks(p.n)),
+    };
+    let sent_images: Vec<[u8; 32]> = match images {
+        Some(im) => seeds.iter().map(|&s| (im.image)(s)).collect(),
+        None => Vec::new(),
+    };
+    #[cfg(feature = "adversary")]
+    let sent_images = {
+        let mut v = sent_images;
+        if let (Some(j), false) = (cheat.bad_image, v.is_empty()) {
+            v[j % p.n][0] ^= 1;
+        }
+        v
+    };
+    for im in &sent_images {
+        ch.send_bytes(im)?;
+    }
     let key = prg.random_block();
     let mut shares = crate::shamir::share(key, p.n - p.w, p.n, prg);
     if let Some(j) = cheat.bad_share {
@@ -69,17 +111,23 @@ pub(crate) fn send(
         })
     };
     verdict::send(ch, outcome)?;
-    Ok(seeds)
+    Ok((seeds, sent_images))
 }
 
+/// What Bob holds after Setup: W (sorted), the seeds at W, and Alice's
+/// images of all n seeds (empty without images).
+pub(crate) type Received = (Vec<usize>, Zeroizing<Vec<Block>>, Vec<[u8; 32]>);
+
 /// Bob's side: draws his watch set W (sorted) and returns it with the
-/// seeds at those positions.
+/// seeds at those positions; with `images`, receives Alice's images first
+/// and checks the watched seeds against them.
 pub(crate) fn receive(
     ch: &mut Channel,
     prg: &mut Prg,
     p: &Params,
+    images: Option<SeedImages>,
     cheat: SetupCheat,
-) -> Result<(Vec<usize>, Zeroizing<Vec<Block>>)> {
+) -> Result<Received> {
     let mut order: Vec<usize> = (0..p.n).collect();
     prg.shuffle(&mut order);
     let taken = p.w + cheat.extra_seed as usize;
@@ -88,6 +136,10 @@ pub(crate) fn receive(
     let mut choices = vec![false; p.n];
     for &j in &watch {
         choices[j] = true;
+    }
+    let mut got_images = vec![[0u8; 32]; if images.is_some() { p.n } else { 0 }];
+    for im in got_images.iter_mut() {
+        ch.recv_bytes(im)?;
     }
     let mut h = [0u8; 32];
     ch.recv_bytes(&mut h)?;
@@ -102,18 +154,23 @@ pub(crate) fn receive(
     }
     let mut key = crate::shamir::reconstruct(&xs, &shares);
     shares.zeroize();
-    let outcome = if key_hash(p, key) == h || cheat.extra_seed {
+    let mut outcome = if key_hash(p, key) == h || cheat.extra_seed {
         Ok(())
     } else {
         Err(Error::Cheating {
             check: "ihash-setup-shares",
         })
     };
+    if let (Ok(()), Some(im)) = (&outcome, images) {
+        if !watch.iter().all(|&j| (im.image)(got[j]) == got_images[j]) {
+            outcome = Err(Error::Cheating { check: im.check });
+        }
+    }
     verdict::send(ch, outcome)?;
     ch.send_block(key)?;
     ch.flush()?;
     key.zeroize();
     verdict::recv(ch)?;
     let seeds = Zeroizing::new(watch.iter().map(|&j| got[j]).collect());
-    Ok((watch, seeds))
+    Ok((watch, seeds, got_images))
 }

@@ -4,7 +4,13 @@
 use brickyard_core::{Channel, Error, Result};
 
 /// The named checks of this crate (see `docs/protocols/jimu.md`).
-pub const CHECKS: [&str; 3] = ["ihash-setup-shares", "ihash-setup-key", "ihash-consistency"];
+pub const CHECKS: [&str; 5] = [
+    "ihash-setup-shares",
+    "ihash-setup-key",
+    "ihash-consistency",
+    "ihash-seed-image",
+    "perm-seed",
+];
 
 /// Sends the outcome of a local check: 0 = passed, 1 + index of the check
 /// otherwise. Returns `outcome` unchanged.

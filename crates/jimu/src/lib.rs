@@ -7,14 +7,20 @@
 //! | Sec. 6.3 (cut-and-choose `B`, `T`) | [`params`] |
 //! | Sec. 5.1 Setup, the random oracle H (perm seeds, D_i, seed images) | [`seeds`] |
 //! | Sec. 2.2, 6.2 (256/384-bit half-gates, Compress) | `brickyard_garble::wide` |
+//! | Sec. 5.1 the protocol (Setup … Output) | [`protocol`] |
 #![deny(missing_docs)]
 
+pub mod cheat;
 pub mod compress_bound;
 pub mod delta_zk;
 pub mod params;
+pub mod protocol;
 pub mod seeds;
 
+pub use cheat::{Cheat, Cheats};
 pub use params::CutAndChoose;
+pub use protocol::party::{new_party, JimuAlice, JimuBob};
+pub use protocol::JimuOptions;
 
 /// Symbols `ℓ_w` of a wire label over GF(2^8) for computational security
 /// `k` (Sec. 6.2, Lemma 6.1): 32 (256-bit labels) for k = 88, 48 (384-bit)

@@ -31,6 +31,11 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         summary: "TinyLEGO with function-independent preprocessing (NST17): Generate / Build / two-round Eval",
     },
     ProtocolInfo {
+        name: "jimu",
+        security: "malicious (statistical 2^-40, Sec. 6.3; Step 5b proof not yet run)",
+        summary: "JIMU (Zhu–Huang): LEGO with interactive hashes, single-good-gate buckets, function-independent Generate/Check",
+    },
+    ProtocolInfo {
         name: "lindell-riva",
         security: "malicious (statistical 2^-40 per execution, Lemmas 2.2/2.3; ROM commitments)",
         summary: "Lindell–Riva (CCS'15): batched cut-and-choose of whole circuits with cheating recovery, output to Bob",
@@ -66,6 +71,7 @@ pub fn new_party(protocol: &str, role: Role, cfg: RunConfig) -> Result<Box<dyn P
         ("yao", Role::Bob) => Box::new(crate::yao::YaoBob::new(cfg)?),
         ("lego", Role::Alice) => Box::new(crate::lego::LegoAlice::new(cfg)?),
         ("lego", Role::Bob) => Box::new(crate::lego::LegoBob::new(cfg)?),
+        ("jimu", r) => crate::jimu::new_party(r, cfg, Default::default(), Default::default())?,
         ("lindell-riva", Role::Alice) => Box::new(crate::lindell_riva::party::LrAlice::new(cfg)?),
         ("lindell-riva", Role::Bob) => Box::new(crate::lindell_riva::party::LrBob::new(cfg)?),
         ("compgc", r) => crate::compgc::new_party(r, cfg, Default::default())?,

@@ -1,0 +1,352 @@
+//! Build(f): Step 1's assignment of the pool i-hashes to the circuit's
+//! wires (inputs and AND outputs; XOR and NOT wires follow by the
+//! homomorphism) and Step 3(a) i–ii, the solderings of every bucket gate to
+//! its logical gate: ρ^l ⊕ ρ^{i,l}, ρ^r ⊕ ρ^{i,r}, ρ^o ⊕ ρ^{i,o} and
+//! δ_l = w^{p_l}_l ⊕ w^{p_{i,l}}_{i,l} ⊕ (p_l ⊕ p_{i,l})Δ, δ_r, δ_o. None of
+//! it depends on the inputs, so Alice sends all of it in one flight and
+//! Bob verifies it against the i-hashes at once: no challenge.
+//!
+//! Bob's input wire is the XOR of its s shares (Step 1(b)v): label and
+//! i-hash are XORs, its permutation bit is 0, so its ρ is the all-zero
+//! string (i-hash zero).
+
+use super::check::Assignment;
+use super::generate::{AliceGates, BobGates, Sizes};
+use super::{cheating, label_bytes, parity, xor_bytes, xored};
+use crate::cheat::{Cheat, Cheats};
+use brickyard_circuit::{Circuit, Gate};
+use brickyard_core::prg::Prg;
+use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_garble::wide::{self, Label, WideDelta};
+use brickyard_ihash::{Receiver, Rows};
+
+/// The circuit's input wires in the run's input order (groups concatenated).
+pub fn input_wires(c: &Circuit) -> Vec<u32> {
+    c.inputs
+        .iter()
+        .flat_map(|g| g.wires.iter().copied())
+        .collect()
+}
+
+/// One execution's material at Alice.
+pub struct AliceExec<const L: usize> {
+    /// (m, p) of each of her input wires: she sends m ⊕ (x ⊕ p)Δ.
+    pub inputs: Vec<(Label<L>, bool)>,
+    /// w^0 of each of Bob's input shares (s per bit, in bit order).
+    pub shares: Vec<Label<L>>,
+    /// ρ^o of each output wire, one after another.
+    pub out_rho: Vec<u8>,
+    /// Execution index (which pools and OTs it uses).
+    pub index: usize,
+}
+
+/// One bucket gate at Bob: the garbled gate and its three solderings.
+#[derive(Clone)]
+pub struct Soldered<const L: usize> {
+    /// The garbled gate (its table and hash tweak).
+    pub gate: usize,
+    /// δ_l, δ_r, δ_o.
+    pub delta: [Label<L>; 3],
+}
+
+/// One execution's material at Bob.
+pub struct BobExec<const L: usize> {
+    /// ⟨w^{p}⟩ of every circuit wire (w_w bytes each, by wire id).
+    pub hm: Vec<u8>,
+    /// ⟨ρ⟩ of every output wire, one after another.
+    pub h_out_rho: Vec<u8>,
+    /// ⟨w^0⟩ of each of his input shares.
+    pub h_shares: Vec<u8>,
+    /// ⟨ρ⟩ of each of Alice's input wires (her bit order): what a
+    /// replayed ρ is checked against after extracting Δ.
+    pub h_alice_rho: Vec<u8>,
+    /// B soldered gates per AND of the circuit (circuit order).
+    pub buckets: Vec<Soldered<L>>,
+    /// Execution index.
+    pub index: usize,
+}
+
+/// Alice's per-wire (m, ρ) walk of execution `x`, and her solderings
+/// appended to `rho_out` / `lab_out`.
+#[allow(clippy::too_many_arguments)]
+fn alice_walk<const L: usize>(
+    c: &Circuit,
+    g: &AliceGates<L>,
+    asg: &Assignment,
+    sz: &Sizes,
+    x: usize,
+    delta: &WideDelta<L>,
+    lp: usize,
+    owner: &[Owner],
+    rho_out: &mut Vec<u8>,
+    lab_out: &mut Vec<Block>,
+) -> Result<AliceExec<L>> {
+    let nw = c.num_wires as usize;
+    let d = delta.label();
+    let mut m = vec![[Block::ZERO; L]; nw];
+    let mut rho = vec![0u8; nw * lp];
+    let pool_rho = |i: usize| g.rho.get(3 * sz.t + i);
+    let ins = input_wires(c);
+    let mut inputs = vec![([Block::ZERO; L], false); sz.na];
+    let mut shares = vec![[Block::ZERO; L]; sz.nb * sz.s];
+    for (pos, &w) in ins.iter().enumerate() {
+        let w = w as usize;
+        match owner[pos] {
+            Owner::Alice(k) => {
+                let i = sz.alice_input(x, k);
+                m[w] = g.pool[i];
+                rho[w * lp..(w + 1) * lp].copy_from_slice(pool_rho(i));
+                inputs[k] = (m[w], parity(pool_rho(i)));
+            }
+            Owner::Bob(k) => {
+                let mut acc = [Block::ZERO; L];
+                for j in 0..sz.s {
+                    let sh = g.pool[sz.bob_share(x, k, j)];
+                    acc = wide::xor(&acc, &sh);
+                    shares[k * sz.s + j] = sh;
+                }
+                m[w] = acc;
+            }
+        }
+    }
+    let mut and = 0usize;
+    for gate in &c.gates {
+        match *gate {
+            Gate::Xor { a, b, out } => {
+                let (a, b, o) = (a as usize, b as usize, out as usize);
+                m[o] = wide::xor(&m[a], &m[b]);
+                let r = xored(&rho[a * lp..(a + 1) * lp], &rho[b * lp..(b + 1) * lp]);
+                rho[o * lp..(o + 1) * lp].copy_from_slice(&r);
+            }
+            Gate::Inv { a, out } => {
+                let (a, o) = (a as usize, out as usize);
+                m[o] = wide::xor(&m[a], d);
+                let r = rho[a * lp..(a + 1) * lp].to_vec();
+                rho[o * lp..(o + 1) * lp].copy_from_slice(&r);
+            }
+            Gate::And { a, b, out } => {
+                let (a, b, o) = (a as usize, b as usize, out as usize);
+                let i = sz.and_output(x, and);
+                m[o] = g.pool[i];
+                rho[o * lp..(o + 1) * lp].copy_from_slice(pool_rho(i));
+                let q = x * sz.n + and;
+                for &gi in &asg.bucketed[q * sz.bucket..(q + 1) * sz.bucket] {
+                    let mine = [(a, &g.ml[gi]), (b, &g.mr[gi]), (o, &g.mo[gi])];
+                    for (side, (wire, gm)) in mine.into_iter().enumerate() {
+                        let rw = &rho[wire * lp..(wire + 1) * lp];
+                        let rg = g.rho.get(3 * gi + side);
+                        let dp = parity(rw) ^ parity(rg);
+                        rho_out.extend_from_slice(&xored(rw, rg));
+                        let dl = wide::xor(&wide::xor(&m[wire], gm), &wide::and_bit(d, dp));
+                        lab_out.extend(dl);
+                    }
+                }
+                and += 1;
+            }
+        }
+    }
+    let out_rho = c
+        .outputs
+        .iter()
+        .flat_map(|grp| grp.wires.iter())
+        .flat_map(|&w| rho[w as usize * lp..(w as usize + 1) * lp].to_vec())
+        .collect();
+    Ok(AliceExec {
+        inputs,
+        shares,
+        out_rho,
+        index: x,
+    })
+}
+
+/// Who owns an input position, and which of the owner's bits it is.
+#[derive(Clone, Copy, Debug)]
+pub enum Owner {
+    /// Alice's bit k (in her flattened input order).
+    Alice(usize),
+    /// Bob's bit k.
+    Bob(usize),
+}
+
+/// The owner of every input position (`alice_pos`, `bob_pos` from
+/// `brickyard_driver::layout::input_positions`).
+pub fn owners(alice_pos: &[usize], bob_pos: &[usize]) -> Vec<Owner> {
+    let mut o = vec![Owner::Alice(usize::MAX); alice_pos.len() + bob_pos.len()];
+    for (k, &p) in alice_pos.iter().enumerate() {
+        o[p] = Owner::Alice(k);
+    }
+    for (k, &p) in bob_pos.iter().enumerate() {
+        o[p] = Owner::Bob(k);
+    }
+    o
+}
+
+/// Alice's Build for executions `xs`: one flight of solderings.
+#[allow(clippy::too_many_arguments)]
+pub fn alice<const L: usize>(
+    ch: &mut Channel,
+    c: &Circuit,
+    owner: &[Owner],
+    g: &AliceGates<L>,
+    asg: &Assignment,
+    sz: &Sizes,
+    delta: &WideDelta<L>,
+    lp: usize,
+    prg: &mut Prg,
+    cheats: &Cheats,
+) -> Result<Vec<AliceExec<L>>> {
+    let mut rho_out = Vec::new();
+    let mut lab_out = Vec::new();
+    let mut execs = Vec::with_capacity(sz.e);
+    for x in 0..sz.e {
+        execs.push(alice_walk(
+            c,
+            g,
+            asg,
+            sz,
+            x,
+            delta,
+            lp,
+            owner,
+            &mut rho_out,
+            &mut lab_out,
+        )?);
+    }
+    if !lab_out.is_empty() && cheats.is(Cheat::BadSolderLabel) {
+        let j = cheats.at(lab_out.len());
+        lab_out[j] ^= Block(prg.random_block().0 | 1);
+    }
+    if !rho_out.is_empty() && cheats.is(Cheat::BadSolderRho) {
+        let j = cheats.at(rho_out.len());
+        rho_out[j] ^= 1;
+    }
+    ch.send_bytes(&rho_out)?;
+    ch.send_blocks(&lab_out)?;
+    ch.flush()?;
+    Ok(execs)
+}
+
+/// Bob's Build: the same walk over i-hashes, receiving and verifying
+/// every soldering (`solder-rho`, `solder-label`).
+#[allow(clippy::too_many_arguments)]
+pub fn bob<const L: usize>(
+    ch: &mut Channel,
+    c: &Circuit,
+    owner: &[Owner],
+    g: &BobGates<L>,
+    asg: &Assignment,
+    sz: &Sizes,
+    wire: &Receiver,
+    perm: &Receiver,
+    h_delta: &[u8],
+) -> Result<Vec<BobExec<L>>> {
+    let (ww, lp, wp) = (wire.params().w, perm.params().ell, perm.params().w);
+    let per_exec = 3 * sz.bucket * sz.n;
+    let mut rhos = vec![0u8; sz.e * per_exec * lp];
+    ch.recv_bytes(&mut rhos)?;
+    let mut labs = vec![Block::ZERO; sz.e * per_exec * L];
+    ch.recv_blocks(&mut labs)?;
+    let (wv, pv) = (wire.verifier(), perm.verifier());
+    let field = perm.params().field();
+    if !rhos.iter().all(|&v| field.contains(v)) {
+        return Err(Error::malformed("jimu: soldering ρ outside GF(2^σ)"));
+    }
+    let ins = input_wires(c);
+    let nw = c.num_wires as usize;
+    let mut execs = Vec::with_capacity(sz.e);
+    let mut at = 0usize;
+    for x in 0..sz.e {
+        let mut hm = vec![0u8; nw * ww];
+        let mut hr = vec![0u8; nw * wp];
+        let mut h_shares = vec![0u8; sz.nb * sz.s * ww];
+        let mut h_alice_rho = vec![0u8; sz.na * wp];
+        for (pos, &w) in ins.iter().enumerate() {
+            let w = w as usize;
+            match owner[pos] {
+                Owner::Bob(k) => {
+                    for j in 0..sz.s {
+                        let h = g.pool.get(sz.bob_share(x, k, j));
+                        xor_bytes(&mut hm[w * ww..(w + 1) * ww], h);
+                        h_shares[(k * sz.s + j) * ww..(k * sz.s + j + 1) * ww].copy_from_slice(h);
+                    }
+                }
+                Owner::Alice(k) => {
+                    let i = sz.alice_input(x, k);
+                    hm[w * ww..(w + 1) * ww].copy_from_slice(g.pool.get(i));
+                    hr[w * wp..(w + 1) * wp].copy_from_slice(g.hrho.get(3 * sz.t + i));
+                    h_alice_rho[k * wp..(k + 1) * wp].copy_from_slice(g.hrho.get(3 * sz.t + i));
+                }
+            }
+        }
+        let mut buckets = Vec::with_capacity(sz.bucket * sz.n);
+        let mut and = 0usize;
+        for gate in &c.gates {
+            match *gate {
+                Gate::Xor { a, b, out } => {
+                    let (a, b, o) = (a as usize, b as usize, out as usize);
+                    let v = xored(&hm[a * ww..(a + 1) * ww], &hm[b * ww..(b + 1) * ww]);
+                    hm[o * ww..(o + 1) * ww].copy_from_slice(&v);
+                    let v = xored(&hr[a * wp..(a + 1) * wp], &hr[b * wp..(b + 1) * wp]);
+                    hr[o * wp..(o + 1) * wp].copy_from_slice(&v);
+                }
+                Gate::Inv { a, out } => {
+                    let (a, o) = (a as usize, out as usize);
+                    let v = xored(&hm[a * ww..(a + 1) * ww], h_delta);
+                    hm[o * ww..(o + 1) * ww].copy_from_slice(&v);
+                    let v = hr[a * wp..(a + 1) * wp].to_vec();
+                    hr[o * wp..(o + 1) * wp].copy_from_slice(&v);
+                }
+                Gate::And { a, b, out } => {
+                    let (a, b, o) = (a as usize, b as usize, out as usize);
+                    let i = sz.and_output(x, and);
+                    hm[o * ww..(o + 1) * ww].copy_from_slice(g.pool.get(i));
+                    hr[o * wp..(o + 1) * wp].copy_from_slice(g.hrho.get(3 * sz.t + i));
+                    let q = x * sz.n + and;
+                    for &gi in &asg.bucketed[q * sz.bucket..(q + 1) * sz.bucket] {
+                        let mut delta = [[Block::ZERO; L]; 3];
+                        let gates: [&Rows; 3] = [&g.hl, &g.hr, &g.ho];
+                        for (side, wire_id) in [a, b, o].into_iter().enumerate() {
+                            let diff = &rhos[at * lp..(at + 1) * lp];
+                            let want = xored(
+                                &hr[wire_id * wp..(wire_id + 1) * wp],
+                                g.hrho.get(3 * gi + side),
+                            );
+                            if !pv.verify(&want, diff) {
+                                return Err(cheating("solder-rho"));
+                            }
+                            let dp = parity(diff);
+                            let dl: Label<L> = std::array::from_fn(|k| labs[at * L + k]);
+                            let mut want =
+                                xored(&hm[wire_id * ww..(wire_id + 1) * ww], gates[side].get(gi));
+                            if dp {
+                                xor_bytes(&mut want, h_delta);
+                            }
+                            if !wv.verify(&want, &label_bytes(&dl)) {
+                                return Err(cheating("solder-label"));
+                            }
+                            delta[side] = dl;
+                            at += 1;
+                        }
+                        buckets.push(Soldered { gate: gi, delta });
+                    }
+                    and += 1;
+                }
+            }
+        }
+        let h_out_rho = c
+            .outputs
+            .iter()
+            .flat_map(|grp| grp.wires.iter())
+            .flat_map(|&w| hr[w as usize * wp..(w as usize + 1) * wp].to_vec())
+            .collect();
+        execs.push(BobExec {
+            hm,
+            h_out_rho,
+            h_shares,
+            h_alice_rho,
+            buckets,
+            index: x,
+        });
+    }
+    Ok(execs)
+}
