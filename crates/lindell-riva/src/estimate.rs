@@ -124,3 +124,37 @@ fn setup_for_sizes(a: &Agreed) -> Result<Setup> {
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aes(n: usize) -> RunConfig {
+        let c = brickyard_circuit::library::builtin("aes128").unwrap();
+        let mut cfg = RunConfig::new(std::sync::Arc::new(c)).unwrap();
+        cfg.executions = n;
+        cfg
+    }
+
+    /// N = 1024 × AES-128 preprocessed into a store fits in 24 GiB per
+    /// party, and streaming is what makes Bob's side small: his peak with a
+    /// store is far below holding every bundle, while his disk holds them.
+    #[test]
+    fn aes_1024_preprocessing_fits_in_24_gib() {
+        let cfg = aes(1024);
+        let mem = estimate(&cfg, Mode::InMemory).unwrap();
+        let pre = estimate(&cfg, Mode::Preprocess).unwrap();
+        let on = estimate(&cfg, Mode::Online).unwrap();
+        println!("AES N=1024: in memory {mem:?}\npreprocess {pre:?}\nonline {on:?}");
+        assert!(pre.memory() < 24 << 30, "{pre:?}");
+        assert!(pre.bob_memory * 10 < mem.bob_memory, "{pre:?} vs {mem:?}");
+        assert!(
+            pre.bob_disk > mem.bob_memory,
+            "Bob's store holds the bundles"
+        );
+        assert!(on.memory() < 64 << 20, "{on:?}");
+        // Larger N: more of everything in memory mode.
+        let mem2 = estimate(&aes(2048), Mode::InMemory).unwrap();
+        assert!(mem2.bob_memory > mem.bob_memory);
+    }
+}

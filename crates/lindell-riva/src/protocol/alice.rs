@@ -69,11 +69,15 @@ impl Alice {
 
     /// With a store: the next-bucket handshake for `want` executions.
     pub fn begin_online(&mut self, ch: &mut Channel, want: u64) -> Result<()> {
-        let rec = self.st()?.record();
-        match &mut self.store {
-            Some(s) => stored::begin(ch, s, &rec, want),
-            None => Ok(()),
-        }
+        let Some(s) = &mut self.store else {
+            return Ok(());
+        };
+        let rec = self.setup.as_ref().map(Setup::record).ok_or_else(|| {
+            Error::Exhausted(
+                "lindell-riva: this store holds no finished preprocessing (no setup record)".into(),
+            )
+        })?;
+        stored::begin(ch, s, &rec, want)
     }
 
     /// The next unused bucket's secrets (C members, then C'), used once.

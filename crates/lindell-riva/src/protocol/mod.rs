@@ -141,7 +141,7 @@ pub enum Cheat {
 
 /// The public seed of a Bob rigged for [`Cheat::InvalidOutputLabels`].
 #[cfg(feature = "adversary")]
-pub(crate) const RIGGED_SEED: Block = Block(0x5eed_0f_b0b);
+pub(crate) const RIGGED_SEED: Block = Block(0x0005_eed0_fb0b);
 
 impl Cheat {
     /// `role:name` of every cheat.
