@@ -349,15 +349,17 @@ impl Alice {
         let xh: Vec<bool> = x.iter().zip(&c[0].m).map(|(a, m)| a ^ m).collect();
         ch.send_bits(&xh)?;
         for (i, s) in c.iter().enumerate() {
+            let mut flat = Zeroizing::new(Vec::with_capacity(32 * x.len()));
             for (w, &xw) in x.iter().enumerate() {
                 let mut bit = xw;
                 if self.cheat == Cheat::InconsistentInput && i == 1 && w == 0 {
                     bit = !bit;
                 }
                 let (lab, o) = s.label_with_opening(w, bit);
-                ch.send_block(lab)?;
-                ch.send_bytes(&o)?;
+                flat.extend_from_slice(&lab.to_bytes());
+                flat.extend_from_slice(&o);
             }
+            ch.send_bytes(&flat)?;
             let base = nx + st.shape.ot;
             for (w, &v) in y2.iter().enumerate() {
                 let (mut lab, _) = s.label_with_opening(base + w, v);
@@ -408,11 +410,13 @@ impl Alice {
         ch.send_block(d)?;
         let d_bits: Vec<bool> = (0..super::circuits::D_BITS).map(|i| d.bit(i)).collect();
         for s in c2 {
+            let mut flat = Zeroizing::new(Vec::with_capacity(32 * x.len()));
             for (w, &xw) in x.iter().enumerate() {
                 let (lab, o) = s.label_with_opening(w, xw);
-                ch.send_block(lab)?;
-                ch.send_bytes(&o)?;
+                flat.extend_from_slice(&lab.to_bytes());
+                flat.extend_from_slice(&o);
             }
+            ch.send_bytes(&flat)?;
             let base = nx + st.shape2.ot;
             for (w, &v) in d_bits.iter().chain(&d2).enumerate() {
                 let (lab, _) = s.label_with_opening(base + w, v);

@@ -693,10 +693,15 @@ fn recv_labels(
     out: &mut Vec<Block>,
 ) -> Result<()> {
     let j = bk.members[i];
-    for (w, &bit) in bits.iter().enumerate() {
-        let lab = ch.recv_block()?;
+    // Label ‖ opening per wire, read at once.
+    let mut flat = vec![0u8; 32 * bits.len()];
+    ch.recv_bytes(&mut flat)?;
+    for (w, (&bit, c)) in bits.iter().zip(flat.chunks_exact(32)).enumerate() {
+        let mut l = [0u8; 16];
+        l.copy_from_slice(&c[..16]);
+        let lab = Block::from_bytes(l);
         let mut o = [0u8; 16];
-        ch.recv_bytes(&mut o)?;
+        o.copy_from_slice(&c[16..]);
         if label_commit(j, base + w, bit as u8, lab, &o)
             != bk.bundles[i].labels[base + w][bit as usize]
         {

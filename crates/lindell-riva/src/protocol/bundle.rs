@@ -248,10 +248,14 @@ impl BundlePublic {
     pub fn send(&self, ch: &mut Channel) -> Result<()> {
         ch.send_blocks(&self.gc.tables)?;
         ch.send_bits(&self.decoding.bits)?;
-        for pair in &self.labels {
-            ch.send_bytes(&pair[0].0)?;
-            ch.send_bytes(&pair[1].0)?;
-        }
+        // All label commitments in one write (the same bytes as one write each).
+        let flat: Vec<u8> = self
+            .labels
+            .iter()
+            .flat_map(|pair| pair[0].0.iter().chain(&pair[1].0))
+            .copied()
+            .collect();
+        ch.send_bytes(&flat)?;
         ch.send_bytes(&self.outputs.0)?;
         ch.send_bytes(&self.lambda.0)
     }
@@ -262,10 +266,18 @@ impl BundlePublic {
         let decoding = Decoding {
             bits: ch.recv_bits(plan.output_wires().len())?,
         };
-        let mut labels = Vec::with_capacity(shape.inputs());
-        for _ in 0..shape.inputs() {
-            labels.push([recv_commitment(ch)?, recv_commitment(ch)?]);
-        }
+        // All label commitments in one read (sized by the agreed shape).
+        let mut flat = vec![0u8; 64 * shape.inputs()];
+        ch.recv_bytes(&mut flat)?;
+        let labels = flat
+            .chunks_exact(64)
+            .map(|c| {
+                let mut pair = [Commitment([0; 32]); 2];
+                pair[0].0.copy_from_slice(&c[..32]);
+                pair[1].0.copy_from_slice(&c[32..]);
+                pair
+            })
+            .collect();
         Ok(BundlePublic {
             gc: GarbledCircuit {
                 tables,
