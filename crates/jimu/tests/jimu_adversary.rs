@@ -178,3 +178,45 @@ fn selective_ot_is_a_delayed_abort_independent_of_y() {
     let t = play(Cheat::SelectiveOt, &["bob-input-label"], 8, 88);
     assert!(t.caught > 0 && t.correct > 0, "{t:?}");
 }
+
+/// Abort rate of `selective-ot` for y = 0…0 and y = 1…1 separately, each
+/// two-sided within 4σ of 1/2 (the corrupted share's bit is uniform
+/// whatever y is). `cargo test -p brickyard-jimu --features adversary
+/// --release --test jimu_adversary -- --ignored selective_ot_rate`
+#[test]
+#[ignore]
+fn selective_ot_rate_is_one_half_for_every_y() {
+    let runs: usize = std::env::var("JIMU_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let cfg = small();
+    let seed = 0x5e1ec7u64;
+    println!("seed {seed:#x}, {runs} runs per y");
+    let mut rng = Rng(seed);
+    for y in ys(&mut rng, &cfg).into_iter().take(2) {
+        let mut aborts = 0usize;
+        for _ in 0..runs {
+            let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+            let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
+            match run(&cfg, Cheat::SelectiveOt, 88, x, y.clone()).1 {
+                Err(Error::Cheating { check }) => {
+                    assert_eq!(check, "bob-input-label");
+                    aborts += 1;
+                }
+                Ok(out) => assert_eq!(out, want),
+                Err(e) => panic!("unexpected {e}"),
+            }
+        }
+        let rate = aborts as f64 / runs as f64;
+        let sd = (0.25 / runs as f64).sqrt();
+        println!(
+            "y = {:?}…: {aborts}/{runs} = {rate:.4} (1/2 ± 4·{sd:.4})",
+            y[0].first()
+        );
+        assert!(
+            (rate - 0.5).abs() <= 4.0 * sd,
+            "rate {rate} (seed {seed:#x})"
+        );
+    }
+}
