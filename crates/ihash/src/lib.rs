@@ -32,7 +32,7 @@ pub mod verifier;
 pub use cheat::Cheat;
 pub use layout::{xor_into, Rows};
 pub use params::Params;
-pub use receiver::Receiver;
+pub use receiver::{ChosenTranscript, Receiver};
 pub use rs::Code;
 pub use sender::{replay_random, Sender};
 pub use setup::SeedImages;

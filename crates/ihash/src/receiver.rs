@@ -34,6 +34,21 @@ pub struct Receiver {
     verifier: Verifier,
     /// Alice's images of all n seeds (empty without).
     images: Vec<[u8; 32]>,
+    /// AES blocks every seed's PRG stream has produced so far.
+    blocks_used: u64,
+}
+
+/// What Alice sent in one Hash of chosen messages, all positions (not only
+/// the watched ones): the public transcript that JIMU's Step 5b speaks
+/// about (`brickyard_jimu::delta_zk::DeltaIhash::from_transcript`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChosenTranscript {
+    /// Index in every seed's PRG byte stream of message 0's mask symbol.
+    pub first_symbol: u64,
+    /// x'_{j,t} for j = ℓ..n, message-major (`count` rows of n − ℓ).
+    pub parity_corrections: Vec<u8>,
+    /// x_t = m_t ⊕ m'_t, message-major (`count` rows of ℓ).
+    pub x: Vec<u8>,
 }
 
 impl Receiver {
@@ -104,6 +119,7 @@ impl Receiver {
             prgs: seeds.iter().map(|&s| Prg::from_seed(s)).collect(),
             verifier: Verifier::new(&code, &watch),
             images,
+            blocks_used: 0,
         })
     }
 
@@ -129,6 +145,16 @@ impl Receiver {
     /// `Cheating { check: "ihash-consistency" }` the session must be
     /// abandoned (the failure may depend on W).
     pub fn hash_random(&mut self, ch: &mut Channel, prg: &mut Prg, count: usize) -> Result<Rows> {
+        self.hash_random_recording(ch, prg, count, None)
+    }
+
+    fn hash_random_recording(
+        &mut self,
+        ch: &mut Channel,
+        prg: &mut Prg,
+        count: usize,
+        mut record: Option<&mut Vec<u8>>,
+    ) -> Result<Rows> {
         let (n, ell, w, xi) = (self.p.n, self.p.ell, self.p.w, self.p.xi());
         let field = self.p.field();
         let total = count + xi;
@@ -143,6 +169,11 @@ impl Receiver {
             let len = CHUNK.min(total - c0);
             let corr = &mut corr[..(n - ell) * len];
             recv_symbols(ch, corr, field, "correction")?;
+            if let Some(rec) = record.as_deref_mut() {
+                for t in c0..(c0 + len).min(count) {
+                    rec.extend((0..n - ell).map(|j| corr[j * len + t - c0]));
+                }
+            }
             for ((row, prg), &j) in chunk
                 .chunks_exact_mut(CHUNK)
                 .zip(&mut self.prgs)
@@ -164,6 +195,9 @@ impl Receiver {
             );
             c0 += len;
         }
+        // Every chunk's fill ends on a block boundary (CHUNK is a multiple
+        // of 16), so the batch used ⌈total/16⌉ blocks of each stream.
+        self.blocks_used += total.div_ceil(16) as u64;
         // Step 2.
         let seed = prg.random_block();
         ch.send_block(seed)?;
@@ -193,10 +227,51 @@ impl Receiver {
     /// Hash of `count` chosen messages: the random i-hashes shifted by
     /// Encode(x)|_W for Alice's differences x = m ⊕ m' (Step 3).
     pub fn hash_chosen(&mut self, ch: &mut Channel, prg: &mut Prg, count: usize) -> Result<Rows> {
+        self.hash_chosen_recording(ch, prg, count, None)
+    }
+
+    /// [`Receiver::hash_chosen`] that also returns Alice's whole public
+    /// transcript of the batch (every position's corrections, x, and where
+    /// the batch sits in the seeds' streams).
+    pub fn hash_chosen_recorded(
+        &mut self,
+        ch: &mut Channel,
+        prg: &mut Prg,
+        count: usize,
+    ) -> Result<(Rows, ChosenTranscript)> {
+        let first_symbol = 16 * self.blocks_used;
+        let mut corrections = Vec::with_capacity(count * (self.p.n - self.p.ell));
+        let mut x = Vec::with_capacity(count * self.p.ell);
+        let hashes =
+            self.hash_chosen_recording(ch, prg, count, Some((&mut corrections, &mut x)))?;
+        Ok((
+            hashes,
+            ChosenTranscript {
+                first_symbol,
+                parity_corrections: corrections,
+                x,
+            },
+        ))
+    }
+
+    fn hash_chosen_recording(
+        &mut self,
+        ch: &mut Channel,
+        prg: &mut Prg,
+        count: usize,
+        record: Option<(&mut Vec<u8>, &mut Vec<u8>)>,
+    ) -> Result<Rows> {
         let ell = self.p.ell;
-        let mut hashes = self.hash_random(ch, prg, count)?;
+        let (rec_corr, rec_x) = match record {
+            Some((c, x)) => (Some(c), Some(x)),
+            None => (None, None),
+        };
+        let mut hashes = self.hash_random_recording(ch, prg, count, rec_corr)?;
         let mut x = vec![0u8; count * ell];
         recv_symbols(ch, &mut x, self.p.field(), "difference")?;
+        if let Some(rec) = rec_x {
+            rec.extend_from_slice(&x);
+        }
         let mut shift = vec![0u8; self.p.w];
         for (i, xi) in x.chunks_exact(ell).enumerate() {
             self.verifier.watched_symbols(xi, &mut shift);

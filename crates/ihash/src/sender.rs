@@ -13,6 +13,9 @@ use brickyard_core::{Block, Channel, Result};
 /// Alice's IHash session: one PRG per seed, advanced by every batch.
 pub struct Sender {
     p: Params,
+    /// The n seeds (secret; zeroized on drop), for proofs about them
+    /// (JIMU Step 5b).
+    seeds: zeroize::Zeroizing<Vec<brickyard_core::Block>>,
     code: Code,
     prgs: Vec<Prg>,
     /// The systematic PRG rows (the messages) of one chunk, symbol-major
@@ -90,6 +93,7 @@ impl Sender {
             p,
             code: Code::new(p.field(), p.n, p.ell),
             prgs: seeds.iter().map(|&s| Prg::from_seed(s)).collect(),
+            seeds: zeroize::Zeroizing::new(seeds.to_vec()),
             rows: zeroize::Zeroizing::new(Vec::new()),
             corr: Vec::new(),
             images,
@@ -108,6 +112,12 @@ impl Sender {
     /// a proof about the seeds may refer to.
     pub fn seed_images(&self) -> &[[u8; 32]] {
         &self.images
+    }
+
+    /// The n seeds of Setup, position order (secret: the witness of JIMU's
+    /// Step 5b proof, never to be sent).
+    pub fn seeds(&self) -> &[brickyard_core::Block] {
+        &self.seeds
     }
 
     /// Hash of `count` random messages (the paper's optimisation: the

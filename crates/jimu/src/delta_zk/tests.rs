@@ -289,3 +289,54 @@ fn component_and_counts() {
         );
     }
 }
+
+/// The public ⟨Δ⟩ from a real IHash_w session (k = 88 parameters, Δ hashed
+/// after a batch of random messages): Bob's recorded transcript and Alice's
+/// seeds satisfy PRG(s_j)[q] ⊕ h_j = Encode(Δ)[j] at every position.
+#[test]
+fn delta_ihash_from_a_real_ihash_session() {
+    use brickyard_ihash::{Params, Receiver, Rows, Sender};
+    let p = Params::for_labels(88, 40).unwrap();
+    let (n, ell) = (p.n, p.ell);
+    let mut delta = vec![0u8; ell];
+    Prg::from_seed(Block(77)).fill_bytes(&mut delta);
+    let (mut a, mut b) = memory_pair();
+    let d = delta.clone();
+    let (seeds, (t, watched)) = std::thread::scope(|s| {
+        let h = s.spawn(move || {
+            let mut prg = Prg::from_seed(Block(1));
+            let mut snd = Sender::setup(&mut a, &mut prg, p).unwrap();
+            snd.hash_random(&mut a, 37).unwrap();
+            snd.hash_chosen(&mut a, &Rows::from_flat(&d, ell)).unwrap();
+            snd.seeds().to_vec()
+        });
+        let mut prg = Prg::from_seed(Block(2));
+        let mut rcv = Receiver::setup(&mut b, &mut prg, p).unwrap();
+        rcv.hash_random(&mut b, &mut prg, 37).unwrap();
+        let (hashes, t) = rcv.hash_chosen_recorded(&mut b, &mut prg, 1).unwrap();
+        let watched: Vec<(usize, u8)> = rcv
+            .verifier()
+            .watch()
+            .iter()
+            .copied()
+            .zip(hashes.get(0).iter().copied())
+            .collect();
+        (h.join().unwrap(), (t, watched))
+    });
+    assert_eq!(t.first_symbol, 48, "37 + ξ = 42 symbols use 3 blocks");
+    let dh = DeltaIhash::from_transcript(n, t.first_symbol, &t.parity_corrections, &t.x).unwrap();
+    let code = Code::new(brickyard_core::gf256::Field::of(8).unwrap(), n, ell);
+    let enc = code.encode(&delta);
+    for (j, &s) in seeds.iter().enumerate() {
+        let mut stream = vec![0u8; dh.symbol_index as usize + 1];
+        Prg::from_seed(s).fill_bytes(&mut stream);
+        assert_eq!(
+            stream[dh.symbol_index as usize] ^ dh.shifts[j],
+            enc[j],
+            "j = {j}"
+        );
+    }
+    for (j, h) in watched {
+        assert_eq!(h, enc[j], "Bob's ⟨Δ⟩ at {j}");
+    }
+}
