@@ -38,11 +38,24 @@ pub fn run(circuit: &str, iterations: usize, runs: usize, labels: u32, as_json: 
     }
     let b = GarbleBench::summary(&all);
     let w = (!wide.is_empty()).then(|| GarbleBench::summary(&wide));
+    // Which kernels ran: the 128-bit slot program takes the VAES-512
+    // stage kernels where the CPU has them, else its portable loop over
+    // `encrypt_blocks` (on the backend named); long labels hash with
+    // `aes::fan::tccr_fan`.
+    let aes = brickyard_core::aes::backend_name();
+    let kernel128 = if aes == "vaes512" {
+        "VAES-512 stage kernels"
+    } else {
+        "slot loop over encrypt_blocks"
+    };
+    let fan = brickyard_core::aes::fan::backend();
     if as_json {
         println!(
             "{}",
             json!({
                 "circuit": circuit,
+                "aes_backend": aes,
+                "kernel_128": kernel128,
                 "and_gates": b.and_gates,
                 "iterations": b.iterations,
                 "runs": all.iter().map(|r| json!({
@@ -55,6 +68,7 @@ pub fn run(circuit: &str, iterations: usize, runs: usize, labels: u32, as_json: 
                 "eval_ns_per_and_min": b.eval_ns_per_and_min,
                 "long_labels": w.as_ref().map(|w| json!({
                     "label_bits": labels,
+                    "hash_kernel": fan,
                     "batches": w.batches,
                     "runs": wide.iter().map(|r| json!({
                         "garble_ns_per_and": r.garble_ns_per_and,
@@ -78,6 +92,7 @@ pub fn run(circuit: &str, iterations: usize, runs: usize, labels: u32, as_json: 
             "{circuit}: {} AND gates, {} hash batches, {} iterations{runs_note} (medians; all XOR/INV work included)",
             b.and_gates, b.batches, b.iterations
         );
+        println!("128-bit labels: {kernel128}, AES backend {aes}");
         println!(
             "garble   {:8.2} ns/AND   (best {:.2})",
             b.garble_ns_per_and, b.garble_ns_per_and_min
@@ -98,7 +113,7 @@ pub fn run(circuit: &str, iterations: usize, runs: usize, labels: u32, as_json: 
         }
         if let Some(w) = &w {
             println!(
-                "{labels}-bit labels (JIMU, compressed to 128 bits): {} hash batches",
+                "{labels}-bit labels (JIMU, compressed to 128 bits): {} hash batches, hash kernel {fan}",
                 w.batches
             );
             println!(

@@ -19,6 +19,16 @@ const GROUP: usize = 16;
 /// Largest `L` the kernel takes (its stack buffers hold `16·L` blocks).
 pub const MAX_FAN: usize = 4;
 
+/// Which path [`tccr_fan`] takes on this machine: `"vaes256"` (the YMM
+/// kernel) or `"portable"` (reported by `brickyard bench garble`).
+pub fn backend() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if fixed_key().vaes256_keys().is_some() {
+        return "vaes256";
+    }
+    "portable"
+}
+
 fn check(x: &[Block], bases: &[u64], l: usize, out: &[Block]) {
     assert!(
         x.len() == bases.len() && out.len() == l * x.len(),
