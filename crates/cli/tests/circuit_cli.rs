@@ -179,6 +179,7 @@ fn bench_garble_reports_every_run() {
     assert_eq!(v["eval_ns_per_and"].as_f64(), Some(evals[1]));
     assert!(v["eval_ns_per_and_min"].as_f64().unwrap() <= evals[0]);
     assert_eq!(v["iterations"], 2);
+    assert!(v["aes_backend"].is_string() && v["kernel_128"].is_string());
     let err = fails(&["bench", "garble", "--runs", "x"]);
     assert!(err.contains("--runs"), "{err}");
 }
