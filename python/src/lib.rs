@@ -132,46 +132,49 @@ struct PyCircuit {
     name: String,
 }
 
+impl PyCircuit {
+    /// One error mapping for every constructor, so a bad spec or file
+    /// raises the same typed exception whichever way it was named.
+    fn wrap(
+        py: Python<'_>,
+        c: brickyard::Result<brickyard::Circuit>,
+        name: String,
+    ) -> PyResult<Self> {
+        Ok(PyCircuit {
+            inner: Arc::new(c.map_err(|e| to_py(py, e))?),
+            name,
+        })
+    }
+}
+
 #[pymethods]
 impl PyCircuit {
     /// A standard circuit: `aes128`, `sha256`, `add32`, `add8`, `levenshtein:30`, …
     #[staticmethod]
     fn builtin(py: Python<'_>, name: &str) -> PyResult<Self> {
-        let c = brickyard::circuit::builtin(name).map_err(|e| to_py(py, e))?;
-        Ok(PyCircuit {
-            inner: Arc::new(c),
-            name: format!("builtin:{name}"),
-        })
+        Self::wrap(
+            py,
+            brickyard::circuit::builtin(name),
+            format!("builtin:{name}"),
+        )
     }
 
     /// A Bristol (Fashion or old-format) file.
     #[staticmethod]
     fn load(py: Python<'_>, path: &str) -> PyResult<Self> {
-        let c = brickyard::circuit::load(path).map_err(|e| to_py(py, e))?;
-        Ok(PyCircuit {
-            inner: Arc::new(c),
-            name: path.to_string(),
-        })
+        Self::wrap(py, brickyard::circuit::load(path), path.to_string())
     }
 
     /// Bristol text held in a string.
     #[staticmethod]
     fn parse(py: Python<'_>, text: &str) -> PyResult<Self> {
-        let c = brickyard::circuit::parse(text).map_err(|e| to_py(py, e))?;
-        Ok(PyCircuit {
-            inner: Arc::new(c),
-            name: "custom".to_string(),
-        })
+        Self::wrap(py, brickyard::circuit::parse(text), "custom".to_string())
     }
 
     /// `builtin:NAME` or a file path, as on the command line.
     #[staticmethod]
     fn resolve(py: Python<'_>, spec: &str) -> PyResult<Self> {
-        let c = brickyard::circuit::resolve(spec).map_err(|e| to_py(py, e))?;
-        Ok(PyCircuit {
-            inner: Arc::new(c),
-            name: spec.to_string(),
-        })
+        Self::wrap(py, brickyard::circuit::resolve(spec), spec.to_string())
     }
 
     /// Input groups as (name, width) pairs.

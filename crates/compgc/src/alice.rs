@@ -8,7 +8,7 @@ use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, RunConfig};
 use brickyard_garble::{decode_checked, Delta};
 use brickyard_ot::{beaver, IknpSender, RotSenderBatch};
-use brickyard_rot_pool::{self as material, Pool, ROT_KIND};
+use brickyard_rot_pool::{self as material, Pool};
 use brickyard_store::Store;
 use std::sync::Arc;
 use zeroize::Zeroizing;
@@ -132,28 +132,7 @@ impl Party for CompgcAlice {
         ch.send_bytes(&self.function.digest)?;
         ch.flush()?;
         if let Pool::Store(s) = &mut self.pool {
-            let e = self.cfg.executions as u64;
-            let mut kinds = vec![(ROT_KIND.to_string(), e * self.function.bob_ot.len() as u64)];
-            for (t, &n) in self.function.types.iter().zip(&self.function.type_counts) {
-                let k = super::kind_name(&t.name);
-                if s.produced(&k).is_err() {
-                    return Err(Error::Exhausted(format!(
-                        "compgc: the store holds no instances of component `{}`",
-                        t.name
-                    )));
-                }
-                kinds.push((k, e * n as u64));
-            }
-            // Every kind is checked against both stores, and the run's
-            // whole need against what both hold, before anything is reserved.
-            let groups: Vec<brickyard_store::SyncGroup> = kinds
-                .iter()
-                .map(|(k, want)| brickyard_store::SyncGroup {
-                    kinds: vec![(k.as_str(), 1)],
-                    want: *want,
-                })
-                .collect();
-            s.sync_groups(ch, &groups)?;
+            super::sync_store(s, ch, &self.cfg, &self.function)?;
             if self.delta.is_none() {
                 let raw = s.get_secret(DELTA_SECRET)?.ok_or_else(|| {
                     Error::Exhausted("compgc: the store holds no component library".into())

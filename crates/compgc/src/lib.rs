@@ -147,6 +147,41 @@ pub(crate) fn ots_for(
         .unwrap_or_else(|| lib.iter().map(|(t, n)| t.inputs() * n).sum())
 }
 
+/// Agrees with the peer, before anything is reserved, that both stores hold
+/// the run's whole need of every kind (Bob's random OTs and each component
+/// type), so neither party reserves material the other cannot match.
+pub(crate) fn sync_store(
+    s: &mut brickyard_store::Store,
+    ch: &mut brickyard_core::Channel,
+    cfg: &RunConfig,
+    f: &Function,
+) -> Result<()> {
+    let e = cfg.executions as u64;
+    let mut kinds = vec![(
+        brickyard_rot_pool::ROT_KIND.to_string(),
+        e * f.bob_ot.len() as u64,
+    )];
+    for (t, &n) in f.types.iter().zip(&f.type_counts) {
+        let k = kind_name(&t.name);
+        if s.produced(&k).is_err() {
+            return Err(Error::Exhausted(format!(
+                "compgc: the store holds no instances of component `{}`",
+                t.name
+            )));
+        }
+        kinds.push((k, e * n as u64));
+    }
+    let groups: Vec<brickyard_store::SyncGroup> = kinds
+        .iter()
+        .map(|(k, want)| brickyard_store::SyncGroup {
+            kinds: vec![(k.as_str(), 1)],
+            want: *want,
+        })
+        .collect();
+    s.sync_groups(ch, &groups)?;
+    Ok(())
+}
+
 /// A fresh compgc party.
 pub fn new_party(role: Role, cfg: RunConfig, params: CompgcParams) -> Result<Box<dyn Party>> {
     Ok(match role {
