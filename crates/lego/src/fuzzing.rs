@@ -285,7 +285,7 @@ mod tests {
         // (A seed that leaves too few survivors is 2^-s rare; the rule
         // itself is `cut_and_choose::tests`'.) A set padding bit after
         // step 10's s + 3 choice bits, and cut messages, are refused.
-        assert!(spare % 8 != 0);
+        assert!(!spare.is_multiple_of(8));
         let mut bad = step10.clone();
         *bad.last_mut().unwrap() ^= 0x80;
         assert!(matches!(challenges(&bad), Err(Error::Malformed(_))));

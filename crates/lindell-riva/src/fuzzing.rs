@@ -136,8 +136,14 @@ mod tests {
                 matches!(r, Err(Error::Cheating { check }) if check == crate::excom::CHECK_CHALLENGE),
                 "{r:?}"
             );
-            // Another bucket's opening is refused too.
-            let r = challenge(&[[bucket + 1].as_slice(), &frame(&open)].concat());
+            // An opening of another challenge for this bucket is refused.
+            let s = params().s;
+            let other = crate::excom::BucketChallenge::random(
+                bucket as usize,
+                s,
+                &mut Prg::from_seed(Block(0xbad)),
+            );
+            let r = challenge(&[[bucket].as_slice(), &frame(&other.reveal().0)].concat());
             assert!(matches!(r, Err(Error::Cheating { .. })), "{r:?}");
             assert!(challenge(&[[bucket].as_slice(), &frame(&open[1..])].concat()).is_err());
         }
