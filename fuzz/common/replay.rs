@@ -6,6 +6,9 @@
 //! raw peer stream; even = 3-byte patches `(offset u16 LE, xor u8)` to the
 //! recorded transcript, cut at the last patch if byte 0 ≥ 0x80.
 
+// A binary uses `target` or `select`, not both.
+#![allow(dead_code)]
+
 use brickyard_core::channel::{memory_transport_pair, Recording};
 use brickyard_core::{Channel, Result};
 use std::sync::OnceLock;
@@ -67,6 +70,24 @@ pub fn target(victim: Session, peer: Session, data: &[u8]) {
     let (v, t) = T.get_or_init(|| (victim as usize, record(victim, peer)));
     assert_eq!(*v, victim as usize, "one replay victim per target binary");
     let mut ch = brickyard_core::channel::scripted(&script(t, data));
+    let _ = victim(&mut ch);
+}
+
+/// As [`target`] over several victims, one per `(name, victim, peer)`
+/// entry of `sessions`: byte 0 of the input picks one (modulo their
+/// number), the rest is its [`script`] input. Each transcript is recorded
+/// on first use. One `sessions` list per target binary.
+pub fn select(sessions: &[(&str, Session, Session)], data: &[u8]) {
+    static T: OnceLock<Vec<OnceLock<Vec<u8>>>> = OnceLock::new();
+    let Some((&k, rest)) = data.split_first() else {
+        return;
+    };
+    let cache = T.get_or_init(|| sessions.iter().map(|_| OnceLock::new()).collect());
+    assert_eq!(cache.len(), sessions.len(), "one session list per binary");
+    let i = k as usize % sessions.len();
+    let (_, victim, peer) = sessions[i];
+    let t = cache[i].get_or_init(|| record(victim, peer));
+    let mut ch = brickyard_core::channel::scripted(&script(t, rest));
     let _ = victim(&mut ch);
 }
 

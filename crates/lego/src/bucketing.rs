@@ -153,6 +153,26 @@ impl ItemSets for Solderings<'_> {
     }
 }
 
+/// The solderings Alice opens for the assignment Bob's seed makes (every
+/// item walked, as the fuzz target needs) and the layout she keeps.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn alice_solderings(
+    seed: Block,
+    plan: &Plan,
+    ids: &Ids,
+    s: Survivors,
+) -> (usize, Layout) {
+    let asg = assign(seed, plan, s);
+    let sets = Solderings {
+        asg: &asg,
+        ids,
+        extra: None,
+    };
+    let (mut out, mut ends) = (Vec::new(), Vec::new());
+    sets.write(0..sets.count(), &mut out, &mut ends);
+    (ends.len(), layout(&asg, ids, plan))
+}
+
 fn layout(asg: &Assignment, ids: &Ids, plan: &Plan) -> Layout {
     Layout {
         delta_id: ids.delta,

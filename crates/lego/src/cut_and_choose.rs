@@ -114,7 +114,7 @@ impl ItemSets for Openings<'_> {
     }
 }
 
-fn rot_sets(ids: &Ids, n: usize, b: &[bool]) -> Vec<Vec<usize>> {
+pub(crate) fn rot_sets(ids: &Ids, n: usize, b: &[bool]) -> Vec<Vec<usize>> {
     (0..b.len())
         .map(|i| {
             let mut set = vec![ids.r0 + n + i];
@@ -126,6 +126,27 @@ fn rot_sets(ids: &Ids, n: usize, b: &[bool]) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// Alice's reading of Bob's challenge seed (step 8): the selection it
+/// expands to and the unchecked components, refused if too few survive or
+/// too few authenticators are checked.
+pub(crate) fn challenge(seed: Block, plan: &Plan) -> Result<(Selection, Survivors)> {
+    let sel = select(seed, plan);
+    let surv = survivors(&sel, plan).ok_or(Error::Cheating {
+        check: "cut-and-choose-selection",
+    })?;
+    Ok((sel, surv))
+}
+
+/// How many commitment items Alice opens for the checked components of
+/// `sel` (the fuzz target walks every item).
+#[cfg(feature = "fuzzing")]
+pub(crate) fn opened_items(sel: &Selection, ids: &Ids) -> usize {
+    let o = Openings::new(sel, ids);
+    let (mut out, mut ends) = (Vec::new(), Vec::new());
+    o.write(0..o.count(), &mut out, &mut ends);
+    ends.len()
+}
+
 /// Alice: steps 8 and 10; returns the unchecked components.
 pub(crate) fn alice(
     hcom: &HcomSender,
@@ -134,10 +155,7 @@ pub(crate) fn alice(
     ids: &Ids,
     #[allow(unused)] cheat: &super::cheat::Cheats,
 ) -> Result<Survivors> {
-    let sel = select(ch.recv_block()?, plan);
-    let surv = survivors(&sel, plan).ok_or(Error::Cheating {
-        check: "cut-and-choose-selection",
-    })?;
+    let (sel, surv) = challenge(ch.recv_block()?, plan)?;
     hcom.batch_open(ch, &Openings::new(&sel, ids))?;
     // Step 10: Bob shows r_i^{b_i}; only a value he provably holds is opened.
     let n = plan.params.n as usize;

@@ -16,6 +16,9 @@
 //! recorded transcript, cut at the last patch if byte 0 ≥ 0x80).
 
 use crate::batch::{self, BatchId};
+use crate::generate::{Ids, Plan};
+use crate::params::{LegoParams, Objective};
+use crate::{bucketing, cut_and_choose};
 use brickyard_core::channel::{memory_transport_pair, scripted, Recording};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
@@ -119,6 +122,82 @@ pub fn decode(data: &[u8]) -> Result<()> {
     }
 }
 
+/// The plan the challenge decoder expands seeds for (q = 8 AND gates,
+/// n = 4 inputs, s = 40, two outputs, as the crate's unit tests), its
+/// commitment ids, and the survivors of an honest cut-and-choose draw.
+struct Challenged {
+    plan: Plan,
+    ids: Ids,
+    survivors: cut_and_choose::Survivors,
+}
+
+fn challenged() -> &'static Challenged {
+    static P: OnceLock<Challenged> = OnceLock::new();
+    P.get_or_init(|| {
+        let params = LegoParams::optimise(8, 4, 40, Objective::Communication).expect("params");
+        let plan = Plan::new(params, 2).expect("plan");
+        let chosen = 2 * plan.gates + plan.auths + plan.m + plan.sec.verleak + plan.refresh();
+        let ids = Ids::new(&plan, 0, chosen);
+        let (_, _, survivors) = cut_and_choose::draw(&mut Prg::from_seed(Block(7)), &plan);
+        Challenged {
+            plan,
+            ids,
+            survivors,
+        }
+    })
+}
+
+/// What Alice reads of Bob's challenges in Generate (fast target
+/// `phase_decode`); byte 0 picks the message, the rest is the peer's
+/// stream: 0 = the cut-and-choose seed (step 8: expanded to a selection,
+/// refused with `cut-and-choose-selection` if too few components survive
+/// or too few authenticators are checked, every item she would open
+/// walked), 1 = step 10's shown values and choice bits (a flight of
+/// `s + 3` blocks, packed bits with padding, the commitment sets they
+/// name), 2 = the bucketing seed (step 11, after an honest step 8: the
+/// permutation, every soldering item, the layout). Any 16 bytes are a
+/// seed, so the checks are the survivor rule and the lengths; the
+/// commitment openings these messages trigger are `commit_decode`'s.
+/// Returns the number of items opened, named or soldered.
+pub fn challenges(data: &[u8]) -> Result<usize> {
+    let Some((&sel, rest)) = data.split_first() else {
+        return Ok(0);
+    };
+    let Challenged {
+        plan,
+        ids,
+        survivors,
+    } = challenged();
+    let ch = &mut scripted(rest);
+    match sel % 3 {
+        0 => {
+            let (sel, _) = cut_and_choose::challenge(ch.recv_block()?, plan)?;
+            Ok(cut_and_choose::opened_items(&sel, ids))
+        }
+        1 => {
+            let spare = plan.sec.spare_rots;
+            let shown = ch.recv_block_vec(spare)?;
+            let b = ch.recv_bits(spare)?;
+            let sets = cut_and_choose::rot_sets(ids, plan.params.n as usize, &b);
+            if sets.len() != shown.len() {
+                return Err(brickyard_core::Error::malformed("step 10: counts differ"));
+            }
+            Ok(sets.len())
+        }
+        _ => {
+            let s = cut_and_choose::Survivors {
+                gates: survivors.gates.clone(),
+                auths: survivors.auths.clone(),
+            };
+            let (soldered, layout) = bucketing::alice_solderings(ch.recv_block()?, plan, ids, s);
+            if layout.and_heads.len() != plan.params.q as usize {
+                return Err(brickyard_core::Error::malformed("bucketing: wrong layout"));
+            }
+            Ok(soldered)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,5 +257,42 @@ mod tests {
         });
         decode(&bits).unwrap();
         assert!(decode(&bits[..bits.len() - 1]).is_err());
+    }
+
+    #[test]
+    fn challenges_decode_honest_messages_and_refuse_padding_or_a_short_flight() {
+        let plan = &challenged().plan;
+        let (seed, _, _) = cut_and_choose::draw(&mut Prg::from_seed(Block(9)), plan);
+        let spare = plan.sec.spare_rots;
+        // The selector byte, then the peer's frames.
+        let msg = |sel: u8, f: &dyn Fn(&mut Channel) -> Result<()>| {
+            [vec![sel], stream(0, 0, f)[2..].to_vec()].concat()
+        };
+        let seed_msg = |sel: u8, seed: Block| msg(sel, &|ch| ch.send_block(seed));
+        assert!(
+            challenges(&seed_msg(0, seed)).unwrap() > 0,
+            "nothing opened"
+        );
+        assert!(
+            challenges(&seed_msg(2, Block(11))).unwrap() > 0,
+            "nothing soldered"
+        );
+        let step10 = msg(1, &|ch| {
+            ch.send_blocks(&vec![Block(5); spare])?;
+            ch.send_bits(&vec![true; spare])
+        });
+        assert_eq!(challenges(&step10).unwrap(), spare);
+        // (A seed that leaves too few survivors is 2^-s rare; the rule
+        // itself is `cut_and_choose::tests`'.) A set padding bit after
+        // step 10's s + 3 choice bits, and cut messages, are refused.
+        assert!(!spare.is_multiple_of(8));
+        let mut bad = step10.clone();
+        *bad.last_mut().unwrap() ^= 0x80;
+        assert!(matches!(challenges(&bad), Err(Error::Malformed(_))));
+        assert!(challenges(&step10[..step10.len() - 1]).is_err());
+        for sel in [0, 2] {
+            let m = seed_msg(sel, seed);
+            assert!(challenges(&m[..m.len() - 1]).is_err());
+        }
     }
 }

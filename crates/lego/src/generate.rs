@@ -107,7 +107,7 @@ pub(crate) struct Ids {
 }
 
 impl Ids {
-    fn new(plan: &Plan, random_start: usize, chosen_start: usize) -> Self {
+    pub(crate) fn new(plan: &Plan, random_start: usize, chosen_start: usize) -> Self {
         let q = plan.gates;
         Ids {
             l: random_start,

@@ -42,6 +42,33 @@ pub fn decode(data: &[u8]) -> Result<()> {
     }
 }
 
+/// Bob's opening of a bucket's challenge `W_j` as the prover receives it
+/// in `ProverSession::respond` (fast target `phase_decode`): byte 0 picks
+/// the bucket (of 4), the rest is the peer's stream; the fixed-length
+/// read, then `challenge::open` (length, padding bits of `W_j`, and the
+/// commitment check `challenge-decommit` against the challenge of
+/// [`honest_challenge`]). `Ok` or a typed error.
+pub fn challenge(data: &[u8]) -> Result<()> {
+    let [b, rest @ ..] = data else {
+        return Ok(());
+    };
+    let p = params();
+    let bucket = *b as usize % 4;
+    let c = honest_challenge(bucket).commitment();
+    let mut bytes = vec![0u8; (p.s as usize).div_ceil(8) + 16];
+    scripted(rest).recv_bytes(&mut bytes)?;
+    crate::excom::challenge::open(bucket, p.s, &bytes, &c).map(drop)
+}
+
+/// The challenge of `bucket` whose commitment [`challenge`] checks
+/// openings against.
+pub fn honest_challenge(bucket: usize) -> crate::excom::BucketChallenge {
+    use brickyard_core::prg::Prg;
+    use brickyard_core::Block;
+    let s = params().s;
+    crate::excom::BucketChallenge::random(bucket, s, &mut Prg::from_seed(Block(0xc4a1)))
+}
+
 /// The selection whose commitment target 1 checks openings against.
 pub fn honest_selection(p: &ExComParams) -> Selection {
     use brickyard_core::prg::Prg;
@@ -92,5 +119,33 @@ mod tests {
             decode(&[[26, 18].as_slice(), &v].concat()).is_err(),
             "wrong row count accepted"
         );
+    }
+
+    #[test]
+    fn challenge_openings_decode_and_a_changed_bit_trips_challenge_decommit() {
+        for bucket in 0..4u8 {
+            let (open, w) = honest_challenge(bucket as usize).reveal();
+            assert_eq!(w.len(), params().s as usize);
+            // The channel reads raw bytes: the opening is one frame.
+            let frame = |b: &[u8]| [&(b.len() as u32).to_le_bytes()[..], b].concat();
+            challenge(&[[bucket].as_slice(), &frame(&open)].concat()).unwrap();
+            let mut bad = open.clone();
+            bad[0] ^= 1;
+            let r = challenge(&[[bucket].as_slice(), &frame(&bad)].concat());
+            assert!(
+                matches!(r, Err(Error::Cheating { check }) if check == crate::excom::CHECK_CHALLENGE),
+                "{r:?}"
+            );
+            // An opening of another challenge for this bucket is refused.
+            let s = params().s;
+            let other = crate::excom::BucketChallenge::random(
+                bucket as usize,
+                s,
+                &mut Prg::from_seed(Block(0xbad)),
+            );
+            let r = challenge(&[[bucket].as_slice(), &frame(&other.reveal().0)].concat());
+            assert!(matches!(r, Err(Error::Cheating { .. })), "{r:?}");
+            assert!(challenge(&[[bucket].as_slice(), &frame(&open[1..])].concat()).is_err());
+        }
     }
 }

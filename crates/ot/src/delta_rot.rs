@@ -194,14 +194,26 @@ impl DeltaRotSender {
         let params = DeltaRotParams::new(params.k, params.s)?;
         let delta_bits = prg.random_bits(params.leaky_len());
         let core = ColSender::setup(ch, prg, delta_bits.clone())?;
-        Ok(DeltaRotSender {
+        Ok(Self::from_core(core, params, delta_bits, force_lsb, prg))
+    }
+
+    /// The session over a column core whose base OTs (with choice bits
+    /// `delta_bits`) are done; `params` are checked by the caller.
+    pub(crate) fn from_core(
+        core: ColSender,
+        params: DeltaRotParams,
+        delta_bits: Vec<bool>,
+        force_lsb: bool,
+        prg: &mut Prg,
+    ) -> Self {
+        DeltaRotSender {
             core,
             params,
             delta_bits,
             force_lsb,
             prg: Prg::from_seed(prg.random_block()),
             delta: None,
-        })
+        }
     }
 
     /// Δ, once [`DeltaRotSender::extend`] has fixed it.
@@ -271,12 +283,18 @@ impl DeltaRotReceiver {
     /// must use the same).
     pub fn setup_with(ch: &mut Channel, prg: &mut Prg, params: DeltaRotParams) -> Result<Self> {
         let params = DeltaRotParams::new(params.k, params.s)?;
-        Ok(DeltaRotReceiver {
-            core: ColReceiver::setup(ch, prg, params.leaky_len())?,
+        let core = ColReceiver::setup(ch, prg, params.leaky_len())?;
+        Ok(Self::from_core(core, params, prg))
+    }
+
+    /// The session over a column core whose base OTs are done.
+    pub(crate) fn from_core(core: ColReceiver, params: DeltaRotParams, prg: &mut Prg) -> Self {
+        DeltaRotReceiver {
+            core,
             params,
             prg: Prg::from_seed(prg.random_block()),
             done: false,
-        })
+        }
     }
 
     /// Installs a cheating strategy against the check (tests only).

@@ -19,6 +19,8 @@
 //! transcript is also truncated at `offset` of the last patch. Odd: the
 //! rest of the input *is* the peer's byte stream (raw bytes).
 
+pub mod dealt;
+
 use crate::delta_rot::{DeltaRotReceiver, DeltaRotSender};
 use crate::tinyot::{Role, TinyOt};
 use crate::{base, KosReceiver, KosSender};

@@ -25,7 +25,7 @@
 //! probability `2^-s` per bucket, because `W_j` is fresh, committed before
 //! Alice's commitments and opened after her differences.
 
-mod challenge;
+pub(crate) mod challenge;
 #[cfg(feature = "adversary")]
 mod cheat;
 mod hashcom;

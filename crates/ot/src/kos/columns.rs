@@ -103,16 +103,23 @@ impl ColSender {
     /// Base OTs (as their receiver) with choice bits `delta_bits`.
     pub(crate) fn setup(ch: &mut Channel, prg: &mut Prg, delta_bits: Vec<bool>) -> Result<Self> {
         let mut seeds = base::receive_random(ch, prg, &delta_bits)?;
-        let prgs = seeds.iter().map(|&k| Prg::from_seed(k)).collect();
+        let s = Self::with_seeds(delta_bits, &seeds);
         seeds.zeroize();
-        Ok(ColSender {
+        Ok(s)
+    }
+
+    /// The sender after base OTs that gave it `seeds[j] = k_j^{Δ_j}`
+    /// ([`ColSender::setup`]; the fuzzing harness deals them from a fixed
+    /// seed instead of running the base OTs).
+    pub(crate) fn with_seeds(delta_bits: Vec<bool>, seeds: &[Block]) -> Self {
+        ColSender {
             ncols: delta_bits.len(),
             delta_bits,
-            prgs,
+            prgs: seeds.iter().map(|&k| Prg::from_seed(k)).collect(),
             store: Vec::new(),
             pad: Vec::new(),
             poisoned: false,
-        })
+        }
     }
 
     /// Receives the columns of an `m`-row batch and its mask chunk into
@@ -210,21 +217,28 @@ impl ColReceiver {
     /// Base OTs (as their sender) for `ncols` columns.
     pub(crate) fn setup(ch: &mut Channel, prg: &mut Prg, ncols: usize) -> Result<Self> {
         let mut seeds = base::send_random(ch, prg, ncols)?;
-        let prgs = seeds
-            .iter()
-            .map(|&(k0, k1)| (Prg::from_seed(k0), Prg::from_seed(k1)))
-            .collect();
+        let r = Self::with_seeds(&seeds);
         seeds.zeroize();
-        Ok(ColReceiver {
-            ncols,
-            prgs,
+        Ok(r)
+    }
+
+    /// The receiver after base OTs that gave it the pairs `seeds[j] =
+    /// (k_j^0, k_j^1)`, one per column ([`ColReceiver::setup`]; dealt by
+    /// the fuzzing harness).
+    pub(crate) fn with_seeds(seeds: &[(Block, Block)]) -> Self {
+        ColReceiver {
+            ncols: seeds.len(),
+            prgs: seeds
+                .iter()
+                .map(|&(k0, k1)| (Prg::from_seed(k0), Prg::from_seed(k1)))
+                .collect(),
             store: Vec::new(),
             r: Vec::new(),
             u: Vec::new(),
             poisoned: false,
             #[cfg(feature = "adversary")]
             cheat: None,
-        })
+        }
     }
 
     /// Sends the columns of an `m`-row batch and its mask chunk, calling

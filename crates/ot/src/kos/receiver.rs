@@ -23,13 +23,19 @@ crate::ext::receiver_api!(KosReceiver);
 impl KosReceiver {
     /// Runs the 128 base OTs (as their sender).
     pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
-        Ok(KosReceiver {
-            core: ColReceiver::setup(ch, prg, KAPPA)?,
+        let core = ColReceiver::setup(ch, prg, KAPPA)?;
+        Ok(Self::from_core(core, prg))
+    }
+
+    /// The session over a column core whose base OTs are done.
+    pub(crate) fn from_core(core: ColReceiver, prg: &mut Prg) -> Self {
+        KosReceiver {
+            core,
             prg: Prg::from_seed(prg.random_block()),
             index: 0,
             rows: Vec::new(),
             tweaks: Vec::new(),
-        })
+        }
     }
 
     /// Installs a cheating strategy (tests of the sender's check only).

@@ -45,7 +45,12 @@ impl KosSender {
     pub fn setup_with_delta(ch: &mut Channel, prg: &mut Prg, delta: Block) -> Result<Self> {
         let bits = (0..KAPPA).map(|j| delta.bit(j)).collect();
         let core = ColSender::setup(ch, prg, bits)?;
-        Ok(KosSender {
+        Ok(Self::from_core(core, delta, prg))
+    }
+
+    /// The session over a column core whose base OTs are done.
+    pub(crate) fn from_core(core: ColSender, delta: Block, prg: &mut Prg) -> Self {
+        KosSender {
             core,
             delta,
             prg: Prg::from_seed(prg.random_block()),
@@ -55,7 +60,7 @@ impl KosSender {
             h0: Vec::new(),
             h1: Vec::new(),
             tweaks: Vec::new(),
-        })
+        }
     }
 
     /// Extends one check batch (`out.len() ≤ KOS_BATCH`) into `out`.

@@ -130,8 +130,7 @@ impl TinyOt {
                 "TinyOT s = {s} refused (need s ≥ 40)"
             )));
         }
-        let bit1 = (role == Role::Alice) as u128;
-        let delta = Block((prg.random_block().0 & !3) | 1 | (bit1 << 1));
+        let delta = Self::draw_delta(role, prg);
         let (sender, receiver) = match role {
             Role::Alice => {
                 let s = KosSender::setup_with_delta(ch, prg, delta)?;
@@ -142,7 +141,28 @@ impl TinyOt {
                 (KosSender::setup_with_delta(ch, prg, delta)?, r)
             }
         };
-        Ok(TinyOt {
+        Ok(Self::from_parts(role, s, delta, sender, receiver, prg))
+    }
+
+    /// A MAC key Δ with bit 0 set and bit 1 = (role is Alice), so the two
+    /// parties' keys differ and `G'`'s bit 1 carries the `d` share.
+    pub(crate) fn draw_delta(role: Role, prg: &mut Prg) -> Block {
+        let bit1 = (role == Role::Alice) as u128;
+        Block((prg.random_block().0 & !3) | 1 | (bit1 << 1))
+    }
+
+    /// The session over two KOS sessions whose base OTs are done (the
+    /// sender's with `delta` from [`TinyOt::draw_delta`]); `s ≥ 40` is
+    /// checked by the caller.
+    pub(crate) fn from_parts(
+        role: Role,
+        s: usize,
+        delta: Block,
+        sender: KosSender,
+        receiver: KosReceiver,
+        prg: &mut Prg,
+    ) -> Self {
+        TinyOt {
             role,
             s,
             delta,
@@ -154,7 +174,7 @@ impl TinyOt {
             beaver: BeaverScratch::default(),
             #[cfg(feature = "adversary")]
             cheat: None,
-        })
+        }
     }
 
     /// This party's role.
