@@ -19,10 +19,13 @@ use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroizing;
 
 /// Everything the verifier derives from its one seed: the OT randomness,
-/// Δ and the witness wires' 0-labels. Revealing the seed opens all of it.
+/// the extension secret s, Δ and the witness wires' 0-labels. Revealing the
+/// seed opens all of it.
 pub struct Opening {
-    /// Seed of the base-OT sender's PRG.
+    /// Seed of the PRG of the verifier's base OTs (it is their receiver).
     pub ot_seed: Block,
+    /// The OT extension's secret s (KOS's Δ; used for nothing else).
+    pub ot_s: Block,
     /// The free-XOR offset.
     pub delta: Block,
     /// 0-labels of the witness wires.
@@ -34,10 +37,12 @@ impl Opening {
     pub fn from_seed(seed: Block, inputs: usize) -> Opening {
         let mut prg = Prg::from_seed(seed);
         let ot_seed = prg.random_block();
+        let ot_s = prg.random_block();
         let delta = prg.random_block();
         let input_zero = Zeroizing::new(prg.random_blocks(inputs));
         Opening {
             ot_seed,
+            ot_s,
             delta,
             input_zero,
         }
@@ -108,6 +113,9 @@ pub enum ProverCheat {
     FalseWitness,
     /// Commits to its label, then opens another one.
     OpenOther,
+    /// Sends inconsistent extension columns (to learn bits of s from the
+    /// labels), answering the KOS check as if every bit of s were 0.
+    InconsistentExtension,
 }
 
 /// Deviations of a cheating verifier, for the tests of the prover's checks.
@@ -120,6 +128,8 @@ pub(crate) enum VerifierCheat {
     WrongOtLabel { input: usize, side: bool },
     /// Opens a seed other than the one it garbled with.
     OtherSeed,
+    /// Runs the OT extension with a secret other than the opened seed's.
+    OtherS,
 }
 
 #[cfg(not(any(test, feature = "adversary")))]
@@ -177,7 +187,18 @@ pub(crate) fn prove_inner(
     agree(ch, circuit)?;
     let layering = circuit.layering();
     let mut prg = Prg::new();
-    let received = ot::receive_labels(ch, &mut prg, witness)?;
+    let (mut kos, flight) = brickyard_ot::KosReceiver::setup_recorded(ch, &mut prg)?;
+    #[cfg(any(test, feature = "adversary"))]
+    if cheat == Some(ProverCheat::InconsistentExtension) {
+        kos.set_cheat(Some(
+            brickyard_ot::adversary::KosReceiverCheat::InconsistentColumns {
+                columns: 128,
+                guess: false,
+            },
+        ));
+    }
+    let received = ot::receive_with(ch, &mut kos, flight, witness)?;
+    drop(kos);
     let mut seen = blake3::Hasher::new();
     let (label, value) = evaluate(&layering, &shape, &received.labels, witness, |t| {
         ch.recv_blocks(t)?;
@@ -204,6 +225,7 @@ pub(crate) fn prove_inner(
     ot::check(
         &received,
         &mut Prg::from_seed(opening.ot_seed),
+        opening.ot_s,
         &opening.pairs(),
     )?;
     let mut regarbled = blake3::Hasher::new();
@@ -249,7 +271,17 @@ pub(crate) fn verify_inner(
             p.0 ^= Block(1);
         }
     }
-    ot::send_labels(ch, &mut Prg::from_seed(opening.ot_seed), &pairs)?;
+    #[cfg(test)]
+    let ot_cheat = (cheat == Some(VerifierCheat::OtherS)).then_some(ot::OtCheat::OtherS);
+    #[cfg(not(test))]
+    let ot_cheat = None;
+    ot::send_labels_inner(
+        ch,
+        &mut Prg::from_seed(opening.ot_seed),
+        opening.ot_s,
+        &pairs,
+        ot_cheat,
+    )?;
     #[allow(unused_mut, unused_variables)]
     let mut sent = 0usize;
     let zero = garble(&layering, &shape, opening.delta, &opening.input_zero, |t| {

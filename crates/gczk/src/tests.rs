@@ -140,6 +140,31 @@ fn other_seed_is_caught_by_the_ot_sender_check() {
     assert_eq!(check_of(&p), Some(CHECK_OT_SENDER), "{p:?}");
 }
 
+/// A verifier that runs the extension with s' ≠ s (the one its opened seed
+/// gives) could otherwise make exactly the OTs with choice 1 fail; the
+/// replayed base-OT flight catches it whatever the witness.
+#[test]
+fn other_extension_secret_is_caught_by_the_ot_sender_check() {
+    for w in [bits(251, 241), bits(241, 251)] {
+        let (p, _) = run(&w, None, Some(VerifierCheat::OtherS));
+        assert_eq!(check_of(&p), Some(CHECK_OT_SENDER), "{p:?}");
+    }
+}
+
+/// A prover whose extension columns are inconsistent (the way to learn s,
+/// hence both labels of a witness wire and Δ, before committing) is caught
+/// by the verifier's KOS consistency check, before any label is sent.
+#[test]
+fn inconsistent_extension_is_caught_by_the_kos_check() {
+    let (p, v) = run(
+        &bits(251, 241),
+        Some(ProverCheat::InconsistentExtension),
+        None,
+    );
+    assert_eq!(check_of(&v), Some(brickyard_ot::kos::CHECK_NAME), "{v:?}");
+    assert!(p.is_err(), "{p:?}");
+}
+
 #[test]
 fn wrong_shapes_are_config_errors() {
     let c = relation();
@@ -222,8 +247,8 @@ fn tampered_or_cut_bytes_are_typed_errors() {
     }
 }
 
-/// The committed OT alone at JIMU Step 5b's witness size (11 264 bits):
-/// transfer and the prover's replay check.
+/// The committed OT extension alone at JIMU Step 5b's witness size
+/// (11 264 bits): transfer and the prover's replay check.
 /// `cargo test --release -p brickyard-gczk -- --ignored --nocapture`
 #[test]
 #[ignore]
@@ -240,16 +265,16 @@ fn committed_ot_cost() {
     let t0 = std::time::Instant::now();
     let received = std::thread::scope(|s| {
         let h = s.spawn(|| crate::ot::receive_labels(&mut p, &mut Prg::new(), &choices));
-        crate::ot::send_labels(&mut v, &mut Prg::from_seed(Block(1)), &pairs).unwrap();
+        crate::ot::send_labels(&mut v, &mut Prg::from_seed(Block(1)), Block(2), &pairs).unwrap();
         h.join().unwrap().unwrap()
     });
     let transfer = t0.elapsed();
     let t1 = std::time::Instant::now();
-    crate::ot::check(&received, &mut Prg::from_seed(Block(1)), &pairs).unwrap();
+    crate::ot::check(&received, &mut Prg::from_seed(Block(1)), Block(2), &pairs).unwrap();
     let check = t1.elapsed();
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
-        "{n} committed base OTs: transfer {transfer:.2?} (both parties), prover's replay check {check:.2?}; loadavg {}",
+        "{n} committed OTs (KOS extension): transfer {transfer:.2?} (both parties), prover's replay check {check:.2?}; loadavg {}",
         load.trim()
     );
 }

@@ -209,13 +209,22 @@ impl Drop for ColReceiver {
 impl ColReceiver {
     /// Base OTs (as their sender) for `ncols` columns.
     pub(crate) fn setup(ch: &mut Channel, prg: &mut Prg, ncols: usize) -> Result<Self> {
-        let mut seeds = base::send_random(ch, prg, ncols)?;
+        Self::setup_recorded(ch, prg, ncols).map(|(core, _)| core)
+    }
+
+    /// [`ColReceiver::setup`] that also returns the peer's base-OT flight.
+    pub(crate) fn setup_recorded(
+        ch: &mut Channel,
+        prg: &mut Prg,
+        ncols: usize,
+    ) -> Result<(Self, Vec<u8>)> {
+        let (mut seeds, flight) = base::send_random_recorded(ch, prg, ncols)?;
         let prgs = seeds
             .iter()
             .map(|&(k0, k1)| (Prg::from_seed(k0), Prg::from_seed(k1)))
             .collect();
         seeds.zeroize();
-        Ok(ColReceiver {
+        let core = ColReceiver {
             ncols,
             prgs,
             store: Vec::new(),
@@ -224,7 +233,8 @@ impl ColReceiver {
             poisoned: false,
             #[cfg(feature = "adversary")]
             cheat: None,
-        })
+        };
+        Ok((core, flight))
     }
 
     /// Sends the columns of an `m`-row batch and its mask chunk, calling
