@@ -150,15 +150,14 @@ pub fn send_random(ch: &mut Channel, prg: &mut Prg, n: usize) -> Result<Vec<(Blo
     send_random_recorded(ch, prg, n).map(|(keys, _)| keys)
 }
 
+/// A sender's key pairs and the receiver's flight as received.
+pub type RecordedSender = (Vec<(Block, Block)>, Vec<u8>);
+
 /// [`send_random`] that also returns the receiver's flight as received, so
 /// that a sender who later learns the receiver's PRG seed and choices (a
 /// committed OT) can check with [`replay_receiver_flight`] that the flight
 /// was their honest function.
-pub fn send_random_recorded(
-    ch: &mut Channel,
-    prg: &mut Prg,
-    n: usize,
-) -> Result<(Vec<(Block, Block)>, Vec<u8>)> {
+pub fn send_random_recorded(ch: &mut Channel, prg: &mut Prg, n: usize) -> Result<RecordedSender> {
     check_batch(n)?;
     let mut x = random_scalar(prg);
     let s_bytes = RistrettoPoint::mul_base(&x).compress().to_bytes();
