@@ -72,13 +72,16 @@ impl Shape {
 
 /// Garbles the layered relation with `delta` and the input 0-labels
 /// `input_zero` (one per witness wire); each layer's tables (one block per
-/// AND, in AND order) go to `sink` as soon as they exist. Returns the output
-/// wire's 0-label.
+/// AND, in AND order) go to `sink` as soon as they exist. `and_offset` is
+/// the number of ANDs garbled under this Δ before (the earlier parts of a
+/// relation), so that every tweak is used once. Returns the output wire's
+/// 0-label.
 pub fn garble(
     layering: &Layering,
     shape: &Shape,
     delta: Block,
     input_zero: &[Block],
+    and_offset: u64,
     mut sink: impl FnMut(&[Block]) -> Result<()>,
 ) -> Result<Block> {
     assert_eq!(input_zero.len(), shape.inputs.len(), "gczk garble: inputs");
@@ -106,7 +109,7 @@ pub fn garble(
         hashes.extend(layer.ands.iter().map(|&(a, _, _)| zero[a as usize]));
         hashes.extend(layer.ands.iter().map(|&(a, _, _)| zero[a as usize] ^ delta));
         tweaks.clear();
-        tweaks.extend((0..n as u64).map(|k| tweak(layer.first_and + k)));
+        tweaks.extend((0..n as u64).map(|k| tweak(and_offset + layer.first_and + k)));
         tweaks.extend_from_within(..);
         tccr_batch(&mut hashes, &tweaks);
         tables.clear();
@@ -122,13 +125,14 @@ pub fn garble(
 
 /// Evaluates the garbled relation on the witness: `input_labels` are the
 /// labels of `witness`; each layer's tables are read from `source` (which
-/// fills the slice it is given). Returns the output label and the output
-/// value the witness gives in plaintext.
+/// fills the slice it is given); `and_offset` as in [`garble`]. Returns the
+/// output label and the output value the witness gives in plaintext.
 pub fn evaluate(
     layering: &Layering,
     shape: &Shape,
     input_labels: &[Block],
     witness: &[bool],
+    and_offset: u64,
     mut source: impl FnMut(&mut [Block]) -> Result<()>,
 ) -> Result<(Block, bool)> {
     assert_eq!(input_labels.len(), shape.inputs.len(), "gczk eval: labels");
@@ -165,7 +169,7 @@ pub fn evaluate(
         hashes.clear();
         hashes.extend(layer.ands.iter().map(|&(a, _, _)| label[a as usize]));
         tweaks.clear();
-        tweaks.extend((0..n as u64).map(|k| tweak(layer.first_and + k)));
+        tweaks.extend((0..n as u64).map(|k| tweak(and_offset + layer.first_and + k)));
         tccr_batch(&mut hashes, &tweaks);
         for (k, &(a, b, out)) in layer.ands.iter().enumerate() {
             let (a, b, out) = (a as usize, b as usize, out as usize);

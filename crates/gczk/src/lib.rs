@@ -9,9 +9,9 @@
 //! |---|---|---|
 //! | both parties agree on `R` | [`protocol`] (circuit digest) | — (`Config`) |
 //! | verifier garbles `R` from one seed | [`garble::garble`], [`protocol::Opening`] | — |
-//! | prover gets its witness labels by committed OT | [`ot::send_labels`], [`ot::receive_labels`] | — |
+//! | prover gets its witness labels by committed OT (KOS extension, verifier = sender) | [`ot::send_labels`], [`ot::receive_labels`] | `kos-consistency` (verifier) |
 //! | prover evaluates, commits to the output label | [`garble::evaluate`], [`commit`] | — |
-//! | verifier opens its seed; prover re-derives the OT messages | [`ot::check`] | `gczk-ot-sender`, `gczk-ot-labels` |
+//! | verifier opens its seed (and so s); prover replays the base-OT flight and checks both ciphertexts of every OT | [`ot::check`] | `gczk-ot-sender`, `gczk-ot-labels` |
 //! | prover re-garbles and compares every table | [`protocol::prove`] | `gczk-garbling` |
 //! | prover opens; verifier checks it is the label of "true" | [`protocol::verify`] | `gczk-commitment`, `gczk-output` |
 //!
@@ -22,8 +22,10 @@
 //! only after checking that the whole garbling and every OT message are the
 //! honest function of the opened seed, so what it opens is the 1-label, which
 //! the verifier already knows; its abort decision depends only on the
-//! verifier's messages and the seed, never on the witness. The scheme, the
-//! committed OT and costs are in `docs/protocols/gczk.md`.
+//! verifier's messages and the seed, never on the witness. A relation is
+//! garbled part by part ([`relation`]), so memory does not grow with it.
+//! The scheme, the committed OT extension and costs are in
+//! `docs/protocols/gczk.md`.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -31,16 +33,18 @@ pub mod commit;
 pub mod garble;
 pub mod ot;
 pub mod protocol;
+pub mod relation;
 #[cfg(test)]
 mod tests;
 
 pub use garble::Shape;
-pub use protocol::{prove, verify};
+pub use protocol::{prove, prove_relation, verify, verify_relation};
 #[cfg(feature = "adversary")]
 pub use protocol::{prove_cheating, ProverCheat};
+pub use relation::{holds, Part, Relation};
 
-/// The prover found that the verifier's base-OT point is not the one its
-/// opened seed gives.
+/// The prover found that the verifier's base-OT flight (it is the base OTs'
+/// receiver, with choices s) is not the one its opened seed and s give.
 pub const CHECK_OT_SENDER: &str = "gczk-ot-sender";
 /// The prover found an OT ciphertext (either side) that does not decrypt to
 /// the input label the opened seed gives.

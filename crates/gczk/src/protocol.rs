@@ -11,7 +11,7 @@
 //! frame); nothing here is retried.
 
 use crate::commit::commit;
-use crate::garble::{evaluate, garble, Shape};
+use crate::relation::{evaluate_relation, garble_relation, Relation};
 use crate::{ot, CHECK_COMMITMENT, CHECK_GARBLING, CHECK_OUTPUT};
 use brickyard_circuit::{Circuit, Gate};
 use brickyard_core::prg::Prg;
@@ -19,10 +19,13 @@ use brickyard_core::{Block, Channel, Error, Result};
 use zeroize::Zeroizing;
 
 /// Everything the verifier derives from its one seed: the OT randomness,
-/// Δ and the witness wires' 0-labels. Revealing the seed opens all of it.
+/// the extension secret s, Δ and the witness wires' 0-labels. Revealing the
+/// seed opens all of it.
 pub struct Opening {
-    /// Seed of the base-OT sender's PRG.
+    /// Seed of the PRG of the verifier's base OTs (it is their receiver).
     pub ot_seed: Block,
+    /// The OT extension's secret s (KOS's Δ; used for nothing else).
+    pub ot_s: Block,
     /// The free-XOR offset.
     pub delta: Block,
     /// 0-labels of the witness wires.
@@ -34,10 +37,12 @@ impl Opening {
     pub fn from_seed(seed: Block, inputs: usize) -> Opening {
         let mut prg = Prg::from_seed(seed);
         let ot_seed = prg.random_block();
+        let ot_s = prg.random_block();
         let delta = prg.random_block();
         let input_zero = Zeroizing::new(prg.random_blocks(inputs));
         Opening {
             ot_seed,
+            ot_s,
             delta,
             input_zero,
         }
@@ -85,8 +90,8 @@ pub fn digest(circuit: &Circuit) -> [u8; 32] {
     *h.finalize().as_bytes()
 }
 
-fn agree(ch: &mut Channel, circuit: &Circuit) -> Result<()> {
-    let mine = digest(circuit);
+fn agree<R: Relation + ?Sized>(ch: &mut Channel, rel: &R) -> Result<()> {
+    let mine = rel.digest();
     ch.send_bytes(&mine)?;
     ch.flush()?;
     let mut theirs = [0u8; 32];
@@ -108,6 +113,9 @@ pub enum ProverCheat {
     FalseWitness,
     /// Commits to its label, then opens another one.
     OpenOther,
+    /// Sends inconsistent extension columns (to learn bits of s from the
+    /// labels), answering the KOS check as if every bit of s were 0.
+    InconsistentExtension,
 }
 
 /// Deviations of a cheating verifier, for the tests of the prover's checks.
@@ -120,6 +128,8 @@ pub(crate) enum VerifierCheat {
     WrongOtLabel { input: usize, side: bool },
     /// Opens a seed other than the one it garbled with.
     OtherSeed,
+    /// Runs the OT extension with a secret other than the opened seed's.
+    OtherS,
 }
 
 #[cfg(not(any(test, feature = "adversary")))]
@@ -141,6 +151,21 @@ pub fn prove(ch: &mut Channel, circuit: &Circuit, witness: &[bool]) -> Result<()
     prove_inner(ch, circuit, witness, None)
 }
 
+/// [`prove`] for a relation given part by part ([`Relation`]): memory is
+/// bounded by a few parts, whatever the relation's size.
+pub fn prove_relation<R: Relation + ?Sized>(
+    ch: &mut Channel,
+    rel: &R,
+    witness: &[bool],
+) -> Result<()> {
+    prove_inner(ch, rel, witness, None)
+}
+
+/// [`verify`] for a relation given part by part.
+pub fn verify_relation<R: Relation + ?Sized>(ch: &mut Channel, rel: &R) -> Result<()> {
+    verify_inner(ch, rel, None)
+}
+
 /// Verifies a proof that the prover knows a witness with `circuit = 1`.
 /// Fails with `Cheating { check }` (`gczk-commitment`, `gczk-output`) when
 /// it does not.
@@ -151,35 +176,53 @@ pub fn verify(ch: &mut Channel, circuit: &Circuit) -> Result<()> {
 /// [`prove`] playing a cheat (feature `adversary`): lets other crates test
 /// that their statements reject a prover without a witness.
 #[cfg(feature = "adversary")]
-pub fn prove_cheating(
+pub fn prove_cheating<R: Relation + ?Sized>(
     ch: &mut Channel,
-    circuit: &Circuit,
+    rel: &R,
     witness: &[bool],
     cheat: ProverCheat,
 ) -> Result<()> {
-    prove_inner(ch, circuit, witness, Some(cheat))
+    prove_inner(ch, rel, witness, Some(cheat))
 }
 
-pub(crate) fn prove_inner(
+/// The relation's witness width; for a plain circuit also its shape check
+/// (one output bit, at least one input), before anything is sent.
+fn witness_bits<R: Relation + ?Sized>(rel: &R) -> Result<usize> {
+    if rel.parts() == 1 {
+        crate::garble::Shape::of(&rel.part(0)?.circuit)?;
+    }
+    Ok(rel.witness_bits())
+}
+
+pub(crate) fn prove_inner<R: Relation + ?Sized>(
     ch: &mut Channel,
-    circuit: &Circuit,
+    rel: &R,
     witness: &[bool],
     cheat: Option<ProverCheatOpt>,
 ) -> Result<()> {
-    let shape = Shape::of(circuit)?;
-    if witness.len() != shape.inputs.len() {
+    let inputs = witness_bits(rel)?;
+    if witness.len() != inputs {
         return Err(Error::config(format!(
-            "gczk: witness of {} bits for a relation with {} inputs",
+            "gczk: witness of {} bits for a relation with {inputs} inputs",
             witness.len(),
-            shape.inputs.len()
         )));
     }
-    agree(ch, circuit)?;
-    let layering = circuit.layering();
+    agree(ch, rel)?;
     let mut prg = Prg::new();
-    let received = ot::receive_labels(ch, &mut prg, witness)?;
+    let (mut kos, flight) = brickyard_ot::KosReceiver::setup_recorded(ch, &mut prg)?;
+    #[cfg(any(test, feature = "adversary"))]
+    if cheat == Some(ProverCheat::InconsistentExtension) {
+        kos.set_cheat(Some(
+            brickyard_ot::adversary::KosReceiverCheat::InconsistentColumns {
+                columns: 128,
+                guess: false,
+            },
+        ));
+    }
+    let received = ot::receive_with(ch, &mut kos, flight, witness)?;
+    drop(kos);
     let mut seen = blake3::Hasher::new();
-    let (label, value) = evaluate(&layering, &shape, &received.labels, witness, |t| {
+    let (label, value) = evaluate_relation(rel, &received.labels, witness, |t| {
         ch.recv_blocks(t)?;
         seen.update(bytemuck::cast_slice(t));
         Ok(())
@@ -200,14 +243,15 @@ pub(crate) fn prove_inner(
     // Opening phase: everything the verifier sent must be the function of
     // its seed; only then is the output label opened.
     let seed = ch.recv_block()?;
-    let opening = Opening::from_seed(seed, shape.inputs.len());
+    let opening = Opening::from_seed(seed, inputs);
     ot::check(
         &received,
         &mut Prg::from_seed(opening.ot_seed),
+        opening.ot_s,
         &opening.pairs(),
     )?;
     let mut regarbled = blake3::Hasher::new();
-    let zero = garble(&layering, &shape, opening.delta, &opening.input_zero, |t| {
+    let zero = garble_relation(rel, opening.delta, &opening.input_zero, |t| {
         regarbled.update(bytemuck::cast_slice(t));
         Ok(())
     })?;
@@ -228,16 +272,15 @@ pub(crate) fn prove_inner(
     ch.flush()
 }
 
-pub(crate) fn verify_inner(
+pub(crate) fn verify_inner<R: Relation + ?Sized>(
     ch: &mut Channel,
-    circuit: &Circuit,
+    rel: &R,
     cheat: Option<VerifierCheatOpt>,
 ) -> Result<()> {
-    let shape = Shape::of(circuit)?;
-    agree(ch, circuit)?;
-    let layering = circuit.layering();
+    let inputs = witness_bits(rel)?;
+    agree(ch, rel)?;
     let seed = Prg::new().random_block();
-    let opening = Opening::from_seed(seed, shape.inputs.len());
+    let opening = Opening::from_seed(seed, inputs);
     #[allow(unused_mut)]
     let mut pairs = opening.pairs();
     #[cfg(test)]
@@ -249,10 +292,20 @@ pub(crate) fn verify_inner(
             p.0 ^= Block(1);
         }
     }
-    ot::send_labels(ch, &mut Prg::from_seed(opening.ot_seed), &pairs)?;
+    #[cfg(test)]
+    let ot_cheat = (cheat == Some(VerifierCheat::OtherS)).then_some(ot::OtCheat::OtherS);
+    #[cfg(not(test))]
+    let ot_cheat = None;
+    ot::send_labels_inner(
+        ch,
+        &mut Prg::from_seed(opening.ot_seed),
+        opening.ot_s,
+        &pairs,
+        ot_cheat,
+    )?;
     #[allow(unused_mut, unused_variables)]
     let mut sent = 0usize;
-    let zero = garble(&layering, &shape, opening.delta, &opening.input_zero, |t| {
+    let zero = garble_relation(rel, opening.delta, &opening.input_zero, |t| {
         #[cfg(test)]
         if let Some(VerifierCheat::CorruptTable { index }) = cheat {
             if (sent..sent + t.len()).contains(&index) {

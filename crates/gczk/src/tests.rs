@@ -2,7 +2,7 @@
 //! a · b = 60491 mod 2^32" (251 · 241), a few hundred ANDs.
 
 use crate::protocol::{prove_inner, verify_inner, ProverCheat, VerifierCheat};
-use crate::{prove, verify};
+use crate::{prove, verify, Relation};
 use crate::{CHECK_COMMITMENT, CHECK_GARBLING, CHECK_OT_LABELS, CHECK_OT_SENDER, CHECK_OUTPUT};
 use brickyard_circuit::{BitVec, Circuit, CircuitBuilder};
 use brickyard_core::channel::{memory_pair, memory_transport_pair, scripted, Recording};
@@ -140,6 +140,31 @@ fn other_seed_is_caught_by_the_ot_sender_check() {
     assert_eq!(check_of(&p), Some(CHECK_OT_SENDER), "{p:?}");
 }
 
+/// A verifier that runs the extension with s' ≠ s (the one its opened seed
+/// gives) could otherwise make exactly the OTs with choice 1 fail; the
+/// replayed base-OT flight catches it whatever the witness.
+#[test]
+fn other_extension_secret_is_caught_by_the_ot_sender_check() {
+    for w in [bits(251, 241), bits(241, 251)] {
+        let (p, _) = run(&w, None, Some(VerifierCheat::OtherS));
+        assert_eq!(check_of(&p), Some(CHECK_OT_SENDER), "{p:?}");
+    }
+}
+
+/// A prover whose extension columns are inconsistent (the way to learn s,
+/// hence both labels of a witness wire and Δ, before committing) is caught
+/// by the verifier's KOS consistency check, before any label is sent.
+#[test]
+fn inconsistent_extension_is_caught_by_the_kos_check() {
+    let (p, v) = run(
+        &bits(251, 241),
+        Some(ProverCheat::InconsistentExtension),
+        None,
+    );
+    assert_eq!(check_of(&v), Some(brickyard_ot::kos::CHECK_NAME), "{v:?}");
+    assert!(p.is_err(), "{p:?}");
+}
+
 #[test]
 fn wrong_shapes_are_config_errors() {
     let c = relation();
@@ -222,8 +247,8 @@ fn tampered_or_cut_bytes_are_typed_errors() {
     }
 }
 
-/// The committed OT alone at JIMU Step 5b's witness size (11 264 bits):
-/// transfer and the prover's replay check.
+/// The committed OT extension alone at JIMU Step 5b's witness size
+/// (11 264 bits): transfer and the prover's replay check.
 /// `cargo test --release -p brickyard-gczk -- --ignored --nocapture`
 #[test]
 #[ignore]
@@ -240,16 +265,139 @@ fn committed_ot_cost() {
     let t0 = std::time::Instant::now();
     let received = std::thread::scope(|s| {
         let h = s.spawn(|| crate::ot::receive_labels(&mut p, &mut Prg::new(), &choices));
-        crate::ot::send_labels(&mut v, &mut Prg::from_seed(Block(1)), &pairs).unwrap();
+        crate::ot::send_labels(&mut v, &mut Prg::from_seed(Block(1)), Block(2), &pairs).unwrap();
         h.join().unwrap().unwrap()
     });
     let transfer = t0.elapsed();
     let t1 = std::time::Instant::now();
-    crate::ot::check(&received, &mut Prg::from_seed(Block(1)), &pairs).unwrap();
+    crate::ot::check(&received, &mut Prg::from_seed(Block(1)), Block(2), &pairs).unwrap();
     let check = t1.elapsed();
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
-        "{n} committed base OTs: transfer {transfer:.2?} (both parties), prover's replay check {check:.2?}; loadavg {}",
+        "{n} committed OTs (KOS extension): transfer {transfer:.2?} (both parties), prover's replay check {check:.2?}; loadavg {}",
         load.trim()
     );
+}
+
+/// The toy relation in three parts: `a·b = N`, `a, b > 1`, and their AND
+/// (pool entries 32 and 33). `bad_input` makes part 1 read a pool entry
+/// that does not exist yet.
+struct Split {
+    bad_input: bool,
+}
+
+impl crate::Relation for Split {
+    fn digest(&self) -> [u8; 32] {
+        *blake3::hash(b"gczk test: split toy relation").as_bytes()
+    }
+
+    fn witness_bits(&self) -> usize {
+        32
+    }
+
+    fn parts(&self) -> usize {
+        3
+    }
+
+    fn part(&self, k: usize) -> Result<crate::Part<'_>> {
+        let mut b = CircuitBuilder::new();
+        let inputs: Vec<u32> = match k {
+            0 => {
+                let x = b.input("a", 16);
+                let y = b.input("b", 16);
+                let (xx, yy) = (b.zext(&x, 32), b.zext(&y, 32));
+                let p = b.mul(&xx, &yy);
+                let ok = b.eq(&p, &BitVec::constant(N.into(), 32));
+                b.output("ok", &BitVec(vec![ok]));
+                (0..32).collect()
+            }
+            1 => {
+                let x = b.input("a", 16);
+                let y = b.input("b", 16);
+                let a_big = b.or_all(&x.slice(1..16));
+                let b_big = b.or_all(&y.slice(1..16));
+                let ok = b.and_bit(a_big, b_big);
+                b.output("ok", &BitVec(vec![ok]));
+                let last = if self.bad_input { 33 } else { 31 };
+                (0..31).chain([last]).collect()
+            }
+            _ => {
+                let x = b.input("parts", 2);
+                let ok = b.and_bit(x.bit(0), x.bit(1));
+                b.output("ok", &BitVec(vec![ok]));
+                vec![32, 33]
+            }
+        };
+        Ok(crate::Part {
+            circuit: std::borrow::Cow::Owned(b.finish()),
+            inputs,
+        })
+    }
+}
+
+fn run_split(
+    rel: &Split,
+    witness: &[bool],
+    pc: Option<ProverCheat>,
+    vc: Option<VerifierCheat>,
+) -> (Result<()>, Result<()>) {
+    let (mut p, mut v) = memory_pair();
+    std::thread::scope(|s| {
+        let hp = s.spawn(move || prove_inner(&mut p, rel, witness, pc));
+        let rv = verify_inner(&mut v, rel, vc);
+        drop(v);
+        (hp.join().expect("prover thread"), rv)
+    })
+}
+
+/// A relation given in parts is proved, refused and checked exactly as
+/// the whole circuit: honest accepted, false witnesses rejected by
+/// `gczk-output`, a corrupt table of a later part caught by
+/// `gczk-garbling`, and `holds` agrees with the whole circuit.
+#[test]
+fn relation_in_parts_is_proved_and_checked_like_the_whole() {
+    let rel = Split { bad_input: false };
+    let whole = relation();
+    for (a, b) in [(251, 241), (241, 251), (251, 240), (1, N as u16), (0, 0)] {
+        let w = bits(a, b);
+        let want = whole
+            .eval(&[w[..16].to_vec(), w[16..].to_vec()])
+            .expect("eval")[0][0];
+        assert_eq!(crate::holds(&rel, &w).expect("holds"), want, "{a}·{b}");
+        if want {
+            let (p, v) = run_split(&rel, &w, None, None);
+            assert!(p.is_ok() && v.is_ok(), "{p:?} {v:?}");
+        } else {
+            let (p, _) = run_split(&rel, &w, None, None);
+            assert!(matches!(p, Err(Error::Config(_))), "{p:?}");
+            let (p, v) = run_split(&rel, &w, Some(ProverCheat::FalseWitness), None);
+            assert!(p.is_ok(), "{p:?}");
+            assert_eq!(check_of(&v), Some(CHECK_OUTPUT), "{v:?}");
+        }
+    }
+    let ands0 = rel.part(0).unwrap().circuit.and_count();
+    for index in [ands0 - 1, ands0, ands0 + 2] {
+        let (p, _) = run_split(
+            &rel,
+            &bits(251, 241),
+            None,
+            Some(VerifierCheat::CorruptTable { index }),
+        );
+        assert_eq!(check_of(&p), Some(CHECK_GARBLING), "table {index}: {p:?}");
+    }
+}
+
+/// A part reading a pool entry that is not made yet is a `Config` error
+/// (no panic) where it is found; the other side stops too (with `Config`
+/// as well, or the hang-up if the first side was faster).
+#[test]
+fn part_reading_a_later_entry_is_a_config_error() {
+    let rel = Split { bad_input: true };
+    let (p, v) = run_split(&rel, &bits(251, 241), None, None);
+    assert!(matches!(v, Err(Error::Config(_))), "{v:?}");
+    assert!(
+        matches!(p, Err(Error::Config(_) | Error::Disconnected(_))),
+        "{p:?}"
+    );
+    assert!(crate::holds(&rel, &bits(251, 241)).is_err());
 }

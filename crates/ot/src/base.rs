@@ -147,6 +147,17 @@ fn check_batch(n: usize) -> Result<()> {
 
 /// Sender of `n` random base OTs: returns the key pairs `(k_i^0, k_i^1)`.
 pub fn send_random(ch: &mut Channel, prg: &mut Prg, n: usize) -> Result<Vec<(Block, Block)>> {
+    send_random_recorded(ch, prg, n).map(|(keys, _)| keys)
+}
+
+/// A sender's key pairs and the receiver's flight as received.
+pub type RecordedSender = (Vec<(Block, Block)>, Vec<u8>);
+
+/// [`send_random`] that also returns the receiver's flight as received, so
+/// that a sender who later learns the receiver's PRG seed and choices (a
+/// committed OT) can check with [`replay_receiver_flight`] that the flight
+/// was their honest function.
+pub fn send_random_recorded(ch: &mut Channel, prg: &mut Prg, n: usize) -> Result<RecordedSender> {
     check_batch(n)?;
     let mut x = random_scalar(prg);
     let s_bytes = RistrettoPoint::mul_base(&x).compress().to_bytes();
@@ -157,7 +168,7 @@ pub fn send_random(ch: &mut Channel, prg: &mut Prg, n: usize) -> Result<Vec<(Blo
     let r = decode_receiver_flight(&flight, n);
     let out = r.map(|r| sender_keys(&x, &s_bytes, &flight, &r));
     x.zeroize();
-    out
+    out.map(|keys| (keys, flight))
 }
 
 /// The sender's keys from its scalar and the decoded receiver flight.
@@ -225,21 +236,7 @@ pub fn receive_random_recorded(
     choices: &[bool],
 ) -> Result<RecordedReceiver> {
     check_batch(choices.len())?;
-    let mut scalars = Vec::with_capacity(choices.len());
-    let mut flight = Vec::with_capacity(choices.len() * 2 * POINT_BYTES);
-    for (i, &b) in choices.iter().enumerate() {
-        let a = random_scalar(prg);
-        // r_{1−b}: uniform, unknown discrete log; r_b = a·G − H_i(r_{1−b}).
-        let mut other = random_point(prg).compress().to_bytes();
-        let mut mine = (RistrettoPoint::mul_base(&a) - hash_to_group(i as u64, &other))
-            .compress()
-            .to_bytes();
-        // (r_0, r_1) = (mine, other) for b = 0, (other, mine) for b = 1.
-        cswap(&mut mine, &mut other, b);
-        flight.extend_from_slice(&mine);
-        flight.extend_from_slice(&other);
-        scalars.push(a);
-    }
+    let (flight, mut scalars) = receiver_flight(prg, choices);
     ch.send_bytes(&flight)?;
     ch.flush()?;
     let mut s_bytes = [0u8; POINT_BYTES];
@@ -257,6 +254,41 @@ pub fn receive_random_recorded(
         });
     scalars.zeroize();
     out.map(|keys| (keys, flight, s_bytes))
+}
+
+/// The receiver's flight `(r_0, r_1)` per OT and its scalars, every value
+/// drawn from `prg` in order (one scalar, then one point, per OT).
+fn receiver_flight(prg: &mut Prg, choices: &[bool]) -> (Vec<u8>, Vec<Scalar>) {
+    let mut scalars = Vec::with_capacity(choices.len());
+    let mut flight = Vec::with_capacity(choices.len() * 2 * POINT_BYTES);
+    for (i, &b) in choices.iter().enumerate() {
+        let a = random_scalar(prg);
+        // r_{1−b}: uniform, unknown discrete log; r_b = a·G − H_i(r_{1−b}).
+        let mut other = random_point(prg).compress().to_bytes();
+        let mut mine = (RistrettoPoint::mul_base(&a) - hash_to_group(i as u64, &other))
+            .compress()
+            .to_bytes();
+        // (r_0, r_1) = (mine, other) for b = 0, (other, mine) for b = 1.
+        cswap(&mut mine, &mut other, b);
+        flight.extend_from_slice(&mine);
+        flight.extend_from_slice(&other);
+        scalars.push(a);
+    }
+    (flight, scalars)
+}
+
+/// The receiver's flight recomputed from its revealed randomness: what a
+/// receiver whose next draws of `prg` are its OT randomness sends for
+/// `choices`. A sender who later learns that seed and the choices checks
+/// with it (against [`send_random_recorded`]'s flight) that the receiver
+/// ran the honest OT with exactly those choices, so that it holds
+/// `k_i^{c_i}` and, the other point's discrete log being unknown to it,
+/// not `k_i^{1−c_i}`.
+pub fn replay_receiver_flight(prg: &mut Prg, choices: &[bool]) -> Result<Vec<u8>> {
+    check_batch(choices.len())?;
+    let (flight, mut scalars) = receiver_flight(prg, choices);
+    scalars.zeroize();
+    Ok(flight)
 }
 
 /// Chosen-message base OT, sender side: random OT, then each message

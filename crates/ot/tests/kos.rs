@@ -141,3 +141,27 @@ fn all_zero_columns_fail_the_check() {
         "{res:?}"
     );
 }
+
+/// The committed extension (garbled-circuit ZK): the base-OT flight the
+/// receiver records is exactly what the sender's setup PRG seed and Δ
+/// replay, and another Δ or seed replays something else.
+#[test]
+fn sender_base_flight_replays_from_its_seed_and_delta() {
+    let (seed, delta) = (Block(0x5eed), Block(0xde17a));
+    let (_, flight) = run2(
+        pair(Net::Memory),
+        move |ch| {
+            let mut s = KosSender::setup_with_delta(ch, &mut Prg::from_seed(seed), delta).unwrap();
+            s.correlated(ch, 300).unwrap();
+        },
+        |ch| {
+            let (mut r, flight) = KosReceiver::setup_recorded(ch, &mut Prg::new()).unwrap();
+            r.correlated(ch, &choices(3, 300)).unwrap();
+            flight
+        },
+    );
+    let replay = |seed, delta| KosSender::replay_base_flight(&mut Prg::from_seed(seed), delta);
+    assert_eq!(replay(seed, delta).unwrap(), flight);
+    assert_ne!(replay(seed, delta ^ Block(1 << 40)).unwrap(), flight);
+    assert_ne!(replay(seed ^ Block(1), delta).unwrap(), flight);
+}

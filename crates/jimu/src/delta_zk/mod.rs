@@ -132,10 +132,17 @@ impl Statement {
         Ok(())
     }
 
-    /// The relation circuit (see [`circuit`]).
+    /// The relation as one circuit (see [`circuit`]; the proof uses
+    /// [`Statement::parts`], the same constraints in parts).
     pub fn relation(&self) -> Result<brickyard_circuit::Circuit> {
         self.check_shape()?;
         Ok(circuit::relation(self))
+    }
+
+    /// The relation in parts, as the proof streams it.
+    pub fn parts(&self) -> Result<circuit::Parts<'_>> {
+        self.check_shape()?;
+        Ok(circuit::Parts::new(self))
     }
 }
 
@@ -171,13 +178,13 @@ pub fn prove(ch: &mut Channel, st: &Statement, w: &Witness) -> Result<()> {
     if w.delta.len() != st.delta_ihash.ell || w.seeds.len() != st.seed_images.len() {
         return Err(Error::config("delta_zk: witness of the wrong shape"));
     }
-    let relation = st.relation()?;
-    brickyard_gczk::prove(ch, &relation, &w.bits())
+    st.check_shape()?;
+    brickyard_gczk::prove_relation(ch, &circuit::Parts::new(st), &w.bits())
 }
 
 /// Bob's side of Step 5b: accepts iff Alice proved `st`; a failed proof is
 /// `Cheating { check: "gczk-output" }` (or `gczk-commitment`).
 pub fn verify(ch: &mut Channel, st: &Statement) -> Result<()> {
-    let relation = st.relation()?;
-    brickyard_gczk::verify(ch, &relation)
+    st.check_shape()?;
+    brickyard_gczk::verify_relation(ch, &circuit::Parts::new(st))
 }

@@ -57,6 +57,8 @@ fn small() -> (Statement, Witness) {
     honest(4, 2, 21, &[1, 2], 5)
 }
 
+/// Whether `w` satisfies `st`, by the whole circuit; asserts that the
+/// relation in parts (what the proof streams) says the same.
 fn holds(st: &Statement, w: &Witness) -> bool {
     let c = st.relation().unwrap();
     let bits = w.bits();
@@ -64,6 +66,8 @@ fn holds(st: &Statement, w: &Witness) -> bool {
     let out = c
         .eval(&[bits[..8 * ell].to_vec(), bits[8 * ell..].to_vec()])
         .unwrap();
+    let parts = brickyard_gczk::holds(&st.parts().unwrap(), &bits).unwrap();
+    assert_eq!(parts, out[0][0], "the parts and the whole circuit disagree");
     out[0][0]
 }
 
@@ -73,10 +77,9 @@ fn run(st: &Statement, w: &Witness, cheat: bool) -> (Result<()>, Result<()>) {
         // Alice's channel goes with her thread: Bob sees her hang-up at once.
         let h = s.spawn(move || {
             if cheat {
-                let c = st.relation()?;
                 brickyard_gczk::prove_cheating(
                     &mut a,
-                    &c,
+                    &st.parts()?,
                     &w.bits(),
                     brickyard_gczk::ProverCheat::FalseWitness,
                 )
@@ -111,6 +114,22 @@ fn relation_holds_exactly_on_consistent_values() {
     let mut bad = st.clone();
     bad.delta_ihash.symbol_index += 1;
     assert!(!holds(&bad, &w), "⟨Δ⟩ stream position");
+
+    // More seeds and double hashes than one part holds: the part
+    // boundaries (8 images, 16 positions, 4 double hashes a part).
+    let (st3, w3) = honest(17, 2, 5, &[1, 2, 3, 4, 5], 3);
+    assert!(holds(&st3, &w3));
+    for j in [7, 8, 16] {
+        let mut bad = st3.clone();
+        bad.seed_images[j][5] ^= 1;
+        assert!(!holds(&bad, &w3), "C_{j}");
+    }
+    let mut bad = st3.clone();
+    bad.delta_ihash.shifts[16] ^= 1;
+    assert!(!holds(&bad, &w3), "⟨Δ⟩ at 16");
+    let mut bad = st3.clone();
+    bad.double_hashes[4].1[0] ^= 1;
+    assert!(!holds(&bad, &w3), "D_5");
 }
 
 /// A public difference e applied to ⟨Δ⟩ makes the statement about Δ ⊕ e.
@@ -196,50 +215,55 @@ fn wrong_shapes_are_config_errors() {
     assert!(DeltaIhash::from_transcript(4, 0, &[1], &[1, 2]).is_err());
 }
 
+/// Peak resident memory of this process so far (VmHWM), in MiB.
+fn peak_rss_mib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb / 1024)
+}
+
 /// The paper's sizes (k = 88: n_w = 86, ℓ_w = 32; k = 127: 88, 48; n_p = 44
-/// permutation seeds): AND count and the time of one proof, both parties in
-/// this process. `cargo test --release -p brickyard-jimu delta_zk -- --ignored --nocapture`
+/// permutation seeds): one proof streamed in parts, both parties in this
+/// process (wall time, bytes, peak memory of the process), then the AND
+/// and gate counts part by part.
+/// `cargo test --release -p brickyard-jimu --lib delta_zk -- --ignored --nocapture full_size`
 #[test]
 #[ignore]
 fn full_size_statement_cost() {
+    use brickyard_gczk::Relation;
     for (k, n, ell) in [(88u32, 86usize, 32usize), (127, 88, 48)] {
         let perm: Vec<u32> = (1..=44).collect();
         let (st, w) = honest(n, ell, 0, &perm, 11);
-        let t0 = std::time::Instant::now();
-        let c = st.relation().unwrap();
-        let build = t0.elapsed();
-        let ands = c.and_count();
         let t1 = std::time::Instant::now();
         let (mut a, mut b) = memory_pair();
         let (ra, rb) = std::thread::scope(|s| {
-            let h = s.spawn(|| brickyard_gczk::prove(&mut a, &c, &w.bits()));
-            let rb = brickyard_gczk::verify(&mut b, &c);
+            let h = s.spawn(|| prove(&mut a, &st, &w));
+            let rb = verify(&mut b, &st);
             (h.join().unwrap(), rb)
         });
         let proof = t1.elapsed();
         ra.unwrap();
         rb.unwrap();
-        // The parts of one party's work that do not involve the peer.
-        let t2 = std::time::Instant::now();
-        let layering = c.layering();
-        let layer_time = t2.elapsed();
-        let shape = brickyard_gczk::Shape::of(&c).unwrap();
-        let zero = vec![Block(3); shape.inputs.len()];
-        let t3 = std::time::Instant::now();
-        brickyard_gczk::garble::garble(&layering, &shape, Block(5), &zero, |_| Ok(())).unwrap();
-        let garble_time = t3.elapsed();
-        println!(
-            "k={k}: {} AND layers; layering {layer_time:.2?}, one garbling without sending {garble_time:.2?}",
-            layering.layers.len()
-        );
+        let peak = peak_rss_mib();
         let stats = a.stats();
         let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+        let parts = st.parts().unwrap();
+        let t2 = std::time::Instant::now();
+        let (mut ands, mut gates) = (0, 0);
+        for p in 0..parts.parts() {
+            let c = parts.part(p).unwrap().circuit;
+            ands += c.and_count();
+            gates += c.gates.len();
+        }
+        let build = t2.elapsed();
         println!(
-            "k={k}: n_w={n} ell_w={ell} n_p=44: {ands} ANDs, {} gates; circuit build {:.2?}, \
-             proof {:.2?} (both parties, one process); prover sent {} B, received {} B; loadavg {}",
-            c.gates.len(),
-            build,
-            proof,
+            "k={k}: n_w={n} ell_w={ell} n_p=44: {ands} ANDs, {gates} gates in {} parts (building them all: {build:.2?}); \
+             proof {proof:.2?} (both parties, one process); prover sent {} B, received {} B; \
+             peak RSS of the process {peak} MiB; loadavg {}",
+            parts.parts(),
             stats.bytes_sent,
             stats.bytes_received,
             load.trim()

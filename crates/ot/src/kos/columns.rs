@@ -216,10 +216,19 @@ impl Drop for ColReceiver {
 impl ColReceiver {
     /// Base OTs (as their sender) for `ncols` columns.
     pub(crate) fn setup(ch: &mut Channel, prg: &mut Prg, ncols: usize) -> Result<Self> {
-        let mut seeds = base::send_random(ch, prg, ncols)?;
-        let r = Self::with_seeds(&seeds);
+        Self::setup_recorded(ch, prg, ncols).map(|(core, _)| core)
+    }
+
+    /// [`ColReceiver::setup`] that also returns the peer's base-OT flight.
+    pub(crate) fn setup_recorded(
+        ch: &mut Channel,
+        prg: &mut Prg,
+        ncols: usize,
+    ) -> Result<(Self, Vec<u8>)> {
+        let (mut seeds, flight) = base::send_random_recorded(ch, prg, ncols)?;
+        let core = Self::with_seeds(&seeds);
         seeds.zeroize();
-        Ok(r)
+        Ok((core, flight))
     }
 
     /// The receiver after base OTs that gave it the pairs `seeds[j] =

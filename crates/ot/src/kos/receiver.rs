@@ -23,8 +23,17 @@ crate::ext::receiver_api!(KosReceiver);
 impl KosReceiver {
     /// Runs the 128 base OTs (as their sender).
     pub fn setup(ch: &mut Channel, prg: &mut Prg) -> Result<Self> {
-        let core = ColReceiver::setup(ch, prg, KAPPA)?;
-        Ok(Self::from_core(core, prg))
+        Self::setup_recorded(ch, prg).map(|(r, _)| r)
+    }
+
+    /// [`KosReceiver::setup`] that also returns the sender's base-OT flight
+    /// as received: a receiver who later learns the sender's setup PRG seed
+    /// and Δ (a committed extension, as garbled-circuit zero knowledge
+    /// needs) compares it with [`super::KosSender::replay_base_flight`] to
+    /// know that the sender holds exactly the keys Δ selects.
+    pub fn setup_recorded(ch: &mut Channel, prg: &mut Prg) -> Result<(Self, Vec<u8>)> {
+        let (core, flight) = ColReceiver::setup_recorded(ch, prg, KAPPA)?;
+        Ok((Self::from_core(core, prg), flight))
     }
 
     /// The session over a column core whose base OTs are done.

@@ -63,6 +63,15 @@ impl KosSender {
         }
     }
 
+    /// The base-OT flight that [`KosSender::setup_with_delta`] sends when
+    /// `prg` is its PRG: the receiver's check of a committed extension (see
+    /// [`super::KosReceiver::setup_recorded`]). Draws from `prg` exactly
+    /// what the setup draws for its base OTs, in the same order.
+    pub fn replay_base_flight(prg: &mut Prg, delta: Block) -> Result<Vec<u8>> {
+        let bits: Vec<bool> = (0..KAPPA).map(|j| delta.bit(j)).collect();
+        crate::base::replay_receiver_flight(prg, &bits)
+    }
+
     /// Extends one check batch (`out.len() ≤ KOS_BATCH`) into `out`.
     fn batch(&mut self, ch: &mut Channel, out: &mut [Block]) -> Result<()> {
         let KosSender {
