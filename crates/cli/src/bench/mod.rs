@@ -6,6 +6,7 @@ mod commit;
 mod compgc_table;
 mod garble;
 mod ihash;
+mod jimu_tables;
 mod lego_tables;
 mod lr_tables;
 mod ot;
@@ -197,6 +198,12 @@ pub enum BenchCmd {
     /// the paper's figures; optional SVG plots against N.
     #[command(name = "lr-tables")]
     LrTables(lr_tables::LrTablesArgs),
+    /// JIMU's Sec. 7 (Zhu–Huang): jimu at k = 88 and 127 beside lego on
+    /// AES-128, 10 000-bit compare and 2048-bit Hamming, per phase,
+    /// loopback, LAN and WAN, with the paper's ratio claims; and the
+    /// microbenchmarks (input/output µs per wire, XOR/s, AND/s at B = 5).
+    #[command(name = "jimu-tables")]
+    JimuTables(jimu_tables::JimuTablesArgs),
     /// The CompGC paper's Table 2: online time and bits Bob receives,
     /// naive yao vs compgc, loopback and shaped (33 ms, 50 Mbit/s).
     #[command(
@@ -275,6 +282,7 @@ pub fn run(args: BenchArgs) -> CliResult {
             json,
         }) => lego_tables::run(max_circuits, wan, json),
         Some(BenchCmd::LrTables(a)) => lr_tables::run(a),
+        Some(BenchCmd::JimuTables(a)) => jimu_tables::run(a),
         Some(BenchCmd::Store {
             dir,
             megabytes,

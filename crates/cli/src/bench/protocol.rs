@@ -107,6 +107,33 @@ pub(crate) fn measure(
     cfg: &RunConfig,
     net: &str,
     runs: usize,
+    after_run: impl FnMut(),
+) -> Result<Report, crate::error::CliError> {
+    let mut r = measure_parties(
+        &run.protocol,
+        &run.circuit,
+        cfg,
+        net,
+        runs,
+        |role, cfg| run.new_party(role, cfg),
+        after_run,
+    )?;
+    r.notes.extend(run.tt.notes(&run.protocol));
+    Ok(r)
+}
+
+/// [`measure`] with the parties made by `new_party` (a protocol with
+/// options the registry's defaults do not cover, e.g. jimu at k = 127).
+pub(crate) fn measure_parties(
+    proto: &str,
+    circuit: &str,
+    cfg: &RunConfig,
+    net: &str,
+    runs: usize,
+    new_party: impl Fn(
+        Role,
+        RunConfig,
+    ) -> Result<Box<dyn brickyard_protocols::Party>, crate::error::CliError>,
     mut after_run: impl FnMut(),
 ) -> Result<Report, crate::error::CliError> {
     if cfg.output == brickyard_protocols::OutputMode::Alice {
@@ -114,7 +141,6 @@ pub(crate) fn measure(
             "bench checks Bob's outputs: use --output bob or both".into(),
         ));
     }
-    let proto = &run.protocol;
     let profile = crate::localnet::profile(net)?;
     let net_name = if profile.is_some() {
         net.to_string()
@@ -130,9 +156,9 @@ pub(crate) fn measure(
         let link = crate::localnet::loopback(profile.clone(), &net_name)?;
         let out = run_local(
             proto,
-            &run.circuit,
-            run.new_party(Role::Alice, cfg.clone())?,
-            run.new_party(Role::Bob, cfg.clone())?,
+            circuit,
+            new_party(Role::Alice, cfg.clone())?,
+            new_party(Role::Bob, cfg.clone())?,
             cfg,
             a.clone(),
             b.clone(),
@@ -162,7 +188,6 @@ pub(crate) fn measure(
             info(proto)?.security
         ),
     );
-    r.notes.extend(run.tt.notes(proto));
     Ok(r)
 }
 

@@ -55,10 +55,10 @@ fn hash<const L: usize>(
     bases: &mut [u64],
     per: usize,
     offset: u64,
-    first: u64,
+    index: impl Fn(usize) -> u64,
 ) {
     for (g, bg) in bases.chunks_exact_mut(per).enumerate() {
-        let j = first + g as u64;
+        let j = index(g);
         for (h, b) in bg.iter_mut().enumerate() {
             let half = (h / (per / 2)) as u64;
             *b = wide_tweak(L, offset, j, half, 0).halves().0;
@@ -171,7 +171,7 @@ fn garble_with<const L: usize>(
         let (ca, cb) = (ca(i), cb(i));
         ug.copy_from_slice(&[ca, ca ^ cd, cb, cb ^ cd]);
     }
-    hash::<L>(u, v, bases, 4, tweak_offset, first);
+    hash::<L>(u, v, bases, 4, tweak_offset, |g| first + g as u64);
     for ((hg, (a, b)), (o, tab)) in v
         .chunks_exact(4 * L)
         .zip(a0.iter().zip(b0))
@@ -206,6 +206,7 @@ pub fn eval_batch<const L: usize>(
     out: &mut [Label<L>],
     scratch: &mut WideScratch,
 ) -> Result<()> {
+    check_index::<L>(first, a.len())?;
     eval_with(
         a,
         b,
@@ -214,7 +215,7 @@ pub fn eval_batch<const L: usize>(
         tables,
         compress,
         tweak_offset,
-        first,
+        |g| first + g as u64,
         out,
         scratch,
     )
@@ -238,6 +239,7 @@ pub fn eval_batch_compressed<const L: usize>(
     if ca.len() != a.len() || cb.len() != b.len() {
         return Err(Error::config("eval_batch_compressed: mismatched lengths"));
     }
+    check_index::<L>(first, a.len())?;
     eval_with(
         a,
         b,
@@ -246,7 +248,46 @@ pub fn eval_batch_compressed<const L: usize>(
         tables,
         compress,
         tweak_offset,
-        first,
+        |g| first + g as u64,
+        out,
+        scratch,
+    )
+}
+
+/// [`eval_batch_compressed`] for gates that are not consecutive in the
+/// garbler's numbering: gate `i` was garbled with index `index[i]` (JIMU's
+/// buckets take garbled gates from anywhere in Generate's batch, and Bob
+/// evaluates a whole circuit layer of buckets in one call).
+#[allow(clippy::too_many_arguments)]
+pub fn eval_batch_compressed_at<const L: usize>(
+    a: &[Label<L>],
+    b: &[Label<L>],
+    ca: &[Block],
+    cb: &[Block],
+    tables: &[Label<L>],
+    compress: &Compress,
+    tweak_offset: u64,
+    index: &[u64],
+    out: &mut [Label<L>],
+    scratch: &mut WideScratch,
+) -> Result<()> {
+    if ca.len() != a.len() || cb.len() != b.len() || index.len() != a.len() {
+        return Err(Error::config(
+            "eval_batch_compressed_at: mismatched lengths",
+        ));
+    }
+    if index.iter().any(|&j| j >= max_and_index(L)) {
+        return Err(Error::config("long-label AND index beyond the tweak space"));
+    }
+    eval_with(
+        a,
+        b,
+        |i| ca[i],
+        |i| cb[i],
+        tables,
+        compress,
+        tweak_offset,
+        |g| index[g],
         out,
         scratch,
     )
@@ -262,7 +303,7 @@ fn eval_with<const L: usize>(
     tables: &[Label<L>],
     compress: &Compress,
     tweak_offset: u64,
-    first: u64,
+    index: impl Fn(usize) -> u64,
     out: &mut [Label<L>],
     scratch: &mut WideScratch,
 ) -> Result<()> {
@@ -276,12 +317,11 @@ fn eval_with<const L: usize>(
     if b.len() != n || out.len() != n || 16 * L != compress.cols() {
         return Err(Error::config("eval_batch: mismatched lengths"));
     }
-    check_index::<L>(first, n)?;
     let (u, v, bases) = scratch.prepare(2 * n, 2 * L * n);
     for (i, ug) in u.chunks_exact_mut(2).enumerate() {
         ug.copy_from_slice(&[ca(i), cb(i)]);
     }
-    hash::<L>(u, v, bases, 2, tweak_offset, first);
+    hash::<L>(u, v, bases, 2, tweak_offset, index);
     for ((hg, (x, y)), (o, tab)) in v
         .chunks_exact(2 * L)
         .zip(a.iter().zip(b))
@@ -363,6 +403,25 @@ mod tests {
             eval_batch(&a0, &b0, &tables[1..], &c, 5, 70, &mut out, &mut s),
             Err(Error::Malformed(_))
         ));
+        // Gates taken out of order with their own indices (as JIMU's
+        // buckets are) evaluate as in the batch; a wrong index does not.
+        let order: Vec<usize> = (0..n).rev().step_by(2).chain((0..n).step_by(3)).collect();
+        let pick = |v: &[Label<L>]| order.iter().map(|&g| v[g]).collect::<Vec<_>>();
+        let (pa, pb) = (pick(&a0), pick(&b0));
+        let ca: Vec<Block> = pa.iter().map(|x| c.apply(x)).collect();
+        let cb: Vec<Block> = pb.iter().map(|x| c.apply(x)).collect();
+        let pt: Vec<Label<L>> = order
+            .iter()
+            .flat_map(|&g| [tables[2 * g], tables[2 * g + 1]])
+            .collect();
+        let mut idx: Vec<u64> = order.iter().map(|&g| 70 + g as u64).collect();
+        let mut po = vec![[Block::ZERO; L]; order.len()];
+        eval_batch_compressed_at(&pa, &pb, &ca, &cb, &pt, &c, 5, &idx, &mut po, &mut s).unwrap();
+        assert_eq!(po, pick(&out0));
+        idx[0] += 1;
+        eval_batch_compressed_at(&pa, &pb, &ca, &cb, &pt, &c, 5, &idx, &mut po, &mut s).unwrap();
+        assert_ne!(po[0], out0[order[0]]);
+        assert_eq!(po[1..], pick(&out0)[1..]);
     }
 
     #[test]

@@ -44,7 +44,8 @@ pub use bench::bench_wide;
 pub use circuit::{evaluate_wide, garble_wide, WidePlan};
 pub use compress::Compress;
 pub use kernel::{
-    eval_batch, eval_batch_compressed, garble_batch, garble_batch_compressed, WideScratch,
+    eval_batch, eval_batch_compressed, eval_batch_compressed_at, garble_batch,
+    garble_batch_compressed, WideScratch,
 };
 
 use brickyard_core::prg::Prg;

@@ -12,12 +12,13 @@
 
 use super::check::Assignment;
 use super::generate::{AliceGates, BobGates, Sizes};
-use super::{cheating, label_bytes, parity, xor_bytes, xored};
+use super::schedule::Schedule;
+use super::{cheating, label_bytes_into, parity, xor_bytes};
 use crate::cheat::{Cheat, Cheats};
 use brickyard_circuit::{Circuit, Gate};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_garble::wide::{self, Label, WideDelta};
+use brickyard_garble::wide::{self, Compress, Label, WideDelta};
 use brickyard_ihash::{Receiver, Rows};
 
 /// The circuit's input wires in the run's input order (groups concatenated).
@@ -40,13 +41,27 @@ pub struct AliceExec<const L: usize> {
     pub index: usize,
 }
 
-/// One bucket gate at Bob: the garbled gate and its three solderings.
-#[derive(Clone)]
-pub struct Soldered<const L: usize> {
-    /// The garbled gate (its table and hash tweak).
-    pub gate: usize,
-    /// δ_l, δ_r, δ_o.
-    pub delta: [Label<L>; 3],
+/// Bob's bucket gates of one execution in [`Schedule`] order (layer by
+/// layer, each AND's B gates together): the garbled gate's number (its
+/// hash tweak) and table, the three solderings δ_l, δ_r, δ_o, and the
+/// compressions of δ_l, δ_r (Compress is linear, so Eval compresses each
+/// wire label once and XORs these in).
+#[derive(Default)]
+pub struct Buckets<const L: usize> {
+    /// Garbled gate number i.
+    pub id: Vec<u64>,
+    /// [T_G, T_E] of each gate.
+    pub tables: Vec<Label<L>>,
+    /// δ_l of each gate.
+    pub dl: Vec<Label<L>>,
+    /// δ_r.
+    pub dr: Vec<Label<L>>,
+    /// δ_o.
+    pub dout: Vec<Label<L>>,
+    /// Compress(δ_l).
+    pub cdl: Vec<Block>,
+    /// Compress(δ_r).
+    pub cdr: Vec<Block>,
 }
 
 /// One execution's material at Bob.
@@ -60,8 +75,8 @@ pub struct BobExec<const L: usize> {
     /// ⟨ρ⟩ of each of Alice's input wires (her bit order): what a
     /// replayed ρ is checked against after extracting Δ.
     pub h_alice_rho: Vec<u8>,
-    /// B soldered gates per AND of the circuit (circuit order).
-    pub buckets: Vec<Soldered<L>>,
+    /// B soldered gates per AND, in schedule order.
+    pub buckets: Buckets<L>,
     /// Execution index.
     pub index: usize,
 }
@@ -115,14 +130,12 @@ fn alice_walk<const L: usize>(
             Gate::Xor { a, b, out } => {
                 let (a, b, o) = (a as usize, b as usize, out as usize);
                 m[o] = wide::xor(&m[a], &m[b]);
-                let r = xored(&rho[a * lp..(a + 1) * lp], &rho[b * lp..(b + 1) * lp]);
-                rho[o * lp..(o + 1) * lp].copy_from_slice(&r);
+                xor_row(&mut rho, lp, a, b, o);
             }
             Gate::Inv { a, out } => {
                 let (a, o) = (a as usize, out as usize);
                 m[o] = wide::xor(&m[a], d);
-                let r = rho[a * lp..(a + 1) * lp].to_vec();
-                rho[o * lp..(o + 1) * lp].copy_from_slice(&r);
+                rho.copy_within(a * lp..(a + 1) * lp, o * lp);
             }
             Gate::And { a, b, out } => {
                 let (a, b, o) = (a as usize, b as usize, out as usize);
@@ -136,7 +149,7 @@ fn alice_walk<const L: usize>(
                         let rw = &rho[wire * lp..(wire + 1) * lp];
                         let rg = g.rho.get(3 * gi + side);
                         let dp = parity(rw) ^ parity(rg);
-                        rho_out.extend_from_slice(&xored(rw, rg));
+                        rho_out.extend(rw.iter().zip(rg).map(|(x, y)| x ^ y));
                         let dl = wide::xor(&wide::xor(&m[wire], gm), &wide::and_bit(d, dp));
                         lab_out.extend(dl);
                     }
@@ -149,7 +162,7 @@ fn alice_walk<const L: usize>(
         .outputs
         .iter()
         .flat_map(|grp| grp.wires.iter())
-        .flat_map(|&w| rho[w as usize * lp..(w as usize + 1) * lp].to_vec())
+        .flat_map(|&w| rho[w as usize * lp..(w as usize + 1) * lp].iter().copied())
         .collect();
     Ok(AliceExec {
         inputs,
@@ -195,8 +208,9 @@ pub fn alice<const L: usize>(
     prg: &mut Prg,
     cheats: &Cheats,
 ) -> Result<Vec<AliceExec<L>>> {
-    let mut rho_out = Vec::new();
-    let mut lab_out = Vec::new();
+    let per_exec = 3 * sz.bucket * sz.n;
+    let mut rho_out = Vec::with_capacity(sz.e * per_exec * lp);
+    let mut lab_out = Vec::with_capacity(sz.e * per_exec * L);
     let mut execs = Vec::with_capacity(sz.e);
     for x in 0..sz.e {
         execs.push(alice_walk(
@@ -226,12 +240,21 @@ pub fn alice<const L: usize>(
     Ok(execs)
 }
 
+/// `buf[o] = buf[a] ⊕ buf[b]` for rows of `w` bytes.
+fn xor_row(buf: &mut [u8], w: usize, a: usize, b: usize, o: usize) {
+    for k in 0..w {
+        buf[o * w + k] = buf[a * w + k] ^ buf[b * w + k];
+    }
+}
+
 /// Bob's Build: the same walk over i-hashes, receiving and verifying
-/// every soldering (`solder-rho`, `solder-label`).
+/// every soldering (`solder-rho`, `solder-label`), and laying each
+/// execution's bucket gates out in `sched` order for Eval.
 #[allow(clippy::too_many_arguments)]
 pub fn bob<const L: usize>(
     ch: &mut Channel,
     c: &Circuit,
+    sched: &Schedule,
     owner: &[Owner],
     g: &BobGates<L>,
     asg: &Assignment,
@@ -239,6 +262,7 @@ pub fn bob<const L: usize>(
     wire: &Receiver,
     perm: &Receiver,
     h_delta: &[u8],
+    compress: &Compress,
 ) -> Result<Vec<BobExec<L>>> {
     let (ww, lp, wp) = (wire.params().w, perm.params().ell, perm.params().w);
     let per_exec = 3 * sz.bucket * sz.n;
@@ -253,8 +277,13 @@ pub fn bob<const L: usize>(
     }
     let ins = input_wires(c);
     let nw = c.num_wires as usize;
+    let gates: [&Rows; 3] = [&g.hl, &g.hr, &g.ho];
+    let mut want_rho = vec![0u8; wp];
+    let mut want_lab = vec![0u8; ww];
+    let mut lab_bytes = vec![0u8; 16 * L];
     let mut execs = Vec::with_capacity(sz.e);
     let mut at = 0usize;
+    let nb = sz.bucket * sz.n;
     for x in 0..sz.e {
         let mut hm = vec![0u8; nw * ww];
         let mut hr = vec![0u8; nw * wp];
@@ -278,23 +307,29 @@ pub fn bob<const L: usize>(
                 }
             }
         }
-        let mut buckets = Vec::with_capacity(sz.bucket * sz.n);
+        let zero = [Block::ZERO; L];
+        let mut bk = Buckets {
+            id: vec![0; nb],
+            tables: vec![zero; 2 * nb],
+            dl: vec![zero; nb],
+            dr: vec![zero; nb],
+            dout: vec![zero; nb],
+            cdl: vec![Block::ZERO; nb],
+            cdr: vec![Block::ZERO; nb],
+        };
         let mut and = 0usize;
         for gate in &c.gates {
             match *gate {
                 Gate::Xor { a, b, out } => {
                     let (a, b, o) = (a as usize, b as usize, out as usize);
-                    let v = xored(&hm[a * ww..(a + 1) * ww], &hm[b * ww..(b + 1) * ww]);
-                    hm[o * ww..(o + 1) * ww].copy_from_slice(&v);
-                    let v = xored(&hr[a * wp..(a + 1) * wp], &hr[b * wp..(b + 1) * wp]);
-                    hr[o * wp..(o + 1) * wp].copy_from_slice(&v);
+                    xor_row(&mut hm, ww, a, b, o);
+                    xor_row(&mut hr, wp, a, b, o);
                 }
                 Gate::Inv { a, out } => {
                     let (a, o) = (a as usize, out as usize);
-                    let v = xored(&hm[a * ww..(a + 1) * ww], h_delta);
-                    hm[o * ww..(o + 1) * ww].copy_from_slice(&v);
-                    let v = hr[a * wp..(a + 1) * wp].to_vec();
-                    hr[o * wp..(o + 1) * wp].copy_from_slice(&v);
+                    hm.copy_within(a * ww..(a + 1) * ww, o * ww);
+                    xor_bytes(&mut hm[o * ww..(o + 1) * ww], h_delta);
+                    hr.copy_within(a * wp..(a + 1) * wp, o * wp);
                 }
                 Gate::And { a, b, out } => {
                     let (a, b, o) = (a as usize, b as usize, out as usize);
@@ -302,32 +337,36 @@ pub fn bob<const L: usize>(
                     hm[o * ww..(o + 1) * ww].copy_from_slice(g.pool.get(i));
                     hr[o * wp..(o + 1) * wp].copy_from_slice(g.hrho.get(3 * sz.t + i));
                     let q = x * sz.n + and;
-                    for &gi in &asg.bucketed[q * sz.bucket..(q + 1) * sz.bucket] {
-                        let mut delta = [[Block::ZERO; L]; 3];
-                        let gates: [&Rows; 3] = [&g.hl, &g.hr, &g.ho];
+                    let first = sched.slot[and] as usize * sz.bucket;
+                    let bucket = &asg.bucketed[q * sz.bucket..(q + 1) * sz.bucket];
+                    for (j, &gi) in bucket.iter().enumerate() {
+                        let mut delta = [zero; 3];
                         for (side, wire_id) in [a, b, o].into_iter().enumerate() {
                             let diff = &rhos[at * lp..(at + 1) * lp];
-                            let want = xored(
-                                &hr[wire_id * wp..(wire_id + 1) * wp],
-                                g.hrho.get(3 * gi + side),
-                            );
-                            if !pv.verify(&want, diff) {
+                            want_rho.copy_from_slice(&hr[wire_id * wp..(wire_id + 1) * wp]);
+                            xor_bytes(&mut want_rho, g.hrho.get(3 * gi + side));
+                            if !pv.verify(&want_rho, diff) {
                                 return Err(cheating("solder-rho"));
                             }
-                            let dp = parity(diff);
                             let dl: Label<L> = std::array::from_fn(|k| labs[at * L + k]);
-                            let mut want =
-                                xored(&hm[wire_id * ww..(wire_id + 1) * ww], gates[side].get(gi));
-                            if dp {
-                                xor_bytes(&mut want, h_delta);
+                            want_lab.copy_from_slice(&hm[wire_id * ww..(wire_id + 1) * ww]);
+                            xor_bytes(&mut want_lab, gates[side].get(gi));
+                            if parity(diff) {
+                                xor_bytes(&mut want_lab, h_delta);
                             }
-                            if !wv.verify(&want, &label_bytes(&dl)) {
+                            label_bytes_into(&dl, &mut lab_bytes);
+                            if !wv.verify(&want_lab, &lab_bytes) {
                                 return Err(cheating("solder-label"));
                             }
                             delta[side] = dl;
                             at += 1;
                         }
-                        buckets.push(Soldered { gate: gi, delta });
+                        let p = first + j;
+                        bk.id[p] = gi as u64;
+                        bk.tables[2 * p..2 * p + 2].copy_from_slice(&g.tables[2 * gi..2 * gi + 2]);
+                        bk.cdl[p] = compress.apply(&delta[0]);
+                        bk.cdr[p] = compress.apply(&delta[1]);
+                        [bk.dl[p], bk.dr[p], bk.dout[p]] = delta;
                     }
                     and += 1;
                 }
@@ -337,14 +376,14 @@ pub fn bob<const L: usize>(
             .outputs
             .iter()
             .flat_map(|grp| grp.wires.iter())
-            .flat_map(|&w| hr[w as usize * wp..(w as usize + 1) * wp].to_vec())
+            .flat_map(|&w| hr[w as usize * wp..(w as usize + 1) * wp].iter().copied())
             .collect();
         execs.push(BobExec {
             hm,
             h_out_rho,
             h_shares,
             h_alice_rho,
-            buckets,
+            buckets: bk,
             index: x,
         });
     }

@@ -6,14 +6,18 @@
 
 use super::build::{input_wires, AliceExec, BobExec, Owner};
 use super::generate::Sizes;
+use super::schedule::Schedule;
 use super::setup::perm_seeds;
-use super::{cheating, label_bytes, parity, xored};
+use super::{cheating, label_bytes, label_bytes_into, parity, xor_bytes};
 use crate::cheat::{Cheat, Cheats};
 use crate::seeds;
 use brickyard_circuit::{Circuit, Gate};
+use brickyard_core::aes::fan::tccr_fan;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_garble::wide::{self, eval_batch, Compress, Label, WideDelta, WideScratch};
+use brickyard_garble::wide::{
+    self, eval_batch_compressed_at, Compress, Label, WideDelta, WideScratch,
+};
 use brickyard_ihash::{replay_random, Params, Verifier};
 use brickyard_ot::{KosReceiver, KosSender};
 use zeroize::Zeroizing;
@@ -41,10 +45,22 @@ pub fn bob_rots(
     Ok((c, r))
 }
 
-/// The one-time pad of a label from a random-OT string.
-fn pad<const L: usize>(r: Block) -> Label<L> {
-    let mut p = Prg::from_seed(r);
-    std::array::from_fn(|_| p.random_block())
+/// Tweak domain (high half) of the pads: apart from every garbling
+/// tweak, whose high half is the garbling offset 0.
+const PAD_DOMAIN: u64 = u64::from_le_bytes(*b"jimu-pad");
+
+/// The one-time pads of labels from random-OT strings: pad of string `r`
+/// number `n` is `tccr(r, τ(L·n + k))` for its `L` blocks (the fixed-key
+/// TCCR of `brickyard_core`, keyed by nothing secret but `r`, which the
+/// OT leaves uniform and unknown to the other side). `numbers[i]` is the
+/// global share number of `r[i]`, so no tweak repeats within a run.
+fn pads<const L: usize>(r: &[Block], numbers: &[u64], out: &mut [Block]) {
+    let bases: Vec<u64> = numbers.iter().map(|&n| n.wrapping_mul(L as u64)).collect();
+    tccr_fan(r, &bases, PAD_DOMAIN, L, out);
+}
+
+fn label_at<const L: usize>(v: &[Block], i: usize) -> Label<L> {
+    std::array::from_fn(|q| v[i * L + q])
 }
 
 /// Alice's execution: receives Bob's OT corrections, sends her input
@@ -77,15 +93,23 @@ pub fn alice<const L: usize>(
     let base = ex.index * ns;
     let mut out = Vec::with_capacity((2 * ns + sz.na) * L);
     let bad_share = cheats.at(ns.max(1));
-    for (k, (&w0, &c)) in ex.shares.iter().zip(&corr).enumerate() {
+    // The pads of (r_c, r_{1-c}) for each share, in that order.
+    let mut r = Zeroizing::new(Vec::with_capacity(2 * ns));
+    let mut numbers = Vec::with_capacity(2 * ns);
+    for (k, &c) in corr.iter().enumerate() {
         let (r0, r1) = rots[base + k];
-        let (ra, rb) = if c == 1 { (r1, r0) } else { (r0, r1) };
-        let z0 = wide::xor(&w0, &pad(ra));
+        r.extend(if c == 1 { [r1, r0] } else { [r0, r1] });
+        numbers.extend([(base + k) as u64 * 2, (base + k) as u64 * 2 + 1]);
+    }
+    let mut p = Zeroizing::new(vec![Block::ZERO; 2 * ns * L]);
+    pads::<L>(&r, &numbers, &mut p);
+    for (k, &w0) in ex.shares.iter().enumerate() {
+        let z0 = wide::xor(&w0, &label_at(&p, 2 * k));
         let mut w1 = wide::xor(&w0, d);
         if cheats.is(Cheat::SelectiveOt) && k == bad_share {
             w1[0] ^= Block(prg.random_block().0 | 2);
         }
-        let z1 = wide::xor(&w1, &pad(rb));
+        let z1 = wide::xor(&w1, &label_at(&p, 2 * k + 1));
         out.extend(z0);
         out.extend(z1);
     }
@@ -123,14 +147,46 @@ pub struct BobKeys<'a> {
     pub compress: &'a Compress,
 }
 
-fn verifies_either(v: &Verifier, h: &[u8], hd: &[u8], w: &[u8]) -> Option<bool> {
-    if v.verify(h, w) {
-        Some(false)
-    } else if v.verify(&xored(h, hd), w) {
-        Some(true)
-    } else {
-        None
+/// Whether `w` is the label ⟨h⟩ (Some(false)) or ⟨h⟩ ⊕ ⟨Δ⟩ (Some(true))
+/// commits to, or neither; `bytes` and `alt` are scratch (16·L and w
+/// bytes), so a check allocates nothing.
+fn verifies_either<const L: usize>(
+    v: &Verifier,
+    h: &[u8],
+    hd: &[u8],
+    w: &Label<L>,
+    bytes: &mut [u8],
+    alt: &mut [u8],
+) -> Option<bool> {
+    label_bytes_into(w, bytes);
+    if v.verify(h, bytes) {
+        return Some(false);
     }
+    alt.copy_from_slice(h);
+    xor_bytes(alt, hd);
+    v.verify(alt, bytes).then_some(true)
+}
+
+/// Bob's reusable buffers for Eval (they grow to the largest layer and
+/// hold labels: wiped on drop).
+#[derive(Default)]
+pub struct EvalScratch<const L: usize> {
+    wl: Zeroizing<Vec<Label<L>>>,
+    wr: Zeroizing<Vec<Label<L>>>,
+    cl: Zeroizing<Vec<Block>>,
+    cr: Zeroizing<Vec<Block>>,
+    out: Zeroizing<Vec<Label<L>>>,
+    hash: WideScratch,
+}
+
+/// What Step 3 found.
+enum Walk<const L: usize> {
+    /// Every bucket gave one valid label.
+    Done,
+    /// A bucket gave two different valid labels: Δ* = w ⊕ w'.
+    Extracted(Label<L>),
+    /// A bucket gave no valid label.
+    Empty,
 }
 
 /// Bob's execution: returns the output bits (all output groups in order).
@@ -138,14 +194,15 @@ fn verifies_either(v: &Verifier, h: &[u8], hd: &[u8], w: &[u8]) -> Option<bool> 
 pub fn bob<const L: usize>(
     ch: &mut Channel,
     c: &Circuit,
+    sched: &Schedule,
     owner: &[Owner],
     ex: &BobExec<L>,
-    tables: &[Label<L>],
     rots: &BobRots,
     sz: &Sizes,
     keys: &BobKeys<'_>,
     y: &[bool],
     prg: &mut Prg,
+    scratch: &mut EvalScratch<L>,
 ) -> Result<Vec<bool>> {
     if y.len() != sz.nb {
         return Err(Error::config(format!(
@@ -159,6 +216,8 @@ pub fn bob<const L: usize>(
     let hd = keys.h_delta;
     let ns = sz.nb * sz.s;
     let base = ex.index * ns;
+    let mut bytes = vec![0u8; 16 * L];
+    let mut alt = vec![0u8; ww];
     // Step 1(b) i–iii: y_{i,1} ⊕ … ⊕ y_{i,s} = y_i; OT corrections.
     let mut share_bits = Vec::with_capacity(ns);
     for &yi in y {
@@ -177,6 +236,14 @@ pub fn bob<const L: usize>(
         .collect();
     ch.send_bytes(&corr)?;
     ch.flush()?;
+    // Meanwhile: the pads of the labels Bob will unmask.
+    let numbers: Vec<u64> = share_bits
+        .iter()
+        .enumerate()
+        .map(|(k, &b)| 2 * (base + k) as u64 + b as u64)
+        .collect();
+    let mut pad = Zeroizing::new(vec![Block::ZERO; ns * L]);
+    pads::<L>(&rots.1[base..base + ns], &numbers, &mut pad);
     let mut got = vec![Block::ZERO; (2 * ns + sz.na) * L];
     ch.recv_blocks(&mut got)?;
     let n_out = c.output_width();
@@ -186,16 +253,25 @@ pub fn bob<const L: usize>(
     // ⟨w^0⟩ ⊕ y_{i,j}⟨Δ⟩; a failure is remembered (delayed abort, Step 5a).
     let mut bob_label_failed = false;
     let nw = c.num_wires as usize;
-    let mut lab = vec![[Block::ZERO; L]; nw];
+    let mut lab = Zeroizing::new(vec![[Block::ZERO; L]; nw]);
+    // Compress(label) of every wire (linear: XOR gates XOR them).
+    let mut clab = Zeroizing::new(vec![Block::ZERO; nw]);
     let ins = input_wires(c);
-    let mut share_labels = vec![[Block::ZERO; L]; ns];
+    let mut share_labels = Zeroizing::new(vec![[Block::ZERO; L]; ns]);
     for (k, sl) in share_labels.iter_mut().enumerate() {
         let yb = share_bits[k];
-        let z: Label<L> = std::array::from_fn(|q| got[(2 * k + yb as usize) * L + q]);
-        let w = wide::xor(&z, &pad(rots.1[base + k]));
+        let z: Label<L> = label_at(&got, 2 * k + yb as usize);
+        let w = wide::xor(&z, &label_at(&pad, k));
         let h = &ex.h_shares[k * ww..(k + 1) * ww];
-        let want = if yb { xored(h, hd) } else { h.to_vec() };
-        if !keys.wire.verify(&want, &label_bytes(&w)) {
+        label_bytes_into(&w, &mut bytes);
+        let ok = if yb {
+            alt.copy_from_slice(h);
+            xor_bytes(&mut alt, hd);
+            keys.wire.verify(&alt, &bytes)
+        } else {
+            keys.wire.verify(h, &bytes)
+        };
+        if !ok {
             bob_label_failed = true;
         }
         *sl = w;
@@ -206,13 +282,9 @@ pub fn bob<const L: usize>(
         let w = w as usize;
         match owner[pos] {
             Owner::Alice(k) => {
-                let l: Label<L> = std::array::from_fn(|q| got[(2 * ns + k) * L + q]);
-                match verifies_either(
-                    keys.wire,
-                    &ex.hm[w * ww..(w + 1) * ww],
-                    hd,
-                    &label_bytes(&l),
-                ) {
+                let l: Label<L> = label_at(&got, 2 * ns + k);
+                let h = &ex.hm[w * ww..(w + 1) * ww];
+                match verifies_either(keys.wire, h, hd, &l, &mut bytes, &mut alt) {
                     Some(f) => alice_is_flipped[k] = f,
                     None => return Err(cheating("alice-input-label")),
                 }
@@ -224,6 +296,7 @@ pub fn bob<const L: usize>(
                     .fold([Block::ZERO; L], |a, s| wide::xor(&a, s));
             }
         }
+        clab[w] = keys.compress.apply(&lab[w]);
     }
     // Step 5(c)'s ρ^o, checked against ⟨ρ^o⟩.
     let field = keys.perm_params.field();
@@ -234,86 +307,145 @@ pub fn bob<const L: usize>(
             return Err(cheating("output-rho"));
         }
     }
-    // Step 3: buckets in topological order.
-    let mut scratch = WideScratch::new();
-    let mut and = 0usize;
-    let mut extracted: Option<Label<L>> = None;
-    let mut empty = false;
-    'walk: for gate in &c.gates {
-        match *gate {
-            Gate::Xor { a, b, out } => {
-                lab[out as usize] = wide::xor(&lab[a as usize], &lab[b as usize])
-            }
-            Gate::Inv { a, out } => lab[out as usize] = lab[a as usize],
-            Gate::And { a, b, out } => {
-                let o = out as usize;
-                let h = &ex.hm[o * ww..(o + 1) * ww];
-                let mut valid: Option<Label<L>> = None;
-                for sg in &ex.buckets[and * sz.bucket..(and + 1) * sz.bucket] {
-                    let wl = wide::xor(&lab[a as usize], &sg.delta[0]);
-                    let wr = wide::xor(&lab[b as usize], &sg.delta[1]);
-                    let mut res = [[Block::ZERO; L]];
-                    eval_batch(
-                        &[wl],
-                        &[wr],
-                        &tables[2 * sg.gate..2 * sg.gate + 2],
-                        keys.compress,
-                        0,
-                        sg.gate as u64,
-                        &mut res,
-                        &mut scratch,
-                    )?;
-                    let wo = wide::xor(&res[0], &sg.delta[2]);
-                    if verifies_either(keys.wire, h, hd, &label_bytes(&wo)).is_none() {
-                        continue;
-                    }
-                    match valid {
-                        None => valid = Some(wo),
-                        Some(w) if w == wo => {}
-                        // Two different valid labels: Δ* = w ⊕ w' (Step 3b).
-                        Some(w) => {
-                            extracted = Some(wide::xor(&w, &wo));
-                            break 'walk;
-                        }
-                    }
-                }
-                match valid {
-                    Some(w) => lab[o] = w,
-                    None => {
-                        empty = true;
-                        break 'walk;
-                    }
-                }
-                and += 1;
-            }
-        }
-    }
+    // Step 3: a layer at a time.
+    let walk = evaluate(sched, ex, sz.bucket, keys, &mut lab, &mut clab, scratch)?;
     // Step 5(a): the delayed abort.
     if bob_label_failed {
         return Err(cheating("bob-input-label"));
     }
-    if let Some(delta) = extracted {
-        return recover(c, owner, ex, sz, keys, &delta, &alice_is_flipped, y);
-    }
-    if empty {
-        return Err(cheating("bucket-empty"));
+    match walk {
+        Walk::Extracted(delta) => {
+            return recover(c, owner, ex, sz, keys, &delta, &alice_is_flipped, y)
+        }
+        Walk::Empty => return Err(cheating("bucket-empty")),
+        Walk::Done => {}
     }
     // Step 5(c): bit = p_o if the label is w^{p_o}, else 1 − p_o.
     let mut bits = Vec::with_capacity(n_out);
     for (o, &w) in c.outputs.iter().flat_map(|g| g.wires.iter()).enumerate() {
         let w = w as usize;
         let p = parity(&out_rho[o * lp..(o + 1) * lp]);
-        match verifies_either(
-            keys.wire,
-            &ex.hm[w * ww..(w + 1) * ww],
-            hd,
-            &label_bytes(&lab[w]),
-        ) {
+        let h = &ex.hm[w * ww..(w + 1) * ww];
+        match verifies_either(keys.wire, h, hd, &lab[w], &mut bytes, &mut alt) {
             Some(f) => bits.push(p ^ f),
             None => return Err(cheating("output-label")),
         }
     }
     Ok(bits)
+}
+
+/// Step 3 over the schedule: each layer's linear gates, then all buckets
+/// of its AND gates in one hash pass, then the single-good-gate rule per
+/// bucket. Stops after the first layer with a bucket that gave two
+/// different valid labels (Δ* is taken from the first such bucket, in
+/// layer order: extraction never aborts) or none.
+fn evaluate<const L: usize>(
+    sched: &Schedule,
+    ex: &BobExec<L>,
+    bucket: usize,
+    keys: &BobKeys<'_>,
+    lab: &mut [Label<L>],
+    clab: &mut [Block],
+    s: &mut EvalScratch<L>,
+) -> Result<Walk<L>> {
+    let ww = keys.wire.watch().len();
+    let hd = keys.h_delta;
+    let bk = &ex.buckets;
+    let mut bytes = vec![0u8; 16 * L];
+    let mut alt = vec![0u8; ww];
+    let mut at = 0usize;
+    for layer in &sched.layers {
+        for g in &layer.linear {
+            match *g {
+                Gate::Xor { a, b, out } => {
+                    let (a, b, o) = (a as usize, b as usize, out as usize);
+                    lab[o] = wide::xor(&lab[a], &lab[b]);
+                    clab[o] = clab[a] ^ clab[b];
+                }
+                Gate::Inv { a, out } => {
+                    lab[out as usize] = lab[a as usize];
+                    clab[out as usize] = clab[a as usize];
+                }
+                Gate::And { .. } => unreachable!("the schedule's linear gates"),
+            }
+        }
+        let m = layer.ands.len() * bucket;
+        if m == 0 {
+            continue;
+        }
+        let range = at..at + m;
+        s.wl.clear();
+        s.wr.clear();
+        s.cl.clear();
+        s.cr.clear();
+        for (k, &(a, b, _, _)) in layer.ands.iter().enumerate() {
+            let (a, b) = (a as usize, b as usize);
+            for p in at + k * bucket..at + (k + 1) * bucket {
+                s.wl.push(wide::xor(&lab[a], &bk.dl[p]));
+                s.wr.push(wide::xor(&lab[b], &bk.dr[p]));
+                s.cl.push(clab[a] ^ bk.cdl[p]);
+                s.cr.push(clab[b] ^ bk.cdr[p]);
+            }
+        }
+        s.out.clear();
+        s.out.resize(m, [Block::ZERO; L]);
+        eval_batch_compressed_at(
+            &s.wl,
+            &s.wr,
+            &s.cl,
+            &s.cr,
+            &bk.tables[2 * range.start..2 * range.end],
+            keys.compress,
+            0,
+            &bk.id[range.clone()],
+            &mut s.out,
+            &mut s.hash,
+        )?;
+        let mut empty = false;
+        let mut extracted = None;
+        for (k, &(_, _, o, _)) in layer.ands.iter().enumerate() {
+            let o = o as usize;
+            let h = &ex.hm[o * ww..(o + 1) * ww];
+            // The single-good-gate rule: one valid label → use it; two
+            // different valid labels → Δ*. A candidate equal to the valid
+            // label found so far is that label (no second verification);
+            // one equal to a rejected candidate is rejected again.
+            let mut valid: Option<Label<L>> = None;
+            let mut rejected: Option<Label<L>> = None;
+            for j in 0..bucket {
+                let wo = wide::xor(&s.out[k * bucket + j], &bk.dout[at + k * bucket + j]);
+                if valid == Some(wo) || rejected == Some(wo) {
+                    continue;
+                }
+                if verifies_either(keys.wire, h, hd, &wo, &mut bytes, &mut alt).is_none() {
+                    rejected = Some(wo);
+                    continue;
+                }
+                match valid {
+                    None => valid = Some(wo),
+                    Some(w) => {
+                        extracted.get_or_insert(wide::xor(&w, &wo));
+                        break;
+                    }
+                }
+            }
+            match valid {
+                Some(w) => {
+                    lab[o] = w;
+                    clab[o] = keys.compress.apply(&w);
+                }
+                None => empty = true,
+            }
+        }
+        if let Some(d) = extracted {
+            return Ok(Walk::Extracted(d));
+        }
+        if empty {
+            return Ok(Walk::Empty);
+        }
+        at += m;
+    }
+    Ok(Walk::Done)
 }
 
 /// Step 3(b) with an extracted Δ*: check it against D_i (and ⟨Δ⟩),

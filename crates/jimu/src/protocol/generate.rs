@@ -6,7 +6,7 @@
 //! (c) garbles w^0_{i,l} = m_{i,l} ⊕ p_{i,l}Δ, w^0_{i,r} likewise,
 //! (d) i-hashes the chosen output labels w^{p_{i,o}}_{i,o}.
 
-use super::{label_bytes, label_from_bytes, parity, JimuOptions};
+use super::{label_bytes_into, label_from_bytes, parity, JimuOptions};
 use crate::cheat::{Cheat, Cheats};
 use crate::CutAndChoose;
 use brickyard_core::prg::Prg;
@@ -145,7 +145,10 @@ fn labels<const L: usize>(rows: &Rows, range: std::ops::Range<usize>) -> Vec<Lab
 }
 
 fn take_rows(rows: &Rows, range: std::ops::Range<usize>) -> Rows {
-    let flat: Vec<u8> = range.flat_map(|i| rows.get(i).to_vec()).collect();
+    let mut flat = Vec::with_capacity(range.len() * rows.width());
+    for i in range {
+        flat.extend_from_slice(rows.get(i));
+    }
     Rows::from_flat(&flat, rows.width())
 }
 
@@ -213,7 +216,10 @@ pub fn alice<const L: usize>(
     let mo: Vec<Label<L>> = (0..t)
         .map(|i| wide::xor(&out0[i], &wide::and_bit(d, parity(rho.get(3 * i + 2)))))
         .collect();
-    let mut hashed: Vec<u8> = mo.iter().flat_map(label_bytes).collect();
+    let mut hashed = vec![0u8; 16 * L * t];
+    for (m, h) in mo.iter().zip(hashed.chunks_exact_mut(16 * L)) {
+        label_bytes_into(m, h);
+    }
     if t > 0 && cheats.is(Cheat::BadOutputIhash) {
         let j = cheats.at(t);
         hashed[16 * L * j] ^= 1;

@@ -16,6 +16,7 @@ pub mod check;
 pub mod eval;
 pub mod generate;
 pub mod party;
+pub mod schedule;
 pub mod setup;
 
 use brickyard_core::{Block, Error, Result};
@@ -73,6 +74,13 @@ impl JimuOptions {
 /// A label's bytes = its ℓ_w symbols of GF(2^8), symbol j = byte j.
 pub fn label_bytes<const L: usize>(l: &Label<L>) -> Vec<u8> {
     l.iter().flat_map(|b| b.to_bytes()).collect()
+}
+
+/// A label's bytes into `out` (16·L of them), without allocating.
+pub fn label_bytes_into<const L: usize>(l: &Label<L>, out: &mut [u8]) {
+    for (o, b) in out.chunks_exact_mut(16).zip(l) {
+        o.copy_from_slice(&b.to_bytes());
+    }
 }
 
 /// The label with the bytes `b` (16·L of them).

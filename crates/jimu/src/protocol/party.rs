@@ -5,8 +5,9 @@
 
 use super::build::{self, AliceExec, BobExec, Owner};
 use super::check::{self, Assignment};
-use super::eval::{self, AliceRots, BobKeys, BobRots};
+use super::eval::{self, AliceRots, BobKeys, BobRots, EvalScratch};
 use super::generate::{self, AliceGates, BobGates, Sizes};
+use super::schedule::Schedule;
 use super::setup::{self, AliceSetup, BobSetup};
 use super::JimuOptions;
 use crate::cheat::{Cheat, Cheats};
@@ -165,14 +166,18 @@ pub struct JimuBob<const L: usize> {
     rots: Option<BobRots>,
     ready: VecDeque<BobExec<L>>,
     cheats: Cheats,
+    sched: Schedule,
+    scratch: EvalScratch<L>,
 }
 
 impl<const L: usize> JimuBob<L> {
     /// Bob with options `opts`.
     pub fn new(cfg: RunConfig, opts: JimuOptions) -> Result<Self> {
         opts.ihash_params(16 * L)?;
+        let owner = owners_of(&cfg)?;
         Ok(JimuBob {
-            owner: owners_of(&cfg)?,
+            sched: Schedule::new(&cfg.circuit),
+            owner,
             cfg,
             opts,
             prg: Prg::new(),
@@ -182,6 +187,7 @@ impl<const L: usize> JimuBob<L> {
             rots: None,
             ready: VecDeque::new(),
             cheats: Cheats::default(),
+            scratch: EvalScratch::default(),
         })
     }
 
@@ -240,10 +246,11 @@ impl<const L: usize> Party for JimuBob<L> {
     fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
         let sz = self.sz.ok_or_else(|| missing("Generate"))?;
         let st = self.setup.as_ref().ok_or_else(|| missing("Setup"))?;
-        let (g, asg) = self.gates.as_ref().ok_or_else(|| missing("Generate"))?;
+        let (g, asg) = self.gates.as_mut().ok_or_else(|| missing("Generate"))?;
         let execs = build::bob(
             ch,
             &self.cfg.circuit,
+            &self.sched,
             &self.owner,
             g,
             asg,
@@ -251,7 +258,11 @@ impl<const L: usize> Party for JimuBob<L> {
             &st.wire,
             &st.perm,
             &st.h_delta,
+            &st.compress,
         )?;
+        // Build copied every bucket gate's table into its execution:
+        // the tables are not needed again.
+        g.tables = Vec::new();
         self.ready.extend(execs);
         Ok(())
     }
@@ -260,7 +271,6 @@ impl<const L: usize> Party for JimuBob<L> {
         let y = brickyard_driver::layout::flatten(inputs);
         let sz = self.sz.ok_or_else(|| missing("Generate"))?;
         let st = self.setup.as_ref().ok_or_else(|| missing("Setup"))?;
-        let (g, _) = self.gates.as_ref().ok_or_else(|| missing("Generate"))?;
         let ex = self
             .ready
             .pop_front()
@@ -277,14 +287,15 @@ impl<const L: usize> Party for JimuBob<L> {
         let bits = eval::bob(
             ch,
             &self.cfg.circuit,
+            &self.sched,
             &self.owner,
             &ex,
-            &g.tables,
             rots,
             &sz,
             &keys,
             &y,
             &mut self.prg,
+            &mut self.scratch,
         )?;
         Ok(Some(brickyard_driver::layout::split_outputs(
             &self.cfg, &bits,

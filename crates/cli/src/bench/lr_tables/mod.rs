@@ -139,7 +139,7 @@ pub struct Tables {
     pub svg_files: Vec<String>,
 }
 
-fn load_avg() -> [f64; 3] {
+pub(crate) fn load_avg() -> [f64; 3] {
     let t = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let mut v = [0.0; 3];
     for (o, w) in v.iter_mut().zip(t.split_whitespace()) {
@@ -192,7 +192,7 @@ fn sum_bytes(p: &PhaseStats) -> u64 {
 }
 
 /// The row's numbers from a median report.
-fn from_report(
+pub(crate) fn from_report(
     protocol: &str,
     r: &Report,
     memory_estimate: Option<u64>,
