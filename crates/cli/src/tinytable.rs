@@ -1,7 +1,7 @@
 //! Protocol-specific flags on `demo`, `run`, `preprocess` and `bench`:
 //! TinyTable's MAC scheme and trusted-dealer mode, and (feature
 //! `adversary`) the named cheating strategies of the malicious protocols
-//! (`tinytable`, `tinytable-sbox`, `lego`, `lindell-riva`).
+//! (`tinytable`, `tinytable-sbox`, `lego`, `lindell-riva`, `jimu`).
 
 use crate::error::CliError;
 use brickyard_protocols::tinytable::{self, MacScheme, Options, Source};
@@ -36,6 +36,11 @@ fn is_tinytable(protocol: &str) -> bool {
     tinytable::Variant::of_protocol(protocol).is_ok()
 }
 
+/// The protocols other than TinyTable's with named cheating strategies.
+fn has_cheats(protocol: &str) -> bool {
+    matches!(protocol, "lego" | "lindell-riva" | "jimu")
+}
+
 impl TinyTableArgs {
     /// The protocol options these flags select.
     pub fn options(&self, protocol: &str) -> Result<Options, CliError> {
@@ -63,9 +68,9 @@ impl TinyTableArgs {
                 "--dealer and --mac apply to tinytable and tinytable-sbox, not `{protocol}`"
             )));
         }
-        if self.cheat.is_some() && protocol != "lego" && protocol != "lindell-riva" {
+        if self.cheat.is_some() && !has_cheats(protocol) {
             return Err(CliError::Usage(format!(
-                "`{protocol}` has no cheating strategies (tinytable, tinytable-sbox, lego and lindell-riva do)"
+                "`{protocol}` has no cheating strategies (tinytable, tinytable-sbox, lego, lindell-riva and jimu do)"
             )));
         }
         Ok(())
@@ -148,6 +153,38 @@ impl TinyTableArgs {
         }
     }
 
+    /// A JIMU party (default k, s), following `--cheat` when it names this
+    /// role (or rigs Bob's J for it).
+    pub fn jimu_party(&self, role: Role, cfg: RunConfig) -> Result<Box<dyn Party>, CliError> {
+        use brickyard_protocols::jimu::{new_party, Cheats};
+        self.check_other("jimu")?;
+        let Some(spec) = &self.cheat else {
+            return Ok(new_party(role, cfg, Default::default(), Cheats::default())?);
+        };
+        #[cfg(feature = "adversary")]
+        {
+            let c = brickyard_protocols::jimu::Cheat::parse(spec).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "unknown jimu strategy `{spec}` (see --list-cheats)"
+                ))
+            })?;
+            let mine = spec.starts_with(role.name());
+            let cheats = if mine || (role == Role::Bob && c.rigs_bob()) {
+                Cheats::new(c)
+            } else {
+                Cheats::default()
+            };
+            Ok(new_party(role, cfg, Default::default(), cheats)?)
+        }
+        #[cfg(not(feature = "adversary"))]
+        {
+            let _ = (role, cfg);
+            Err(CliError::Usage(format!(
+                "--cheat {spec}: cheating strategies need a build with `--features adversary`"
+            )))
+        }
+    }
+
     /// A party of `protocol`, with these flags for TinyTable.
     pub fn new_party(
         &self,
@@ -164,6 +201,9 @@ impl TinyTableArgs {
             }
             if protocol == "lindell-riva" {
                 return self.lr_party(role, cfg);
+            }
+            if protocol == "jimu" {
+                return self.jimu_party(role, cfg);
             }
             Ok(brickyard_protocols::registry::new_party(
                 protocol, role, cfg,
@@ -184,7 +224,7 @@ impl TinyTableArgs {
         if !self.list_cheats {
             return Ok(false);
         }
-        if !is_tinytable(protocol) && protocol != "lego" && protocol != "lindell-riva" {
+        if !is_tinytable(protocol) && !has_cheats(protocol) {
             return Err(CliError::Usage(format!(
                 "`{protocol}` has no cheating strategies"
             )));
@@ -196,6 +236,10 @@ impl TinyTableArgs {
             }
         } else if protocol == "lego" {
             for (name, _, what) in brickyard_protocols::lego::Cheat::ALL {
+                println!("{name} — {what}");
+            }
+        } else if protocol == "jimu" {
+            for (name, _, what) in brickyard_protocols::jimu::Cheat::ALL {
                 println!("{name} — {what}");
             }
         } else {

@@ -1,6 +1,6 @@
 //! The adversary flags as a user runs them (built with `--features adversary`,
-//! as CI does): every listed strategy of `lego`, `tinytable` and
-//! `lindell-riva` ends in the
+//! as CI does): every listed strategy of `lego`, `tinytable`,
+//! `lindell-riva` and `jimu` ends in the
 //! outcome its table below names — an abort naming that check, or (for a
 //! strategy the protocol tolerates) the correct output — never a wrong one.
 //! A strategy missing from the table fails the test, so a new cheat must
@@ -174,6 +174,55 @@ const LINDELL_RIVA: &[(&str, Expect)] = &[
     ),
 ];
 
+/// JIMU on add8, one execution (k = 88, s = 40), Bob learning the output.
+const JIMU: &[(&str, Expect)] = &[
+    // Bob's J rigged (the demo gives him the strategy too): a NAND bucket
+    // gate yields two valid labels, Bob extracts Δ and outputs f(x, y).
+    ("alice:two-valid-labels", Expect::Output("12")),
+    (
+        "alice:nand-gate",
+        Expect::AbortOrCorrect(&["check-gate-eval"]),
+    ),
+    (
+        "alice:corrupt-row",
+        Expect::AbortOrCorrect(&["check-gate-eval"]),
+    ),
+    ("alice:bad-solder-label", Expect::Abort(&["solder-label"])),
+    ("alice:bad-solder-rho", Expect::Abort(&["solder-rho"])),
+    (
+        "alice:wrong-input-label",
+        Expect::Abort(&["alice-input-label"]),
+    ),
+    ("alice:wrong-output-rho", Expect::Abort(&["output-rho"])),
+    // Caught iff the position is watched (19 of 44).
+    (
+        "alice:bad-perm-seed",
+        Expect::AbortOrCorrect(&["perm-seed"]),
+    ),
+    (
+        "alice:malformed-ihash",
+        Expect::Abort(&["ihash-consistency"]),
+    ),
+    (
+        "alice:bad-output-ihash",
+        Expect::Abort(&["check-gate-label", "solder-label"]),
+    ),
+    // A delayed abort on about half the runs, whatever y is.
+    (
+        "alice:selective-ot",
+        Expect::AbortOrCorrect(&["bob-input-label"]),
+    ),
+    // Bob's J rigged: a whole bucket faulty and unchecked.
+    ("alice:faulty-bucket", Expect::Abort(&["bucket-empty"])),
+    // Bob's J rigged: caught with probability 1/2 (Lemma 5.3).
+    (
+        "alice:checked-row",
+        Expect::AbortOrCorrect(&["check-gate-eval"]),
+    ),
+    ("bob:bad-J-open", Expect::Abort(&["cut-and-choose-open"])),
+    ("bob:watch-more", Expect::Abort(&["ihash-setup-key"])),
+];
+
 fn listed(protocol: &str) -> Vec<String> {
     let list = brickyard(&["demo", "--protocol", protocol, "--list-cheats"]);
     assert!(list.status.success(), "{protocol}: --list-cheats failed");
@@ -253,6 +302,11 @@ fn lego_strategies_end_as_expected() {
 #[test]
 fn lindell_riva_strategies_end_as_expected() {
     every_strategy("lindell-riva", LINDELL_RIVA);
+}
+
+#[test]
+fn jimu_strategies_end_as_expected() {
+    every_strategy("jimu", JIMU);
 }
 
 #[test]

@@ -33,6 +33,14 @@ pub enum Cheat {
     /// alice: one of the two OT messages of one of Bob's input shares is
     /// a wrong label (selective failure on that share's bit).
     SelectiveOt,
+    /// alice: every gate of one bucket outputs a label off by a random
+    /// label (Bob's J rigged, so that the whole bucket is unchecked: the
+    /// 2^-s event the cut-and-choose bounds). Bob finds no valid label.
+    FaultyBucket,
+    /// alice: one row (T_G or T_E) of one *checked* gate is corrupted (Bob's
+    /// J rigged, known to Alice in advance): Lemma 5.3's case with equality,
+    /// caught with probability exactly 1/2.
+    CheckedRow,
     /// bob: opens a J other than the committed one.
     BadJOpen,
     /// bob: takes w + 1 seeds in the label i-hash's w-out-of-n OT.
@@ -53,6 +61,8 @@ impl Cheat {
         ("alice:malformed-ihash", Cheat::MalformedIhash, "one parity correction of the label i-hashes is wrong"),
         ("alice:bad-output-ihash", Cheat::BadOutputIhash, "one garbled gate's output-label i-hash is of a wrong label"),
         ("alice:selective-ot", Cheat::SelectiveOt, "one OT message of one of Bob's input shares is wrong"),
+        ("alice:faulty-bucket", Cheat::FaultyBucket, "every gate of one bucket gives an invalid label, Bob's J rigged so none is checked (bucket-empty)"),
+        ("alice:checked-row", Cheat::CheckedRow, "one row of one checked gate is corrupted, Bob's J rigged (caught with probability 1/2)"),
         ("bob:bad-J-open", Cheat::BadJOpen, "Bob opens a cut-and-choose J other than the committed one"),
         ("bob:watch-more", Cheat::WatchMore, "Bob takes w + 1 seeds in the label i-hash setup"),
     ];
@@ -69,6 +79,16 @@ impl Cheat {
     pub fn is_bob(self) -> bool {
         matches!(self, Cheat::BadJOpen | Cheat::WatchMore)
     }
+
+    /// Whether it is Alice's but needs Bob's cut-and-choose J rigged (known
+    /// to Alice before she garbles): Bob is given the strategy too and
+    /// uses [`Cheats::rigged_j`] instead of a random J.
+    pub fn rigs_bob(self) -> bool {
+        matches!(
+            self,
+            Cheat::TwoValidLabels | Cheat::FaultyBucket | Cheat::CheckedRow
+        )
+    }
 }
 
 /// The strategy a party follows (always none without `adversary`).
@@ -78,6 +98,8 @@ pub struct Cheats {
     cheat: Option<Cheat>,
     #[cfg(feature = "adversary")]
     target: u64,
+    #[cfg(feature = "adversary")]
+    j: brickyard_core::Block,
 }
 
 impl Cheats {
@@ -87,6 +109,29 @@ impl Cheats {
         Cheats {
             cheat: Some(cheat),
             target: brickyard_core::prg::Prg::new().random_u64(),
+            j: crate::protocol::party::RIGGED_J,
+        }
+    }
+
+    /// Rigs J to `j` (default [`RIGGED_J`](crate::protocol::party::RIGGED_J));
+    /// the statistical tests draw a fresh one per run so that Bob's
+    /// challenges (a, b) stay uniform while Alice knows the selection.
+    #[cfg(feature = "adversary")]
+    pub fn with_j(mut self, j: brickyard_core::Block) -> Self {
+        self.j = j;
+        self
+    }
+
+    /// The J Bob uses when the strategy rigs it ([`Cheat::rigs_bob`]);
+    /// `None` (a random J) otherwise and always without `adversary`.
+    pub fn rigged_j(&self) -> Option<brickyard_core::Block> {
+        #[cfg(feature = "adversary")]
+        {
+            self.cheat.filter(|c| c.rigs_bob()).map(|_| self.j)
+        }
+        #[cfg(not(feature = "adversary"))]
+        {
+            None
         }
     }
 
@@ -116,5 +161,47 @@ impl Cheats {
             let _ = n;
             0
         }
+    }
+}
+
+/// Alice's faults that need the rigged selection (Generate, Step 2(c),
+/// after garbling and before the output labels are i-hashed): under
+/// [`Cheat::TwoValidLabels`] the first gate of the first bucket computes
+/// NAND (that bucket yields w and w ⊕ Δ); under [`Cheat::FaultyBucket`]
+/// every gate of the first bucket has its output label moved by a random
+/// label (its i-hash is of the moved label, evaluation gives the other);
+/// under [`Cheat::CheckedRow`] one table row of one checked gate is
+/// corrupted.
+pub(crate) fn rig_gates<const L: usize>(
+    cheats: &Cheats,
+    sz: &crate::protocol::generate::Sizes,
+    out0: &mut [brickyard_garble::wide::Label<L>],
+    tables: &mut [brickyard_garble::wide::Label<L>],
+    delta: &brickyard_garble::wide::Label<L>,
+    prg: &mut brickyard_core::prg::Prg,
+) {
+    use brickyard_core::Block;
+    use brickyard_garble::wide;
+    let Some(j) = cheats.rigged_j() else {
+        return;
+    };
+    let asg = crate::protocol::check::assign(j, sz);
+    let first = &asg.bucketed[..sz.bucket.min(asg.bucketed.len())];
+    if cheats.is(Cheat::TwoValidLabels) {
+        if let Some(&g) = first.first() {
+            out0[g] = wide::xor(&out0[g], delta);
+        }
+    }
+    if cheats.is(Cheat::FaultyBucket) {
+        for &g in first {
+            let mut r: wide::Label<L> = std::array::from_fn(|_| prg.random_block());
+            r[0] = Block(r[0].0 | 2);
+            out0[g] = wide::xor(&out0[g], &r);
+        }
+    }
+    if cheats.is(Cheat::CheckedRow) && !asg.checked.is_empty() {
+        let k = cheats.at(2 * asg.checked.len());
+        let (g, _, _) = asg.checked[k / 2];
+        tables[2 * g + k % 2][0] ^= Block(prg.random_block().0 | 1);
     }
 }

@@ -3,16 +3,40 @@
 //! outputs f(x, y); never a wrong output. Each is run for several y.
 #![cfg(feature = "adversary")]
 
-use brickyard_core::channel::memory_pair;
-use brickyard_core::Error;
+use brickyard_core::{Block, Error};
 use brickyard_jimu::{new_party, Cheat, Cheats, JimuOptions};
-use brickyard_protocols::driver::{run_party, PhaseSet};
 use brickyard_protocols::{PartyInputs, Role, RunConfig};
+use brickyard_testkit::stats::{binomial_cdf, binomial_interval, env_count, fisher_two_sided};
 use brickyard_testkit::*;
 
-/// Runs both parties (the cheater follows `cheat`; under
-/// `two-valid-labels` Bob uses the rigged J); returns (Alice's error,
-/// Bob's outputs or error).
+/// Runs both parties (the cheater follows `cheat`; under a strategy that
+/// rigs Bob's J, Bob is given it too and uses `j`, or the public default);
+/// returns (Alice's error, Bob's outputs or error).
+fn run_j(
+    cfg: &RunConfig,
+    cheat: Cheat,
+    k: u32,
+    x: PartyInputs,
+    y: PartyInputs,
+    j: Option<Block>,
+) -> (Option<Error>, Result<Vec<Vec<bool>>, Error>) {
+    let opts = JimuOptions { k, s: 40 };
+    let rig = |c: Cheats| match j {
+        Some(j) => c.with_j(j),
+        None => c,
+    };
+    let (ac, bc) = if cheat.is_bob() {
+        (Cheats::default(), Cheats::new(cheat))
+    } else if cheat.rigs_bob() {
+        (rig(Cheats::new(cheat)), rig(Cheats::new(cheat)))
+    } else {
+        (Cheats::new(cheat), Cheats::default())
+    };
+    let a = new_party(Role::Alice, cfg.clone(), opts, ac).unwrap();
+    let b = new_party(Role::Bob, cfg.clone(), opts, bc).unwrap();
+    run_pair("jimu", cfg, a, b, x, y)
+}
+
 fn run(
     cfg: &RunConfig,
     cheat: Cheat,
@@ -20,43 +44,7 @@ fn run(
     x: PartyInputs,
     y: PartyInputs,
 ) -> (Option<Error>, Result<Vec<Vec<bool>>, Error>) {
-    let opts = JimuOptions { k, s: 40 };
-    let (ac, bc) = if cheat.is_bob() {
-        (Cheats::default(), Cheats::new(cheat))
-    } else if cheat == Cheat::TwoValidLabels {
-        (Cheats::new(cheat), Cheats::new(cheat))
-    } else {
-        (Cheats::new(cheat), Cheats::default())
-    };
-    let mut a = new_party(Role::Alice, cfg.clone(), opts, ac).unwrap();
-    let mut b = new_party(Role::Bob, cfg.clone(), opts, bc).unwrap();
-    let (mut ca, mut cb) = memory_pair();
-    let cfg_a = cfg.clone();
-    let h = std::thread::spawn(move || {
-        let r = run_party(
-            "jimu",
-            a.as_mut(),
-            Role::Alice,
-            &mut ca,
-            &cfg_a,
-            &[x],
-            PhaseSet::ALL,
-        );
-        drop(ca);
-        r.err()
-    });
-    let r = run_party(
-        "jimu",
-        b.as_mut(),
-        Role::Bob,
-        &mut cb,
-        cfg,
-        &[y],
-        PhaseSet::ALL,
-    );
-    drop(cb);
-    let ea = h.join().unwrap();
-    (ea, r.map(|r| r.outputs[0].clone().unwrap()))
+    run_j(cfg, cheat, k, x, y, None)
 }
 
 fn small() -> RunConfig {
@@ -179,21 +167,25 @@ fn selective_ot_is_a_delayed_abort_independent_of_y() {
     assert!(t.caught > 0 && t.correct > 0, "{t:?}");
 }
 
-/// Abort rate of `selective-ot` for y = 0…0 and y = 1…1 separately, each
-/// two-sided within 4σ of 1/2 (the corrupted share's bit is uniform
-/// whatever y is). `cargo test -p brickyard-jimu --features adversary
-/// --release --test jimu_adversary -- --ignored selective_ot_rate`
+/// Abort rate of `selective-ot` for y = 0…0 and y = 1…1 separately,
+/// `JIMU_RUNS` runs each (default 1000: 2000 runs in all). The corrupted
+/// share's bit is uniform whatever y is, so each rate is 1/2: each is
+/// tested two-sided by an exact binomial test at level 2^-20, and the two
+/// against each other by a two-sided Fisher test at level 10^-3 (a
+/// y-dependent abort, e.g. one for y = 1 only, fails both).
+/// `cargo test -p brickyard-jimu --features adversary --release --test
+/// jimu_adversary -- --ignored --nocapture selective_ot_rate`
 #[test]
 #[ignore]
 fn selective_ot_rate_is_one_half_for_every_y() {
-    let runs: usize = std::env::var("JIMU_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+    let runs = env_count("JIMU_RUNS", 1000);
     let cfg = small();
-    let seed = 0x5e1ec7u64;
-    println!("seed {seed:#x}, {runs} runs per y");
+    let seed = brickyard_testkit::stats::test_seed();
+    println!("{runs} runs per y");
     let mut rng = Rng(seed);
+    let (lo, hi) = binomial_interval(runs, 0.5, 2f64.powi(-20));
+    assert!(lo > 0 && hi < runs, "{runs} runs cannot fail");
+    let mut counts = Vec::new();
     for y in ys(&mut rng, &cfg).into_iter().take(2) {
         let mut aborts = 0usize;
         for _ in 0..runs {
@@ -204,19 +196,121 @@ fn selective_ot_rate_is_one_half_for_every_y() {
                     assert_eq!(check, "bob-input-label");
                     aborts += 1;
                 }
-                Ok(out) => assert_eq!(out, want),
-                Err(e) => panic!("unexpected {e}"),
+                Ok(out) => assert_eq!(out, want, "WRONG OUTPUT (seed {seed:#x})"),
+                Err(e) => panic!("unexpected {e} (seed {seed:#x})"),
             }
         }
-        let rate = aborts as f64 / runs as f64;
-        let sd = (0.25 / runs as f64).sqrt();
         println!(
-            "y = {:?}…: {aborts}/{runs} = {rate:.4} (1/2 ± 4·{sd:.4})",
-            y[0].first()
+            "y = {}…: {aborts}/{runs} = {:.4} aborted (1/2; accepted [{lo}, {hi}] at 2^-20)",
+            y[0].first().map_or(0, |&b| b as u8),
+            aborts as f64 / runs as f64
         );
         assert!(
-            (rate - 0.5).abs() <= 4.0 * sd,
-            "rate {rate} (seed {seed:#x})"
+            (lo..=hi).contains(&aborts),
+            "abort rate {aborts}/{runs} (seed {seed:#x})"
         );
+        counts.push(aborts);
     }
+    let p = fisher_two_sided(counts[0], runs, counts[1], runs);
+    println!("Fisher two-sided p (y = 0…0 against 1…1) = {p:.3}");
+    assert!(
+        p >= 1e-3,
+        "abort rate depends on y: {counts:?} (seed {seed:#x})"
+    );
+}
+
+/// A whole bucket faulty and unchecked (Bob's J rigged: the 2^-s event of
+/// Sec. 6.3's bound): no gate of the bucket gives a valid label, and Bob
+/// aborts with `bucket-empty` (never a wrong output, never a guess).
+#[test]
+fn faulty_bucket_trips_bucket_empty() {
+    let t = play(Cheat::FaultyBucket, &["bucket-empty"], 1, 88);
+    assert_eq!(t.caught, 3);
+    let t = play(Cheat::FaultyBucket, &["bucket-empty"], 1, 127);
+    assert_eq!(t.caught, 3);
+}
+
+/// The control for the rigged strategies: Bob's rigged J with an honest
+/// Alice gives the correct output, so the aborts above are the faults'
+/// doing and not the rigging's.
+#[test]
+fn rigged_j_with_an_honest_alice_gives_the_correct_output() {
+    let cfg = small();
+    let mut rng = Rng(0x51);
+    for cheat in [Cheat::FaultyBucket, Cheat::CheckedRow] {
+        let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+        let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+        let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
+        let opts = JimuOptions::default();
+        let a = new_party(Role::Alice, cfg.clone(), opts, Cheats::default()).unwrap();
+        let b = new_party(Role::Bob, cfg.clone(), opts, Cheats::new(cheat)).unwrap();
+        let (ea, rb) = run_pair("jimu", &cfg, a, b, x, y);
+        assert!(ea.is_none(), "{cheat:?}: {ea:?}");
+        assert_eq!(rb.unwrap(), want, "{cheat:?}");
+    }
+}
+
+/// Lemma 5.3 measured: `runs` runs of `alice:checked-row` (one table row
+/// of one checked gate corrupted; a fresh rigged J per run from `seed`,
+/// so Bob's challenge (a, b) is uniform). Half-gates evaluation reads T_G
+/// iff the left label's colour bit is 1 and T_E iff the right one's is,
+/// and the colour is uniform, so the row is read, and the gate caught by
+/// `check-gate-eval`, with probability exactly 1/2: the lemma's bound
+/// with equality. Unread, the gate is never bucketed and Bob outputs
+/// f(x, y). Two-sided exact binomial test at level 2^-20. Returns the
+/// number caught.
+fn checked_row_rate(runs: usize, seed: u64) -> usize {
+    let cfg = small();
+    let mut rng = Rng(seed);
+    let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+    let mut caught = 0;
+    for _ in 0..runs {
+        let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+        let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
+        let j = Block(((rng.next_u64() as u128) << 64) | rng.next_u64() as u128);
+        match run_j(&cfg, Cheat::CheckedRow, 88, x, y.clone(), Some(j)).1 {
+            Err(Error::Cheating { check }) => {
+                assert_eq!(check, "check-gate-eval", "seed {seed:#x}");
+                caught += 1;
+            }
+            Ok(out) => assert_eq!(out, want, "WRONG OUTPUT, seed {seed:#x}"),
+            Err(e) => panic!("unexpected {e} (seed {seed:#x})"),
+        }
+    }
+    let alpha = 2f64.powi(-20);
+    let (lo, hi) = binomial_interval(runs, 0.5, alpha);
+    println!(
+        "checked-row: caught {caught}/{runs} = {:.4} (Lemma 5.3: 1/2; accepted [{lo}, {hi}] at 2^-20); seed {seed:#x}",
+        caught as f64 / runs as f64
+    );
+    // The test can fail: a deleted check (rate 0) and an inverted one
+    // (every checked gate aborts: rate 1) fall outside.
+    assert!(lo > 0 && hi < runs, "{runs} runs cannot fail");
+    assert!(
+        (lo..=hi).contains(&caught),
+        "checked gate caught {caught}/{runs}, outside [{lo}, {hi}] (seed {seed:#x})"
+    );
+    caught
+}
+
+/// CI size of [`checked_row_rate`]: 40 runs (accepted 6..=34 of 40).
+#[test]
+fn faulty_checked_gate_is_caught_at_one_half() {
+    checked_row_rate(40, brickyard_testkit::stats::test_seed());
+}
+
+/// [`checked_row_rate`] at `JIMU_RUNS` runs (default 2000); at this size
+/// it also rejects a rate of 1/4 (a check that caught a faulty gate on
+/// one of the four inputs only) except with probability < 2^-20.
+/// `cargo test -p brickyard-jimu --release --features adversary --test
+/// jimu_adversary -- --ignored --nocapture lemma_5_3`
+#[test]
+#[ignore]
+fn lemma_5_3_checked_gate_detection_rate() {
+    let runs = env_count("JIMU_RUNS", 2000);
+    let (lo, _) = binomial_interval(runs, 0.5, 2f64.powi(-20));
+    let quarter = 1.0 - binomial_cdf(runs, lo - 1, 0.25);
+    println!("a rate of 1/4 would be accepted with probability {quarter:.2e}");
+    assert!(quarter < 2f64.powi(-20), "{runs} runs cannot reject 1/4");
+    checked_row_rate(runs, brickyard_testkit::stats::test_seed());
 }

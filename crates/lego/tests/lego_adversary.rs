@@ -5,11 +5,10 @@
 
 use brickyard_testkit as common;
 
-use brickyard_core::channel::memory_pair;
 use brickyard_core::Error;
-use brickyard_protocols::driver::{run_party, PhaseSet};
 use brickyard_protocols::lego::{plan_for, Cheat, LegoAlice, LegoBob, LegoOptions};
-use brickyard_protocols::{Party, PartyInputs, Role, RunConfig};
+use brickyard_protocols::{PartyInputs, Role, RunConfig};
+use common::stats::{fisher_two_sided, test_seed};
 use common::*;
 
 /// Runs both parties; returns (Alice's error, Bob's outputs or error).
@@ -20,35 +19,7 @@ fn run(
     x: PartyInputs,
     y: PartyInputs,
 ) -> (Option<Error>, Result<Vec<Vec<bool>>, Error>) {
-    let (mut ca, mut cb) = memory_pair();
-    let cfg_a = cfg.clone();
-    let h = std::thread::spawn(move || {
-        let mut a = alice;
-        let r = run_party(
-            "lego",
-            &mut a as &mut dyn Party,
-            Role::Alice,
-            &mut ca,
-            &cfg_a,
-            &[x],
-            PhaseSet::ALL,
-        );
-        drop(ca);
-        r.err()
-    });
-    let mut b = bob;
-    let r = run_party(
-        "lego",
-        &mut b as &mut dyn Party,
-        Role::Bob,
-        &mut cb,
-        cfg,
-        &[y],
-        PhaseSet::ALL,
-    );
-    drop(cb);
-    let ea = h.join().unwrap();
-    (ea, r.map(|r| r.outputs[0].clone().unwrap()))
+    run_pair("lego", cfg, Box::new(alice), Box::new(bob), x, y)
 }
 
 fn small() -> RunConfig {
@@ -347,37 +318,6 @@ fn rigged_challenges_with_an_honest_alice_give_the_correct_output() {
     assert_eq!(rb.unwrap(), want);
 }
 
-/// ln C(n, k).
-fn ln_choose(n: usize, k: usize) -> f64 {
-    (1..=k).map(|j| ((n - k + j) as f64 / j as f64).ln()).sum()
-}
-
-/// Two-sided Fisher exact test of a 2×2 table: `a` aborts of `n1` runs
-/// against `b` aborts of `n2`; the probability, given the total aborts, of
-/// a table at most as likely as this one.
-fn fisher_two_sided(a: usize, n1: usize, b: usize, n2: usize) -> f64 {
-    let k = a + b;
-    let ln_p = |i: usize| ln_choose(n1, i) + ln_choose(n2, k - i) - ln_choose(n1 + n2, k);
-    let lo = k.saturating_sub(n2);
-    let hi = k.min(n1);
-    let here = ln_p(a);
-    (lo..=hi)
-        .map(ln_p)
-        .filter(|&l| l <= here + 1e-9)
-        .map(f64::exp)
-        .sum::<f64>()
-        .min(1.0)
-}
-
-#[test]
-fn fisher_test_rejects_what_it_should() {
-    assert!((fisher_two_sided(3, 6, 3, 6) - 1.0).abs() < 1e-12);
-    // 0/10 against 10/10: 2 / C(20, 10).
-    assert!((fisher_two_sided(0, 10, 10, 10) - 2.0 / 184_756.0).abs() < 1e-12);
-    assert!(fisher_two_sided(1, 40, 12, 40) < 0.01);
-    assert!(fisher_two_sided(6, 40, 9, 40) > 0.3);
-}
-
 /// The strategies whose abort is a random event (a check that catches the
 /// fault only sometimes): the ones where a selective failure could hide.
 /// The deterministic ones are run with every pattern of `YS` in
@@ -390,31 +330,6 @@ const PROBABILISTIC: [Cheat; 5] = [
     Cheat::CorruptAuthenticator,
     Cheat::FalseDeltaFew,
 ];
-
-/// The seed of the input draws: `BRICKYARD_TEST_SEED` (hex with 0x, or
-/// decimal) or a fresh one; printed either way. (The protocol's own coins
-/// come from the OS, as always.)
-fn test_seed() -> u64 {
-    let seed = match std::env::var("BRICKYARD_TEST_SEED") {
-        Ok(v) => {
-            let v = v.trim();
-            match v.strip_prefix("0x") {
-                Some(h) => u64::from_str_radix(h, 16),
-                None => v.parse(),
-            }
-            .expect("BRICKYARD_TEST_SEED: a number")
-        }
-        Err(_) => {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-                | 1
-        }
-    };
-    println!("input seed {seed:#x} (replay: BRICKYARD_TEST_SEED={seed:#x})");
-    seed
-}
 
 /// Selective failure: `runs` runs of `cheat` for each pattern of `YS`;
 /// each pattern's abort count is compared with all other patterns' by a

@@ -1,6 +1,11 @@
 //! Helpers shared by the protocol integration tests.
 #![allow(dead_code)]
 
+pub mod adversary;
+pub mod stats;
+
+pub use adversary::run_pair;
+
 use brickyard_circuit::{Circuit, Gate, Group};
 use brickyard_core::channel::memory_pair;
 use brickyard_protocols::driver::{run_local, LocalNet, LocalRun};

@@ -200,14 +200,8 @@ pub fn alice<const L: usize>(
         let j = cheats.at(t);
         out0[j] = wide::xor(&out0[j], d);
     }
-    if cheats.is(Cheat::TwoValidLabels) {
-        // Knowing Bob's (rigged) J, the first gate of the first bucket
-        // computes NAND: that bucket yields w and w ⊕ Δ.
-        let asg = super::check::assign(super::party::RIGGED_J, sz);
-        if let Some(&j) = asg.bucketed.first() {
-            out0[j] = wide::xor(&out0[j], d);
-        }
-    }
+    // Faults that know Bob's (rigged) J: `cheat::rig_gates`.
+    crate::cheat::rig_gates(cheats, sz, &mut out0, &mut tables, d, prg);
     if t > 0 && cheats.is(Cheat::CorruptRow) {
         let j = cheats.at(2 * t);
         tables[j][0] ^= prg.random_block();

@@ -10,15 +10,16 @@ use super::generate::{self, AliceGates, BobGates, Sizes};
 use super::schedule::Schedule;
 use super::setup::{self, AliceSetup, BobSetup};
 use super::JimuOptions;
-use crate::cheat::{Cheat, Cheats};
+use crate::cheat::Cheats;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use std::collections::VecDeque;
 
-/// Bob's J when he plays along with [`Cheat::TwoValidLabels`] (a public
-/// seed, so that Alice knows which gates land in buckets: the test forces
-/// the two-valid-labels event that an honest J leaves to chance).
+/// Bob's J when he plays along with a strategy that rigs it
+/// ([`Cheat::rigs_bob`](crate::Cheat::rigs_bob): a public seed, so that Alice knows which gates
+/// land in buckets: the tests force events an honest J leaves to chance,
+/// such as two valid labels or a bucket of faulty gates).
 pub const RIGGED_J: Block = Block(0x4a49_4d55_2d72_6967_6765_642d_4a2d_0001);
 
 fn owners_of(cfg: &RunConfig) -> Result<Vec<Owner>> {
@@ -191,8 +192,9 @@ impl<const L: usize> JimuBob<L> {
         })
     }
 
-    /// Follows `cheats` (adversary builds only deviate; under
-    /// [`Cheat::TwoValidLabels`] Bob is honest but uses [`RIGGED_J`]).
+    /// Follows `cheats` (adversary builds only deviate; under a strategy
+    /// that [rigs](crate::Cheat::rigs_bob) Bob, he is honest but uses
+    /// [`Cheats::rigged_j`]).
     pub fn with_cheats(mut self, cheats: Cheats) -> Self {
         self.cheats = cheats;
         self
@@ -217,10 +219,9 @@ impl<const L: usize> Party for JimuBob<L> {
     fn independent(&mut self, ch: &mut Channel) -> Result<()> {
         let sz = Sizes::new(&self.cfg, &self.opts)?;
         let st = self.setup.as_mut().ok_or_else(|| missing("Setup"))?;
-        let j = if self.cheats.is(Cheat::TwoValidLabels) {
-            RIGGED_J
-        } else {
-            self.prg.random_block()
+        let j = match self.cheats.rigged_j() {
+            Some(j) => j,
+            None => self.prg.random_block(),
         };
         let r = self.prg.random_block();
         let mut prg = Prg::from_seed(self.prg.random_block());
