@@ -1,6 +1,6 @@
 //! Bob (P2): checks, evaluates, and is the only one to learn the output.
 
-use super::bundle::{self, label_commit, label_hash, lambda_commit, BundlePublic};
+use super::bundle::{self, label_commit_input, label_hash_input, lambda_commit, BundlePublic};
 use super::circuits::{eval_plain, D_BITS};
 use super::record::{self, Reader};
 use super::{hash_d, pads, stored, Agreed, Cheat, Setup};
@@ -8,7 +8,7 @@ use super::{
     CHECK_CIRCUIT, CHECK_INPUT, CHECK_LAMBDA, CHECK_MASK, CHECK_NO_VALID, CHECK_OT_LABEL,
     CHECK_OUTPUT, CHECK_PUBLIC_INPUT, CHECK_RECOVERY_ENC, CHECK_RECOVERY_HASH, CHECK_SEED,
 };
-use crate::excom::{commit, Role, VerifierAwaiting};
+use crate::excom::{commit, commit_blocks, Commitment, Role, VerifierAwaiting};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_garble::{decode, evaluate, Keep};
@@ -449,6 +449,11 @@ impl Bob {
                 .map(|&j| bundles.take(j, st))
                 .collect::<Result<_>>()?;
             let mut ot_labels = vec![Vec::new(); members.len()];
+            // Every label of the bucket is checked against its `H2`
+            // commitment in one batch once the bucket's messages are in.
+            let mut blocks =
+                Vec::with_capacity(st.b() * st.shape.ot + (members.len() - st.b()) * st.shape2.ot);
+            let mut want = Vec::with_capacity(blocks.capacity());
             let mut ot = k * per;
             let choices = self.choices[k * per..(k + 1) * per].to_vec();
             for (range, shape) in [(0..st.b(), st.shape), (st.b()..members.len(), st.shape2)] {
@@ -463,13 +468,15 @@ impl Bob {
                     for (t, i) in range.clone().enumerate() {
                         let chunk = &msg[16 * t..16 * t + 16];
                         let lab = Block::from_bytes(chunk.try_into().unwrap_or([0; 16]));
-                        if label_hash(members[i], w, c as u8, lab) != bs[i].labels[w][c as usize] {
-                            return Err(cheating(CHECK_OT_LABEL));
-                        }
+                        blocks.push(label_hash_input(members[i], w, c as u8, lab));
+                        want.push(bs[i].labels[w][c as usize]);
                         ot_labels[i].push(lab);
                     }
                     ot += 1;
                 }
+            }
+            if !all_open(&blocks, &want) {
+                return Err(cheating(CHECK_OT_LABEL));
             }
             let bk = BobBucket {
                 members,
@@ -693,23 +700,34 @@ fn recv_labels(
     out: &mut Vec<Block>,
 ) -> Result<()> {
     let j = bk.members[i];
-    // Label ‖ opening per wire, read at once.
+    // Label ‖ opening per wire, read at once, checked in one batch.
     let mut flat = vec![0u8; 32 * bits.len()];
     ch.recv_bytes(&mut flat)?;
+    let mut blocks = Vec::with_capacity(bits.len());
+    let mut want = Vec::with_capacity(bits.len());
+    let start = out.len();
     for (w, (&bit, c)) in bits.iter().zip(flat.chunks_exact(32)).enumerate() {
         let mut l = [0u8; 16];
         l.copy_from_slice(&c[..16]);
         let lab = Block::from_bytes(l);
         let mut o = [0u8; 16];
         o.copy_from_slice(&c[16..]);
-        if label_commit(j, base + w, bit as u8, lab, &o)
-            != bk.bundles[i].labels[base + w][bit as usize]
-        {
-            return Err(cheating(check));
-        }
+        blocks.push(label_commit_input(j, base + w, bit as u8, lab, &o));
+        want.push(bk.bundles[i].labels[base + w][bit as usize]);
         out.push(lab);
     }
+    if !all_open(&blocks, &want) {
+        out.truncate(start);
+        return Err(cheating(check));
+    }
     Ok(())
+}
+
+/// Whether every block commitment input hashes to its commitment.
+fn all_open(blocks: &[[u8; 64]], want: &[Commitment]) -> bool {
+    let mut got = vec![Commitment([0; 32]); blocks.len()];
+    commit_blocks(blocks, &mut got);
+    got == want
 }
 
 /// Receives the labels of `bits.len()` wires `base..` of member `i` that
@@ -725,10 +743,14 @@ fn recv_public_labels(
 ) -> Result<()> {
     let j = bk.members[i];
     let labs = ch.recv_block_vec(bits.len())?;
+    let mut blocks = Vec::with_capacity(bits.len());
+    let mut want = Vec::with_capacity(bits.len());
     for (w, (&bit, &lab)) in bits.iter().zip(&labs).enumerate() {
-        if label_hash(j, base + w, bit as u8, lab) != bk.bundles[i].labels[base + w][bit as usize] {
-            return Err(cheating(CHECK_PUBLIC_INPUT));
-        }
+        blocks.push(label_hash_input(j, base + w, bit as u8, lab));
+        want.push(bk.bundles[i].labels[base + w][bit as usize]);
+    }
+    if !all_open(&blocks, &want) {
+        return Err(cheating(CHECK_PUBLIC_INPUT));
     }
     out.extend_from_slice(&labs);
     Ok(())
