@@ -109,7 +109,7 @@ impl BobBucket {
 /// bundle at a time, with only their digests in memory — so whole
 /// garbled circuits never all sit in RAM.
 enum Held {
-    Memory(Vec<Option<BundlePublic>>),
+    Memory(Vec<Option<Kept>>),
     Spill {
         file: std::fs::File,
         path: std::path::PathBuf,
@@ -145,7 +145,7 @@ impl Held {
 
     fn push(&mut self, b: BundlePublic) -> Result<()> {
         match self {
-            Held::Memory(v) => v.push(Some(b)),
+            Held::Memory(v) => v.push(Some(Kept::Whole(b))),
             Held::Spill {
                 file,
                 path,
@@ -164,10 +164,24 @@ impl Held {
         Ok(())
     }
 
+    /// Keeps only the digest of a bundle Bob's cut checks (never taken
+    /// into a bucket: `take` refuses it).
+    fn push_digest(&mut self, b: &BundlePublic) {
+        let d = b.digest();
+        match self {
+            Held::Memory(v) => v.push(Some(Kept::Digest(d))),
+            Held::Spill { at, end, .. } => at.push((*end, 0, d)),
+        }
+    }
+
     /// Whether bundle `j` as regenerated equals bundle `j` as received.
     fn matches(&self, j: usize, public: &BundlePublic) -> bool {
         match self {
-            Held::Memory(v) => v.get(j).and_then(Option::as_ref) == Some(public),
+            Held::Memory(v) => match v.get(j).and_then(Option::as_ref) {
+                Some(Kept::Whole(b)) => b == public,
+                Some(Kept::Digest(d)) => *d == public.digest(),
+                None => false,
+            },
             Held::Spill { at, .. } => at.get(j).map(|a| a.2) == Some(public.digest()),
         }
     }
@@ -182,10 +196,10 @@ impl Held {
 
     fn take(&mut self, j: usize, st: &Setup) -> Result<BundlePublic> {
         match self {
-            Held::Memory(v) => v
-                .get_mut(j)
-                .and_then(Option::take)
-                .ok_or_else(|| Error::malformed("bucket member missing")),
+            Held::Memory(v) => match v.get_mut(j).and_then(Option::take) {
+                Some(Kept::Whole(b)) => Ok(b),
+                _ => Err(Error::malformed("bucket member missing")),
+            },
             Held::Spill { file, path, at, .. } => {
                 use std::os::unix::fs::FileExt;
                 let &(off, len, digest) = at
@@ -217,6 +231,13 @@ impl Drop for Held {
             let _ = std::fs::remove_file(path);
         }
     }
+}
+
+/// A bundle in memory: whole if it may be evaluated, its digest if Bob's
+/// cut checks it (it is only compared with its regeneration).
+enum Kept {
+    Whole(BundlePublic),
+    Digest([u8; 32]),
 }
 
 /// Bob's state across the phases.
@@ -392,10 +413,23 @@ impl Bob {
         let total = st.total();
         let mut bundles = Held::new(self.store.as_ref().map(|s| s.dir()))?;
         let mut seed_commits = Vec::with_capacity(total);
-        for j in 0..total {
+        // A bundle our cut checks is only hashed (received into one
+        // reused buffer); the others are kept for the buckets.
+        let checked = v.checked();
+        let mut scratch = BundlePublic::empty();
+        for (j, &check) in checked.iter().enumerate().take(total) {
             let (plan, shape) = st.of(j);
-            bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
+            if check {
+                scratch.recv_into(ch, plan, shape)?;
+                bundles.push_digest(&scratch);
+            } else {
+                bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
+            }
             seed_commits.push(bundle::recv_commitment(ch)?);
+        }
+        drop(scratch);
+        if seed_commits.len() != total {
+            return Err(Error::config("lindell-riva: selection size"));
         }
         let (session, opened) = v.receive_commitments(ch)?;
         // Checked bundles: the seed opens its commitment, and everything

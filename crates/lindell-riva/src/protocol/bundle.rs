@@ -384,12 +384,53 @@ impl BundlePublic {
         })
     }
 
-    /// BLAKE3 of the stored form: what Bob keeps of a bundle he spilled
-    /// to disk, to compare a checked bundle with what was sent.
+    /// BLAKE3 of the stored form ([`BundlePublic::write`]'s bytes, hashed
+    /// as they are made): what Bob keeps of a bundle he spilled to disk or
+    /// will only check, to compare a regenerated bundle with what was sent.
     pub fn digest(&self) -> [u8; 32] {
-        let mut v = Vec::new();
-        self.write(&mut v);
-        *blake3::hash(&v).as_bytes()
+        let mut h = blake3::Hasher::new();
+        if cfg!(target_endian = "little") {
+            h.update(bytemuck::cast_slice(&self.gc.tables));
+        } else {
+            for b in &self.gc.tables {
+                h.update(&b.to_bytes());
+            }
+        }
+        h.update(&pack_bits(&self.decoding.bits));
+        h.update(bytemuck::cast_slice(&self.labels));
+        h.update(&self.outputs.0);
+        h.update(&self.lambda.0);
+        *h.finalize().as_bytes()
+    }
+
+    /// [`BundlePublic::recv`] into `self`, reusing its vectors (a bundle
+    /// Bob only hashes).
+    pub fn recv_into(&mut self, ch: &mut Channel, plan: &GarblePlan, shape: Shape) -> Result<()> {
+        self.gc.tables.resize(plan.table_blocks(), Block::ZERO);
+        ch.recv_blocks(&mut self.gc.tables)?;
+        self.gc.tweak_offset = 0;
+        self.decoding = Decoding {
+            bits: ch.recv_bits(plan.output_wires().len())?,
+        };
+        self.labels.resize(shape.inputs(), [Commitment([0; 32]); 2]);
+        ch.recv_bytes(bytemuck::cast_slice_mut(&mut self.labels))?;
+        self.outputs = recv_commitment(ch)?;
+        self.lambda = recv_commitment(ch)?;
+        Ok(())
+    }
+
+    /// An empty bundle (a buffer for [`BundlePublic::recv_into`]).
+    pub fn empty() -> Self {
+        BundlePublic {
+            gc: GarbledCircuit {
+                tables: Vec::new(),
+                tweak_offset: 0,
+            },
+            decoding: Decoding { bits: Vec::new() },
+            labels: Vec::new(),
+            outputs: Commitment([0; 32]),
+            lambda: Commitment([0; 32]),
+        }
     }
 }
 
