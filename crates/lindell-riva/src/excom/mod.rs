@@ -37,7 +37,7 @@ mod verifier;
 pub use challenge::{BucketChallenge, CHECK_CHALLENGE};
 #[cfg(feature = "adversary")]
 pub use cheat::{ProverCheat, VerifierCheat};
-pub use hashcom::{commit, Commitment, Opening, Role};
+pub use hashcom::{block_input, commit, commit_block, commit_blocks, Commitment, Opening, Role};
 pub use prover::{AwaitingChallenge, AwaitingCommit, BucketToken, ProverCommitted, ProverSession};
 pub use selection::{Selection, CHECK_SELECTION};
 pub use verifier::{

@@ -5,7 +5,7 @@
 //! Fig. A.2 derives a bundle's randomness from its seed), so a checked
 //! message is opened by `(m_j, seed_j)`.
 
-use super::hashcom::{commit, Commitment, Opening, Role};
+use super::hashcom::{block_input, commit, commit_block, commit_blocks, Commitment, Opening, Role};
 use brickyard_core::prg::Prg;
 use brickyard_core::Block;
 use zeroize::{Zeroize, Zeroizing};
@@ -52,33 +52,58 @@ impl SplitRandomness {
 
     /// The `2s` commitments of message `j`, side 0 then side 1 per `i`.
     pub(crate) fn commitments(&self, j: usize, m: &[u8]) -> Vec<Commitment> {
-        let mut out = Vec::with_capacity(2 * self.r.len());
+        let mut out = vec![Commitment([0; 32]); 2 * self.r.len()];
+        if m.len() == 16 {
+            // 16-byte messages (a 128-bit mask) are block commitments:
+            // all 2s hashed in one batch.
+            let mut blocks = Vec::with_capacity(out.len());
+            for i in 0..self.r.len() {
+                for side in 0..2u8 {
+                    let v = self.side_value(m, i, side);
+                    let mut v16 = [0u8; 16];
+                    v16.copy_from_slice(&v);
+                    blocks.push(block_input(
+                        split_role(j, i, side),
+                        &v16,
+                        &self.open[i][side as usize],
+                    ));
+                    v16.zeroize();
+                }
+            }
+            commit_blocks(&blocks, &mut out);
+            blocks.zeroize();
+            return out;
+        }
         for i in 0..self.r.len() {
             for side in 0..2u8 {
-                out.push(split_commit(
+                out[2 * i + side as usize] = split_commit(
                     j,
                     i,
                     side,
                     &self.side_value(m, i, side),
                     &self.open[i][side as usize],
-                ));
+                );
             }
         }
         out
     }
 }
 
-/// One side's commitment.
+fn split_role(j: usize, i: usize, side: u8) -> Role {
+    Role::Split {
+        j: j as u64,
+        i: i as u32,
+        side,
+    }
+}
+
+/// One side's commitment: a block commitment (`hashcom::block_input`)
+/// for a 16-byte value, else `commit`.
 pub(crate) fn split_commit(j: usize, i: usize, side: u8, v: &[u8], o: &Opening) -> Commitment {
-    commit(
-        Role::Split {
-            j: j as u64,
-            i: i as u32,
-            side,
-        },
-        v,
-        o,
-    )
+    match <&[u8; 16]>::try_from(v) {
+        Ok(v16) => commit_block(&block_input(split_role(j, i, side), v16, o)),
+        Err(_) => commit(split_role(j, i, side), v, o),
+    }
 }
 
 /// Bytewise XOR of equal-length slices.

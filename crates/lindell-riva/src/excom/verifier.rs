@@ -28,6 +28,19 @@ pub struct VerifierAwaiting {
 }
 
 impl VerifierAwaiting {
+    /// Bob's own cut: `checked[j]` says bundle `j` is in the checked set
+    /// `J` (his choice, committed; Alice learns it only when he opens it).
+    /// Lets him keep a digest instead of a bundle he will only compare.
+    pub fn checked(&self) -> Vec<bool> {
+        let mut v = vec![false; self.p.all_total()];
+        for j in self.selection.buckets(&self.p).1 {
+            if let Some(c) = v.get_mut(j) {
+                *c = true;
+            }
+        }
+        v
+    }
+
     /// Chooses a uniform selection and `N` fresh challenges, and sends
     /// their commitments (Fig. 3.2 "Commit to Challenge"; Fig. A.2 "P2
     /// commits on σ and seed_π") before Alice commits.

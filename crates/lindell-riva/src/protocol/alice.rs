@@ -197,24 +197,31 @@ impl Alice {
                 (_, Some(p), j) if j >= st.m() && j < st.m() + bad_c2 => p,
                 _ => plan,
             };
-            #[allow(unused_mut)]
-            let (mut public, mut secret) = bundle::generate(plan, shape, j, seed)?;
-            #[cfg(feature = "adversary")]
-            if let Some(t) = rigged_bucket.iter().position(|&m| m == j) {
-                public.outputs = secret.shift_outputs(Block(2));
-                if t % 2 == 1 {
-                    public.decoding.bits[0] ^= true;
-                }
-            }
-            let _ = &rigged_bucket;
-            if let Cheat::BadCircuit(k) = self.cheat {
-                if j < k.min(st.m()) {
-                    if let Some(t) = public.gc.tables.first_mut() {
-                        *t ^= Block(1);
+            let honest = !rigged_bucket.contains(&j)
+                && !matches!(self.cheat, Cheat::BadCircuit(k) if j < k.min(st.m()));
+            let secret = if honest {
+                // Garbled straight onto the channel.
+                bundle::generate_to(ch, plan, shape, j, seed)?
+            } else {
+                #[allow(unused_mut)]
+                let (mut public, mut secret) = bundle::generate(plan, shape, j, seed)?;
+                #[cfg(feature = "adversary")]
+                if let Some(t) = rigged_bucket.iter().position(|&m| m == j) {
+                    public.outputs = secret.shift_outputs(Block(2));
+                    if t % 2 == 1 {
+                        public.decoding.bits[0] ^= true;
                     }
                 }
-            }
-            public.send(ch)?;
+                if let Cheat::BadCircuit(k) = self.cheat {
+                    if j < k.min(st.m()) {
+                        if let Some(t) = public.gc.tables.first_mut() {
+                            *t ^= Block(1);
+                        }
+                    }
+                }
+                public.send(ch)?;
+                secret
+            };
             ch.send_bytes(&commit(Role::Seed(j as u64), &seed.to_bytes(), &r).0)?;
             secrets.push(Some(secret));
             seeds.push((seed, r));

@@ -1,6 +1,6 @@
 //! Bob (P2): checks, evaluates, and is the only one to learn the output.
 
-use super::bundle::{self, label_commit, label_hash, lambda_commit, BundlePublic};
+use super::bundle::{self, label_commit_input, label_hash_input, lambda_commit, BundlePublic};
 use super::circuits::{eval_plain, D_BITS};
 use super::record::{self, Reader};
 use super::{hash_d, pads, stored, Agreed, Cheat, Setup};
@@ -8,7 +8,7 @@ use super::{
     CHECK_CIRCUIT, CHECK_INPUT, CHECK_LAMBDA, CHECK_MASK, CHECK_NO_VALID, CHECK_OT_LABEL,
     CHECK_OUTPUT, CHECK_PUBLIC_INPUT, CHECK_RECOVERY_ENC, CHECK_RECOVERY_HASH, CHECK_SEED,
 };
-use crate::excom::{commit, Role, VerifierAwaiting};
+use crate::excom::{commit, commit_blocks, Commitment, Role, VerifierAwaiting};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_garble::{decode, evaluate, Keep};
@@ -109,7 +109,7 @@ impl BobBucket {
 /// bundle at a time, with only their digests in memory — so whole
 /// garbled circuits never all sit in RAM.
 enum Held {
-    Memory(Vec<Option<BundlePublic>>),
+    Memory(Vec<Option<Kept>>),
     Spill {
         file: std::fs::File,
         path: std::path::PathBuf,
@@ -145,7 +145,7 @@ impl Held {
 
     fn push(&mut self, b: BundlePublic) -> Result<()> {
         match self {
-            Held::Memory(v) => v.push(Some(b)),
+            Held::Memory(v) => v.push(Some(Kept::Whole(b))),
             Held::Spill {
                 file,
                 path,
@@ -164,10 +164,24 @@ impl Held {
         Ok(())
     }
 
+    /// Keeps only the digest of a bundle Bob's cut checks (never taken
+    /// into a bucket: `take` refuses it).
+    fn push_digest(&mut self, b: &BundlePublic) {
+        let d = b.digest();
+        match self {
+            Held::Memory(v) => v.push(Some(Kept::Digest(d))),
+            Held::Spill { at, end, .. } => at.push((*end, 0, d)),
+        }
+    }
+
     /// Whether bundle `j` as regenerated equals bundle `j` as received.
     fn matches(&self, j: usize, public: &BundlePublic) -> bool {
         match self {
-            Held::Memory(v) => v.get(j).and_then(Option::as_ref) == Some(public),
+            Held::Memory(v) => match v.get(j).and_then(Option::as_ref) {
+                Some(Kept::Whole(b)) => b == public,
+                Some(Kept::Digest(d)) => *d == public.digest(),
+                None => false,
+            },
             Held::Spill { at, .. } => at.get(j).map(|a| a.2) == Some(public.digest()),
         }
     }
@@ -182,10 +196,10 @@ impl Held {
 
     fn take(&mut self, j: usize, st: &Setup) -> Result<BundlePublic> {
         match self {
-            Held::Memory(v) => v
-                .get_mut(j)
-                .and_then(Option::take)
-                .ok_or_else(|| Error::malformed("bucket member missing")),
+            Held::Memory(v) => match v.get_mut(j).and_then(Option::take) {
+                Some(Kept::Whole(b)) => Ok(b),
+                _ => Err(Error::malformed("bucket member missing")),
+            },
             Held::Spill { file, path, at, .. } => {
                 use std::os::unix::fs::FileExt;
                 let &(off, len, digest) = at
@@ -217,6 +231,13 @@ impl Drop for Held {
             let _ = std::fs::remove_file(path);
         }
     }
+}
+
+/// A bundle in memory: whole if it may be evaluated, its digest if Bob's
+/// cut checks it (it is only compared with its regeneration).
+enum Kept {
+    Whole(BundlePublic),
+    Digest([u8; 32]),
 }
 
 /// Bob's state across the phases.
@@ -392,10 +413,23 @@ impl Bob {
         let total = st.total();
         let mut bundles = Held::new(self.store.as_ref().map(|s| s.dir()))?;
         let mut seed_commits = Vec::with_capacity(total);
-        for j in 0..total {
+        // A bundle our cut checks is only hashed (received into one
+        // reused buffer); the others are kept for the buckets.
+        let checked = v.checked();
+        let mut scratch = BundlePublic::empty();
+        for (j, &check) in checked.iter().enumerate().take(total) {
             let (plan, shape) = st.of(j);
-            bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
+            if check {
+                scratch.recv_into(ch, plan, shape)?;
+                bundles.push_digest(&scratch);
+            } else {
+                bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
+            }
             seed_commits.push(bundle::recv_commitment(ch)?);
+        }
+        drop(scratch);
+        if seed_commits.len() != total {
+            return Err(Error::config("lindell-riva: selection size"));
         }
         let (session, opened) = v.receive_commitments(ch)?;
         // Checked bundles: the seed opens its commitment, and everything
@@ -449,6 +483,11 @@ impl Bob {
                 .map(|&j| bundles.take(j, st))
                 .collect::<Result<_>>()?;
             let mut ot_labels = vec![Vec::new(); members.len()];
+            // Every label of the bucket is checked against its `H2`
+            // commitment in one batch once the bucket's messages are in.
+            let mut blocks =
+                Vec::with_capacity(st.b() * st.shape.ot + (members.len() - st.b()) * st.shape2.ot);
+            let mut want = Vec::with_capacity(blocks.capacity());
             let mut ot = k * per;
             let choices = self.choices[k * per..(k + 1) * per].to_vec();
             for (range, shape) in [(0..st.b(), st.shape), (st.b()..members.len(), st.shape2)] {
@@ -463,13 +502,15 @@ impl Bob {
                     for (t, i) in range.clone().enumerate() {
                         let chunk = &msg[16 * t..16 * t + 16];
                         let lab = Block::from_bytes(chunk.try_into().unwrap_or([0; 16]));
-                        if label_hash(members[i], w, c as u8, lab) != bs[i].labels[w][c as usize] {
-                            return Err(cheating(CHECK_OT_LABEL));
-                        }
+                        blocks.push(label_hash_input(members[i], w, c as u8, lab));
+                        want.push(bs[i].labels[w][c as usize]);
                         ot_labels[i].push(lab);
                     }
                     ot += 1;
                 }
+            }
+            if !all_open(&blocks, &want) {
+                return Err(cheating(CHECK_OT_LABEL));
             }
             let bk = BobBucket {
                 members,
@@ -693,23 +734,34 @@ fn recv_labels(
     out: &mut Vec<Block>,
 ) -> Result<()> {
     let j = bk.members[i];
-    // Label ‖ opening per wire, read at once.
+    // Label ‖ opening per wire, read at once, checked in one batch.
     let mut flat = vec![0u8; 32 * bits.len()];
     ch.recv_bytes(&mut flat)?;
+    let mut blocks = Vec::with_capacity(bits.len());
+    let mut want = Vec::with_capacity(bits.len());
+    let start = out.len();
     for (w, (&bit, c)) in bits.iter().zip(flat.chunks_exact(32)).enumerate() {
         let mut l = [0u8; 16];
         l.copy_from_slice(&c[..16]);
         let lab = Block::from_bytes(l);
         let mut o = [0u8; 16];
         o.copy_from_slice(&c[16..]);
-        if label_commit(j, base + w, bit as u8, lab, &o)
-            != bk.bundles[i].labels[base + w][bit as usize]
-        {
-            return Err(cheating(check));
-        }
+        blocks.push(label_commit_input(j, base + w, bit as u8, lab, &o));
+        want.push(bk.bundles[i].labels[base + w][bit as usize]);
         out.push(lab);
     }
+    if !all_open(&blocks, &want) {
+        out.truncate(start);
+        return Err(cheating(check));
+    }
     Ok(())
+}
+
+/// Whether every block commitment input hashes to its commitment.
+fn all_open(blocks: &[[u8; 64]], want: &[Commitment]) -> bool {
+    let mut got = vec![Commitment([0; 32]); blocks.len()];
+    commit_blocks(blocks, &mut got);
+    got == want
 }
 
 /// Receives the labels of `bits.len()` wires `base..` of member `i` that
@@ -725,10 +777,14 @@ fn recv_public_labels(
 ) -> Result<()> {
     let j = bk.members[i];
     let labs = ch.recv_block_vec(bits.len())?;
+    let mut blocks = Vec::with_capacity(bits.len());
+    let mut want = Vec::with_capacity(bits.len());
     for (w, (&bit, &lab)) in bits.iter().zip(&labs).enumerate() {
-        if label_hash(j, base + w, bit as u8, lab) != bk.bundles[i].labels[base + w][bit as usize] {
-            return Err(cheating(CHECK_PUBLIC_INPUT));
-        }
+        blocks.push(label_hash_input(j, base + w, bit as u8, lab));
+        want.push(bk.bundles[i].labels[base + w][bit as usize]);
+    }
+    if !all_open(&blocks, &want) {
+        return Err(cheating(CHECK_PUBLIC_INPUT));
     }
     out.extend_from_slice(&labs);
     Ok(())

@@ -20,10 +20,12 @@
 //! * one commitment to all output label pairs `(W⁰_v, W¹_v)`.
 
 use super::circuits::Shape;
-use crate::excom::{commit, Commitment, Opening, Role};
+use crate::excom::{block_input, commit, commit_block, commit_blocks, Commitment, Opening, Role};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
-use brickyard_garble::{garble, Decoding, Delta, GarblePlan, GarbledCircuit, Keep};
+use brickyard_garble::{
+    garble, garble_to_channel, Decoding, Delta, GarbleOutput, GarblePlan, GarbledCircuit, Keep,
+};
 use zeroize::{Zeroize, Zeroizing};
 
 /// What Bob receives of a bundle (and what a check compares).
@@ -77,6 +79,39 @@ pub fn generate(
     j: usize,
     seed: Block,
 ) -> Result<(BundlePublic, BundleSecret)> {
+    let (mut secret, delta) = expand(shape, j, seed);
+    let (gc, out) = garble(plan, &delta, &secret.zero, 0, Keep::Outputs)?;
+    let rest = finish(&mut secret, &out);
+    let public = BundlePublic {
+        gc,
+        decoding: rest.decoding,
+        labels: rest.labels,
+        outputs: rest.outputs,
+        lambda: rest.lambda,
+    };
+    Ok((public, secret))
+}
+
+/// [`generate`] and [`BundlePublic::send`] in one pass: the tables go to
+/// the peer piece by piece as they are garbled (no table vector, no copy
+/// through the channel's buffer), then the rest. The bytes on the wire
+/// are exactly those of `generate` + `send`.
+pub fn generate_to(
+    ch: &mut Channel,
+    plan: &GarblePlan,
+    shape: Shape,
+    j: usize,
+    seed: Block,
+) -> Result<BundleSecret> {
+    let (mut secret, delta) = expand(shape, j, seed);
+    let out = garble_to_channel(plan, &delta, &secret.zero, 0, Keep::Outputs, ch)?;
+    finish(&mut secret, &out).send(ch)?;
+    Ok(secret)
+}
+
+/// Everything of bundle `j` drawn from `PRG(seed)` (in the order of the
+/// module comment), and Δ.
+fn expand(shape: Shape, j: usize, seed: Block) -> (BundleSecret, Delta) {
     let mut prg = Prg::from_seed(seed);
     let m = prg.random_bits(shape.x);
     let lambda = prg.random_block();
@@ -96,7 +131,6 @@ pub fn generate(
         .collect();
     let mut out_open = [0u8; 16];
     prg.fill_bytes(&mut out_open);
-    let (gc, out) = garble(plan, &delta, &zero, 0, Keep::Outputs)?;
     let secret = BundleSecret {
         j,
         m,
@@ -105,43 +139,77 @@ pub fn generate(
         delta: delta.block(),
         zero,
         label_open,
-        out_zero: Zeroizing::new(out.output_zero_labels.to_vec()),
+        out_zero: Zeroizing::new(Vec::new()),
         out_open,
         shape,
     };
-    let labels = (0..n)
-        .map(|w| {
-            [0u8, 1].map(|pos| {
-                let (v, o) = secret.label_at(w, pos);
-                if w < shape.x {
-                    label_commit(j, w, pos, v, &o)
-                } else {
-                    label_hash(j, w, pos, v)
-                }
-            })
-        })
-        .collect();
-    let public = BundlePublic {
-        decoding: out.decoding(),
-        gc,
-        labels,
-        outputs: commit(Role::Output(j as u64), &secret.output_bytes(), &out_open),
-        lambda: lambda_commit(j, secret.lambda, &secret.lambda_open),
-    };
-    Ok((public, secret))
+    (secret, delta)
 }
 
-/// The commitment to position `pos` of wire `w` of bundle `j`.
+/// What follows the tables of a bundle on the wire.
+struct Rest {
+    decoding: Decoding,
+    labels: Vec<[Commitment; 2]>,
+    outputs: Commitment,
+    lambda: Commitment,
+}
+
+impl Rest {
+    fn send(&self, ch: &mut Channel) -> Result<()> {
+        ch.send_bits(&self.decoding.bits)?;
+        // All label commitments in one write, straight from the vector.
+        ch.send_bytes(bytemuck::cast_slice(&self.labels))?;
+        ch.send_bytes(&self.outputs.0)?;
+        ch.send_bytes(&self.lambda.0)
+    }
+}
+
+/// Takes the output labels into `secret` and computes the commitments.
+fn finish(secret: &mut BundleSecret, out: &GarbleOutput) -> Rest {
+    secret.out_zero = Zeroizing::new(out.output_zero_labels.to_vec());
+    let (j, shape) = (secret.j, secret.shape);
+    let n = shape.inputs();
+    // All 2n label commitments hashed side by side (one batch per bundle).
+    let mut blocks = Vec::with_capacity(2 * n);
+    for w in 0..n {
+        for pos in [0u8, 1] {
+            let (v, o) = secret.label_at(w, pos);
+            blocks.push(if w < shape.x {
+                label_commit_input(j, w, pos, v, &o)
+            } else {
+                label_hash_input(j, w, pos, v)
+            });
+        }
+    }
+    let mut labels = vec![[Commitment([0; 32]); 2]; n];
+    commit_blocks(&blocks, bytemuck::cast_slice_mut(&mut labels));
+    blocks.zeroize();
+    Rest {
+        decoding: out.decoding(),
+        labels,
+        outputs: commit(
+            Role::Output(j as u64),
+            &secret.output_bytes(),
+            &secret.out_open,
+        ),
+        lambda: lambda_commit(j, secret.lambda, &secret.lambda_open),
+    }
+}
+
+/// The commitment to position `pos` of wire `w` of bundle `j` (a block
+/// commitment, `excom::block_input`).
 pub fn label_commit(j: usize, w: usize, pos: u8, label: Block, o: &Opening) -> Commitment {
-    commit(
-        Role::Label {
-            j: j as u64,
-            wire: w as u32,
-            pos,
-        },
-        &label.to_bytes(),
-        o,
-    )
+    commit_block(&label_commit_input(j, w, pos, label, o))
+}
+
+/// What [`label_commit`] hashes (for batches: `excom::commit_blocks`).
+pub fn label_commit_input(j: usize, w: usize, pos: u8, label: Block, o: &Opening) -> [u8; 64] {
+    let role = Role::Label {
+        j: j as u64,
+        wire: w as u32,
+        pos,
+    };
+    block_input(role, &label.to_bytes(), o)
 }
 
 /// `H2(λ ⊕ W)` at position `pos` of wire `w` of bundle `j`: the
@@ -150,15 +218,17 @@ pub fn label_commit(j: usize, w: usize, pos: u8, label: Block, o: &Opening) -> C
 /// so no randomness is needed; it halves the OT messages and the public
 /// labels online).
 pub fn label_hash(j: usize, w: usize, pos: u8, label: Block) -> Commitment {
-    commit(
-        Role::LabelH2 {
-            j: j as u64,
-            wire: w as u32,
-            pos,
-        },
-        &label.to_bytes(),
-        &[0u8; 16],
-    )
+    commit_block(&label_hash_input(j, w, pos, label))
+}
+
+/// What [`label_hash`] hashes (for batches).
+pub fn label_hash_input(j: usize, w: usize, pos: u8, label: Block) -> [u8; 64] {
+    let role = Role::LabelH2 {
+        j: j as u64,
+        wire: w as u32,
+        pos,
+    };
+    block_input(role, &label.to_bytes(), &[0u8; 16])
 }
 
 /// `ExtractCom(λ_j)`.
@@ -248,14 +318,7 @@ impl BundlePublic {
     pub fn send(&self, ch: &mut Channel) -> Result<()> {
         ch.send_blocks(&self.gc.tables)?;
         ch.send_bits(&self.decoding.bits)?;
-        // All label commitments in one write (the same bytes as one write each).
-        let flat: Vec<u8> = self
-            .labels
-            .iter()
-            .flat_map(|pair| pair[0].0.iter().chain(&pair[1].0))
-            .copied()
-            .collect();
-        ch.send_bytes(&flat)?;
+        ch.send_bytes(bytemuck::cast_slice(&self.labels))?;
         ch.send_bytes(&self.outputs.0)?;
         ch.send_bytes(&self.lambda.0)
     }
@@ -267,17 +330,8 @@ impl BundlePublic {
             bits: ch.recv_bits(plan.output_wires().len())?,
         };
         // All label commitments in one read (sized by the agreed shape).
-        let mut flat = vec![0u8; 64 * shape.inputs()];
-        ch.recv_bytes(&mut flat)?;
-        let labels = flat
-            .chunks_exact(64)
-            .map(|c| {
-                let mut pair = [Commitment([0; 32]); 2];
-                pair[0].0.copy_from_slice(&c[..32]);
-                pair[1].0.copy_from_slice(&c[32..]);
-                pair
-            })
-            .collect();
+        let mut labels = vec![[Commitment([0; 32]); 2]; shape.inputs()];
+        ch.recv_bytes(bytemuck::cast_slice_mut(&mut labels))?;
         Ok(BundlePublic {
             gc: GarbledCircuit {
                 tables,
@@ -330,12 +384,53 @@ impl BundlePublic {
         })
     }
 
-    /// BLAKE3 of the stored form: what Bob keeps of a bundle he spilled
-    /// to disk, to compare a checked bundle with what was sent.
+    /// BLAKE3 of the stored form ([`BundlePublic::write`]'s bytes, hashed
+    /// as they are made): what Bob keeps of a bundle he spilled to disk or
+    /// will only check, to compare a regenerated bundle with what was sent.
     pub fn digest(&self) -> [u8; 32] {
-        let mut v = Vec::new();
-        self.write(&mut v);
-        *blake3::hash(&v).as_bytes()
+        let mut h = blake3::Hasher::new();
+        if cfg!(target_endian = "little") {
+            h.update(bytemuck::cast_slice(&self.gc.tables));
+        } else {
+            for b in &self.gc.tables {
+                h.update(&b.to_bytes());
+            }
+        }
+        h.update(&pack_bits(&self.decoding.bits));
+        h.update(bytemuck::cast_slice(&self.labels));
+        h.update(&self.outputs.0);
+        h.update(&self.lambda.0);
+        *h.finalize().as_bytes()
+    }
+
+    /// [`BundlePublic::recv`] into `self`, reusing its vectors (a bundle
+    /// Bob only hashes).
+    pub fn recv_into(&mut self, ch: &mut Channel, plan: &GarblePlan, shape: Shape) -> Result<()> {
+        self.gc.tables.resize(plan.table_blocks(), Block::ZERO);
+        ch.recv_blocks(&mut self.gc.tables)?;
+        self.gc.tweak_offset = 0;
+        self.decoding = Decoding {
+            bits: ch.recv_bits(plan.output_wires().len())?,
+        };
+        self.labels.resize(shape.inputs(), [Commitment([0; 32]); 2]);
+        ch.recv_bytes(bytemuck::cast_slice_mut(&mut self.labels))?;
+        self.outputs = recv_commitment(ch)?;
+        self.lambda = recv_commitment(ch)?;
+        Ok(())
+    }
+
+    /// An empty bundle (a buffer for [`BundlePublic::recv_into`]).
+    pub fn empty() -> Self {
+        BundlePublic {
+            gc: GarbledCircuit {
+                tables: Vec::new(),
+                tweak_offset: 0,
+            },
+            decoding: Decoding { bits: Vec::new() },
+            labels: Vec::new(),
+            outputs: Commitment([0; 32]),
+            lambda: Commitment([0; 32]),
+        }
     }
 }
 
