@@ -110,7 +110,7 @@ mod tests {
         // Bin(10, 1/2): P(X = 0) = P(X = 10) = 2^-10; P(X ≤ 1) = 11·2^-10.
         assert_eq!(binomial_interval(10, 0.5, 2.0 * 2f64.powi(-10)), (1, 9));
         assert_eq!(
-            binomial_interval(10, 0.5, 2.0 * 11.0 * 2f64.powi(-10)),
+            binomial_interval(10, 0.5, 2.0 * 11.5 * 2f64.powi(-10)),
             (2, 8)
         );
         assert_eq!(binomial_interval(10, 0.5, 1e-6), (0, 10));
