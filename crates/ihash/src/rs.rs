@@ -13,7 +13,7 @@
 //! (log/exp tables, one message), [`Code::encode_batch`] (the core slice
 //! kernels on symbol-major batches).
 
-use brickyard_core::gf256::{reference, Field, GfMatrix};
+use brickyard_core::gf256::{reference, Field, GfMatrix, SubspaceCode};
 use std::sync::OnceLock;
 
 /// A systematic Reed–Solomon code with its parity matrix.
@@ -24,6 +24,10 @@ pub struct Code {
     ell: usize,
     /// (n − ℓ) × ℓ: row j − ℓ gives parity symbol j.
     parity: GfMatrix,
+    /// The additive-FFT encoder when ℓ is a power of two (the label code
+    /// for k = 88: 240 products by a constant per message instead of the
+    /// parity matrix's 1 728), else `None`.
+    fft: Option<SubspaceCode>,
     /// The same coefficients computed by reference arithmetic (row-major),
     /// built on first use by [`Code::encode_reference`].
     reference: OnceLock<Vec<u8>>,
@@ -44,6 +48,7 @@ impl Code {
             n,
             ell,
             parity,
+            fft: SubspaceCode::new(field, n, ell),
             reference: OnceLock::new(),
         }
     }
@@ -113,7 +118,29 @@ impl Code {
     /// `len` bytes (row i = symbol i of every message), `parity` gets
     /// n − ℓ rows of `len` bytes.
     pub fn encode_batch(&self, messages: &[u8], len: usize, parity: &mut [u8]) {
-        self.parity.apply(messages, len, parity)
+        assert_eq!(parity.len(), (self.n - self.ell) * len, "rs: parity size");
+        parity.fill(0);
+        self.encode_add_strided(messages, len, len, parity, len)
+    }
+
+    /// parity ^= the parity symbols of a strided symbol-major batch (row
+    /// c of the input is `messages[c·in_stride..][..len]`, row j of the
+    /// output `parity[j·out_stride..][..len]`): the additive FFT when ℓ is
+    /// a power of two, else the parity matrix's AVX2 kernel.
+    pub fn encode_add_strided(
+        &self,
+        messages: &[u8],
+        in_stride: usize,
+        len: usize,
+        parity: &mut [u8],
+        out_stride: usize,
+    ) {
+        match &self.fft {
+            Some(f) => f.apply_add_strided(messages, in_stride, len, parity, out_stride),
+            None => self
+                .parity
+                .apply_add_strided(messages, in_stride, len, parity, out_stride),
+        }
     }
 }
 

@@ -152,9 +152,7 @@ impl Sender {
             for (row, prg) in corr.chunks_exact_mut(len).zip(par_prgs.iter_mut()) {
                 fill_symbols(prg, row, field);
             }
-            self.code
-                .parity_matrix()
-                .apply_add_strided(chunk, CHUNK, len, corr, len);
+            self.code.encode_add_strided(chunk, CHUNK, len, corr, len);
             #[cfg(feature = "adversary")]
             if let Some(crate::Cheat::SenderBadCorrection {
                 position,

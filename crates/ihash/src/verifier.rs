@@ -66,6 +66,12 @@ impl Verifier {
             return false;
         }
         let (sys, par) = hash.split_at(self.systematic);
-        self.watch.iter().zip(sys).all(|(&j, &h)| m[j] == h) && self.parity.matches(m, par)
+        // One OR of differences, not a branch per watched symbol: the
+        // systematic part and the parity part are both always computed.
+        let diff = self.watch[..self.systematic]
+            .iter()
+            .zip(sys)
+            .fold(0u8, |d, (&j, &h)| d | (m[j] ^ h));
+        (diff == 0) & self.parity.matches(m, par)
     }
 }

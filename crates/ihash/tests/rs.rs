@@ -87,7 +87,7 @@ fn encoders_agree(field: &'static Field, n: usize, ell: usize, count: usize, see
             sym[i * count + t] = msgs[t * ell + i];
         }
     }
-    let batches: Vec<Vec<u8>> = Kernel::available()
+    let mut batches: Vec<Vec<u8>> = Kernel::available()
         .into_iter()
         .map(|k| {
             let mut par = vec![0u8; (n - ell) * count];
@@ -95,6 +95,11 @@ fn encoders_agree(field: &'static Field, n: usize, ell: usize, count: usize, see
             par
         })
         .collect();
+    // The batch encoder the sender runs (the additive FFT when ℓ is a
+    // power of two).
+    let mut par = vec![0u8; (n - ell) * count];
+    code.encode_batch(&sym, count, &mut par);
+    batches.push(par);
     for t in 0..count {
         let m = &msgs[t * ell..(t + 1) * ell];
         let want = code.encode_reference(m);

@@ -153,14 +153,17 @@ impl NibbleMap {
         }
     }
 
-    /// Whether M·x = y (`false` on wrong lengths).
+    /// Whether M·x = y (`false` on wrong lengths). The packed image is
+    /// compared with `y` in 8-byte windows read straight from `y` (no copy
+    /// of `y` into a padded buffer, whose byte stores a wide load could
+    /// not forward), XORed and ORed without a branch per window.
     pub fn matches(&self, x: &[u8], y: &[u8]) -> bool {
         if x.len() != self.cols || y.len() != self.rows {
             return false;
         }
         match self.words {
-            1 => self.accumulate1(x) == pack::<1>(y),
-            2 => self.accumulate2(x) == pack::<2>(y),
+            1 => same_bytes(&self.accumulate1(x), y),
+            2 => same_bytes(&self.accumulate2(x), y),
             _ => {
                 let mut out = vec![0u8; self.rows];
                 self.apply(x, &mut out);
@@ -170,12 +173,37 @@ impl NibbleMap {
     }
 }
 
-/// y packed like [`NibbleMap::accumulate`]'s output (y.len() ≤ 16·W).
+/// Bytes `s..s + 8` of the little-endian words `acc` (`s + 8 ≤ 16·W`).
 #[inline]
-fn pack<const W: usize>(y: &[u8]) -> [u128; W] {
-    let mut bytes = [[0u8; 16]; W];
-    for (k, chunk) in y.chunks(16).enumerate() {
-        bytes[k][..chunk.len()].copy_from_slice(chunk);
+fn window<const W: usize>(acc: &[u128; W], s: usize) -> u64 {
+    let (w, o) = (s / 16, s % 16);
+    let lo = acc[w] >> (8 * o);
+    if o <= 8 {
+        lo as u64
+    } else {
+        (lo | (acc[w + 1] << (128 - 8 * o))) as u64
     }
-    bytes.map(u128::from_le_bytes)
+}
+
+/// Whether the first `y.len()` bytes of `acc` (≤ 16·W) are `y`.
+#[inline]
+fn same_bytes<const W: usize>(acc: &[u128; W], y: &[u8]) -> bool {
+    let r = y.len();
+    debug_assert!(r <= 16 * W);
+    if r < 8 {
+        let diff = y.iter().enumerate().fold(0u8, |d, (i, &b)| {
+            d | ((acc[i / 16] >> (8 * (i % 16))) as u8 ^ b)
+        });
+        return diff == 0;
+    }
+    let mut diff = 0u64;
+    let mut s = 0;
+    while s < r {
+        // The last window ends at r (it may overlap the one before).
+        let at = s.min(r - 8);
+        let want = u64::from_le_bytes(y[at..at + 8].try_into().expect("8 bytes"));
+        diff |= window(acc, at) ^ want;
+        s += 8;
+    }
+    diff == 0
 }

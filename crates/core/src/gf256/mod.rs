@@ -16,6 +16,7 @@
 //! [`Field`] (scalar work), and the slice kernels of [`slice`] (bulk work;
 //! a portable twin, AVX2 nibble tables, GFNI + AVX-512, chosen at run time).
 
+pub mod afft;
 pub mod combine;
 pub mod layout;
 pub mod lookup;
@@ -28,6 +29,7 @@ mod tests;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub use afft::SubspaceCode;
 pub use combine::{combine_rows, combine_rows_many, const_muls};
 pub use lookup::NibbleMap;
 pub use matrix::GfMatrix;

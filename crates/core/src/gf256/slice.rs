@@ -167,6 +167,42 @@ pub fn mul_add_const_on(kernel: Kernel, m: &ConstMul, src: &[u8], dst: &mut [u8]
     }
 }
 
+/// The additive FFT's butterfly on two equally long rows:
+/// a ^= c · b, then b ^= a (see [`super::afft`]).
+pub fn butterfly_on(kernel: Kernel, m: &ConstMul, a: &mut [u8], b: &mut [u8]) {
+    assert_eq!(a.len(), b.len(), "gf256::butterfly: lengths differ");
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx2 {
+        kernel.check();
+        // SAFETY: `check` confirmed AVX2 at run time; equal lengths.
+        unsafe { super::x86::avx2_butterfly(m, a, b, false) };
+        return;
+    }
+    mul_add_const_on(kernel, m, b, a);
+    xor_rows(b, a);
+}
+
+/// The inverse butterfly: b ^= a, then a ^= c · b.
+pub fn butterfly_inv_on(kernel: Kernel, m: &ConstMul, a: &mut [u8], b: &mut [u8]) {
+    assert_eq!(a.len(), b.len(), "gf256::butterfly: lengths differ");
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx2 {
+        kernel.check();
+        // SAFETY: `check` confirmed AVX2 at run time; equal lengths.
+        unsafe { super::x86::avx2_butterfly(m, a, b, true) };
+        return;
+    }
+    xor_rows(b, a);
+    mul_add_const_on(kernel, m, b, a);
+}
+
+/// dst ^= src.
+fn xor_rows(dst: &mut [u8], src: &[u8]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d ^= s;
+    }
+}
+
 fn portable_mul_add(m: &ConstMul, src: &[u8], dst: &mut [u8]) {
     for (d, &s) in dst.iter_mut().zip(src) {
         *d ^= m.apply(s);

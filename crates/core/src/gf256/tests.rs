@@ -380,3 +380,116 @@ fn nibble_map_matches_mul_vec() {
         }
     }
 }
+
+#[test]
+fn nibble_map_matches_catches_every_byte_of_every_length() {
+    let seed = 0x4f_u128;
+    println!("seed {seed:#x}");
+    let mut prg = Prg::from_seed(Block(seed));
+    for rows in 1..=32 {
+        let m = GfMatrix::from_fn(&GF256, rows, 7, |_, _| prg.random_u64() as u8);
+        let map = NibbleMap::new(&m);
+        let x = bytes(&mut prg, 7);
+        let want = m.mul_vec(&x);
+        assert!(map.matches(&x, &want), "{rows} rows");
+        for at in 0..rows {
+            for bit in [0x01u8, 0x80] {
+                let mut bad = want.clone();
+                bad[at] ^= bit;
+                assert!(!map.matches(&x, &bad), "{rows} rows, byte {at}");
+            }
+        }
+        assert!(!map.matches(&x, &want[..rows - 1]));
+    }
+}
+
+/// The Lagrange parity matrix of the systematic code at α_i = i (rows:
+/// points ℓ..n).
+fn lagrange_parity(f: &'static Field, n: usize, ell: usize) -> GfMatrix {
+    GfMatrix::from_fn(f, n - ell, ell, |r, i| {
+        let x = (ell + r) as u8;
+        (0..ell).filter(|&k| k != i).fold(1u8, |acc, k| {
+            let den = f.inv(i as u8 ^ k as u8).unwrap();
+            f.mul(acc, f.mul(x ^ k as u8, den))
+        })
+    })
+}
+
+#[test]
+fn butterfly_kernels_match_portable() {
+    let seed = 0x50_u128;
+    println!("seed {seed:#x}");
+    let mut prg = Prg::from_seed(Block(seed));
+    for f in fields() {
+        for len in [0, 1, 31, 32, 77, 256] {
+            let c = ConstMul::new(f, prg.random_u64() as u8 & (f.order() - 1) as u8);
+            let (a0, b0) = (bytes(&mut prg, len), bytes(&mut prg, len));
+            for inv in [false, true] {
+                // The definition, byte by byte.
+                let (mut wa, mut wb) = (a0.clone(), b0.clone());
+                for j in 0..len {
+                    if inv {
+                        wb[j] ^= wa[j];
+                        wa[j] ^= c.apply(wb[j]);
+                    } else {
+                        wa[j] ^= c.apply(wb[j]);
+                        wb[j] ^= wa[j];
+                    }
+                }
+                for k in Kernel::available() {
+                    let (mut a, mut b) = (a0.clone(), b0.clone());
+                    if inv {
+                        slice::butterfly_inv_on(k, &c, &mut a, &mut b);
+                    } else {
+                        slice::butterfly_on(k, &c, &mut a, &mut b);
+                    }
+                    assert_eq!((&a, &b), (&wa, &wb), "{k:?} len {len} inv {inv}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn subspace_code_equals_the_lagrange_parity_matrix() {
+    let seed = 0x51_u128;
+    println!("seed {seed:#x}");
+    let mut prg = Prg::from_seed(Block(seed));
+    for (f, n, ell) in [
+        (&GF256, 86, 32),
+        (&GF256, 88, 64),
+        (&GF256, 256, 128),
+        (&GF256, 5, 2),
+        (&GF256, 17, 16),
+        (&GF64, 64, 32),
+        (&GF64, 44, 16),
+    ] {
+        let code = SubspaceCode::new(f, n, ell).unwrap();
+        let m = lagrange_parity(f, n, ell);
+        let mask = (f.order() - 1) as u8;
+        for (len, in_stride, out_stride) in [(300, 301, 320), (64, 64, 64), (5, 9, 7)] {
+            let input: Vec<u8> = bytes(&mut prg, ell * in_stride)
+                .iter()
+                .map(|b| b & mask)
+                .collect();
+            let out0 = bytes(&mut prg, (n - ell) * out_stride);
+            let mut want = out0.clone();
+            m.apply_add_strided_on(
+                Kernel::Portable,
+                &input,
+                in_stride,
+                len,
+                &mut want,
+                out_stride,
+            );
+            for k in Kernel::available() {
+                let mut got = out0.clone();
+                code.apply_add_strided_on(k, &input, in_stride, len, &mut got, out_stride);
+                assert_eq!(got, want, "{k:?} σ={} ({n}, {ell}) len {len}", f.sigma());
+            }
+        }
+    }
+    assert!(SubspaceCode::new(&GF256, 86, 48).is_none());
+    assert!(SubspaceCode::new(&GF64, 65, 32).is_none());
+    assert!(SubspaceCode::new(&GF256, 32, 32).is_none());
+}

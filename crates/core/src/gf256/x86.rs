@@ -41,6 +41,60 @@ pub(super) unsafe fn avx2_mul_add(m: &ConstMul, src: &[u8], dst: &mut [u8]) {
     }
 }
 
+/// The additive FFT's butterfly, 32 bytes per step: forward
+/// a ^= c · b, b ^= a; inverse (`inv`) b ^= a, a ^= c · b. Both rows are
+/// read and written once per step (the product of [`avx2_mul_add`] with
+/// the XOR fused).
+///
+/// # Safety
+/// The CPU must support AVX2; `a.len() == b.len()`.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn avx2_butterfly(m: &ConstMul, a: &mut [u8], b: &mut [u8], inv: bool) {
+    let (lo, hi) = m.nibbles();
+    let n = a.len().min(b.len());
+    let full = n - n % 32;
+    // SAFETY: the tables are 16 bytes each (loadu reads exactly 16); every
+    // 32-byte access below is at offset j with j + 32 <= full <= len of both
+    // slices.
+    unsafe {
+        let tlo = _mm256_broadcastsi128_si256(_mm_loadu_si128(lo.as_ptr().cast()));
+        let thi = _mm256_broadcastsi128_si256(_mm_loadu_si128(hi.as_ptr().cast()));
+        let mask = _mm256_set1_epi8(0x0f);
+        let mul = |s: __m256i| {
+            _mm256_xor_si256(
+                _mm256_shuffle_epi8(tlo, _mm256_and_si256(s, mask)),
+                _mm256_shuffle_epi8(thi, _mm256_and_si256(_mm256_srli_epi64(s, 4), mask)),
+            )
+        };
+        let mut j = 0;
+        while j < full {
+            let pa = a.as_mut_ptr().add(j);
+            let pb = b.as_mut_ptr().add(j);
+            let x = _mm256_loadu_si256(pa.cast());
+            let y = _mm256_loadu_si256(pb.cast());
+            let (x, y) = if inv {
+                let y = _mm256_xor_si256(y, x);
+                (_mm256_xor_si256(x, mul(y)), y)
+            } else {
+                let x = _mm256_xor_si256(x, mul(y));
+                (x, _mm256_xor_si256(y, x))
+            };
+            _mm256_storeu_si256(pa.cast(), x);
+            _mm256_storeu_si256(pb.cast(), y);
+            j += 32;
+        }
+    }
+    for j in full..n {
+        if inv {
+            b[j] ^= a[j];
+            a[j] ^= m.apply(b[j]);
+        } else {
+            a[j] ^= m.apply(b[j]);
+            b[j] ^= a[j];
+        }
+    }
+}
+
 /// dst ^= c · src, 64 bytes per step with one `vgf2p8affineqb`.
 ///
 /// # Safety
