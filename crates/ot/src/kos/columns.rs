@@ -102,17 +102,22 @@ impl Drop for ColSender {
 impl ColSender {
     /// Base OTs (as their receiver) with choice bits `delta_bits`.
     pub(crate) fn setup(ch: &mut Channel, prg: &mut Prg, delta_bits: Vec<bool>) -> Result<Self> {
-        let mut seeds = base::receive_random(ch, prg, &delta_bits)?;
+        let seeds = base::receive_random(ch, prg, &delta_bits)?;
+        Ok(Self::from_base(delta_bits, seeds))
+    }
+
+    /// From base OTs already run (as their receiver, choices `delta_bits`).
+    pub(crate) fn from_base(delta_bits: Vec<bool>, mut seeds: Vec<Block>) -> Self {
         let prgs = seeds.iter().map(|&k| Prg::from_seed(k)).collect();
         seeds.zeroize();
-        Ok(ColSender {
+        ColSender {
             ncols: delta_bits.len(),
             delta_bits,
             prgs,
             store: Vec::new(),
             pad: Vec::new(),
             poisoned: false,
-        })
+        }
     }
 
     /// Receives the columns of an `m`-row batch and its mask chunk into
@@ -209,13 +214,19 @@ impl Drop for ColReceiver {
 impl ColReceiver {
     /// Base OTs (as their sender) for `ncols` columns.
     pub(crate) fn setup(ch: &mut Channel, prg: &mut Prg, ncols: usize) -> Result<Self> {
-        let mut seeds = base::send_random(ch, prg, ncols)?;
+        let seeds = base::send_random(ch, prg, ncols)?;
+        Ok(Self::from_base(seeds))
+    }
+
+    /// From base OTs already run (as their sender, one per column).
+    pub(crate) fn from_base(mut seeds: Vec<(Block, Block)>) -> Self {
+        let ncols = seeds.len();
         let prgs = seeds
             .iter()
             .map(|&(k0, k1)| (Prg::from_seed(k0), Prg::from_seed(k1)))
             .collect();
         seeds.zeroize();
-        Ok(ColReceiver {
+        ColReceiver {
             ncols,
             prgs,
             store: Vec::new(),
@@ -224,7 +235,7 @@ impl ColReceiver {
             poisoned: false,
             #[cfg(feature = "adversary")]
             cheat: None,
-        })
+        }
     }
 
     /// Sends the columns of an `m`-row batch and its mask chunk, calling
