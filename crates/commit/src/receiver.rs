@@ -210,6 +210,8 @@ impl Receiver {
     /// Makes room for `count` more commitments (see [`crate::Committer::reserve`]).
     pub fn reserve(&mut self, count: usize) {
         self.state.w.reserve_exact(count.min(MAX_BATCH));
+        // See `Committer::reserve`.
+        brickyard_core::hugepage::advise_huge(&self.state.w);
     }
 
     /// First half of [`Receiver::receive_commitments`]: takes in the

@@ -11,8 +11,8 @@
 //!
 //! A step's time is the party's wall time, waiting for the peer
 //! included: a step that waits shows what the peer's step cost it. Its
-//! CPU time (the party's thread only, from `/proc/thread-self/schedstat`
-//! on Linux) says what the step computed, and stays meaningful on a
+//! CPU time (the party's thread only, `brickyard_core::cpu_time`) says
+//! what the step computed, and stays meaningful on a
 //! loaded machine where wall times are not.
 
 use std::cell::RefCell;
@@ -30,11 +30,7 @@ pub struct Step {
     pub cpu_ms: Option<f64>,
 }
 
-/// CPU time of the calling thread in nanoseconds (Linux; None elsewhere).
-pub fn thread_cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
-}
+pub use brickyard_core::cpu_time::thread_cpu_ns;
 
 thread_local! {
     static STEPS: RefCell<Option<Vec<Step>>> = const { RefCell::new(None) };

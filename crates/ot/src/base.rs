@@ -552,7 +552,11 @@ mod tests {
     fn halved_batch_encoding_is_the_plain_encoding() {
         let mut prg = Prg::from_seed(Block(11));
         let x = random_scalar(&mut prg);
-        let pts: Vec<RistrettoPoint> = (0..5).map(|_| random_point(&mut prg)).collect();
+        // The identity in the middle (a corrupt receiver can make pk_j the
+        // identity): its zero in the batch inversion must not spoil the
+        // other encodings.
+        let mut pts: Vec<RistrettoPoint> = (0..5).map(|_| random_point(&mut prg)).collect();
+        pts.insert(2, RistrettoPoint::identity());
         let want: Vec<[u8; 32]> = pts.iter().map(|p| (x * p).compress().to_bytes()).collect();
         let half = halve(&x);
         assert_eq!(
