@@ -130,6 +130,7 @@ fn report(
     let outs: Vec<_> = run.outputs.iter().flatten().cloned().collect();
     // This process sees only its own side of the traffic and time.
     let latency_ms = median(&run.execution_ms);
+    let first_ms = run.execution_ms.first().copied().unwrap_or(0.0);
     if args.json {
         let formatted: Vec<Vec<String>> = outs
             .iter()
@@ -143,7 +144,11 @@ fn report(
                 "name": n, "wall_ms": p.wall_ms, "bytes_sent": p.traffic.bytes_sent,
                 "bytes_received": p.traffic.bytes_received, "flights_sent": p.traffic.rounds,
             })).collect::<Vec<_>>(),
-            "online": {"latency_ms": latency_ms},
+            "online": {"latency_ms": latency_ms, "first_ms": first_ms},
+            "steps": run.steps.iter().map(|(i, st)| json!({
+                "phase": brickyard_protocols::report::PHASE_NAMES[*i], "name": st.name, "wall_ms": st.ms,
+                "cpu_ms": st.cpu_ms,
+            })).collect::<Vec<_>>(),
         });
         println!("{v}");
         return Ok(());
@@ -167,9 +172,19 @@ fn report(
             n, p.wall_ms, p.traffic.bytes_sent, p.traffic.bytes_received
         );
     }
+    for (i, st) in &run.steps {
+        eprintln!(
+            "  {:<12} {:<36} {:>9.3} ms wall {:>9} ms cpu",
+            brickyard_protocols::report::PHASE_NAMES[*i],
+            st.name,
+            st.ms,
+            st.cpu_ms.map_or("-".to_string(), |c| format!("{c:.3}"))
+        );
+    }
     eprintln!(
-        "online latency {} (median, this side)",
-        brickyard_protocols::report::human_ms(latency_ms)
+        "online latency {} (median, this side), first execution {}",
+        brickyard_protocols::report::human_ms(latency_ms),
+        brickyard_protocols::report::human_ms(first_ms)
     );
     Ok(())
 }

@@ -144,8 +144,20 @@ impl Committer {
     /// receiver must share): the committer learns both seeds of every
     /// position, the receiver one of each (its watch bits).
     pub fn setup(ch: &mut Channel, prg: &mut Prg, params: CommitParams) -> Result<Committer> {
-        let mut keys = brickyard_ot::base::send_random(ch, prg, params.n())?;
+        let keys = brickyard_ot::base::send_random(ch, prg, params.n())?;
         ch.flush()?;
+        Committer::from_base(keys, params)
+    }
+
+    /// The session from base OTs already run (this party their sender, N
+    /// of them for `params`), for a caller that runs them together with
+    /// base OTs the other way (`brickyard_ot::base::exchange_random`).
+    /// `Config` if there are not N.
+    pub fn from_base(mut keys: Vec<(Block, Block)>, params: CommitParams) -> Result<Committer> {
+        if keys.len() != params.n() {
+            keys.zeroize();
+            return Err(Error::config("commitments: one base OT per code position"));
+        }
         let state = CommitterState {
             seeds0: keys.iter().map(|k| k.0).collect(),
             seeds1: keys.iter().map(|k| k.1).collect(),
@@ -226,6 +238,10 @@ impl Committer {
     pub fn reserve(&mut self, count: usize) {
         self.state.msgs.reserve_exact(count);
         self.state.t.reserve_exact(count);
+        // Megabytes written once in order and gathered at random by batch
+        // openings: huge pages fault in and translate far fewer times.
+        brickyard_core::hugepage::advise_huge(&self.state.msgs);
+        brickyard_core::hugepage::advise_huge(&self.state.t);
     }
 
     /// Commits to chosen messages; returns their ids. Costs N bits of

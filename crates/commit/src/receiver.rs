@@ -112,8 +112,32 @@ impl Receiver {
     /// Runs the N base OTs as OT receiver with uniformly random watch bits
     /// (N from `params`, which the committer must share).
     pub fn setup(ch: &mut Channel, prg: &mut Prg, params: CommitParams) -> Result<Receiver> {
-        let mut bits = prg.random_bits(params.n());
+        let bits = Self::watch_bits(prg, params);
         let seeds = brickyard_ot::base::receive_random(ch, prg, &bits)?;
+        Self::from_base(prg, bits, seeds, params)
+    }
+
+    /// Uniformly random watch bits, one per code position: the choices of
+    /// the base OTs, for a caller that runs them itself
+    /// (`brickyard_ot::base::exchange_random`) and then calls
+    /// [`Receiver::from_base`].
+    pub fn watch_bits(prg: &mut Prg, params: CommitParams) -> Vec<bool> {
+        prg.random_bits(params.n())
+    }
+
+    /// The session from base OTs already run as their receiver with
+    /// choices `bits` ([`Receiver::watch_bits`]) and keys `seeds`.
+    /// `Config` if the counts are not N.
+    pub fn from_base(
+        prg: &mut Prg,
+        mut bits: Vec<bool>,
+        seeds: Vec<Block>,
+        params: CommitParams,
+    ) -> Result<Receiver> {
+        if bits.len() != params.n() || seeds.len() != params.n() {
+            bits.zeroize();
+            return Err(Error::config("commitments: one base OT per code position"));
+        }
         let state = ReceiverState {
             watch: row_from_bits(&bits),
             seeds,
@@ -186,6 +210,8 @@ impl Receiver {
     /// Makes room for `count` more commitments (see [`crate::Committer::reserve`]).
     pub fn reserve(&mut self, count: usize) {
         self.state.w.reserve_exact(count.min(MAX_BATCH));
+        // See `Committer::reserve`.
+        brickyard_core::hugepage::advise_huge(&self.state.w);
     }
 
     /// First half of [`Receiver::receive_commitments`]: takes in the

@@ -81,6 +81,13 @@ impl Gf2Matrix {
             unsafe { avx512::apply(self, input, width, output) };
             return;
         }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: requires AVX2, detected just above; the body is the
+            // portable code, only compiled for AVX2.
+            unsafe { avx2::apply(self, input, width, output) };
+            return;
+        }
         self.apply_with::<[Block; SLICE]>(input, width, output);
     }
 
@@ -200,6 +207,20 @@ impl Lane for Block {
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
         self ^ o
+    }
+}
+
+/// The portable kernel compiled with AVX2 enabled (x86 CPUs without
+/// AVX-512): the same safe code as [`Gf2Matrix::apply_portable`], which
+/// the compiler vectorises over 256-bit registers.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Block, Gf2Matrix, SLICE};
+
+    /// [`Gf2Matrix::apply`] with AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn apply(m: &Gf2Matrix, input: &[Block], width: usize, output: &mut [Block]) {
+        m.apply_with::<[Block; SLICE]>(input, width, output)
     }
 }
 

@@ -95,6 +95,39 @@ impl Drop for Region {
     }
 }
 
+/// Asks the kernel to back the whole 2 MiB pages inside `v`'s allocation
+/// (its capacity) with transparent huge pages, before they are first
+/// touched: a large buffer then faults in 2 MiB at a time instead of
+/// 4 KiB (hundreds of times fewer page faults), and scattered reads miss
+/// the TLB less. A hint only: the contents and validity of the memory do
+/// not change, and nothing happens off Linux, below two huge pages, with
+/// THP off, or with `BRICKYARD_HUGEPAGES=0`.
+pub fn advise_huge<T>(v: &Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        let bytes = v.capacity().saturating_mul(std::mem::size_of::<T>());
+        if bytes < 2 * HUGE_PAGE
+            || std::env::var_os("BRICKYARD_HUGEPAGES").is_some_and(|x| x == "0")
+        {
+            return;
+        }
+        let base = v.as_ptr() as usize;
+        let start = base.next_multiple_of(HUGE_PAGE);
+        let end = (base + bytes) / HUGE_PAGE * HUGE_PAGE;
+        if end > start {
+            // SAFETY: `[start, end)` lies inside the live allocation `v`
+            // owns (its capacity), page aligned; MADV_HUGEPAGE is advice
+            // that changes neither the contents nor the validity of the
+            // memory, and its failure leaves ordinary pages.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
+}
+
 enum Inner {
     Heap(Vec<u8>),
     #[cfg(target_os = "linux")]
@@ -198,6 +231,22 @@ impl Drop for PageBuf {
 impl std::fmt::Debug for PageBuf {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "PageBuf({} bytes, huge: {})", self.len(), self.is_huge())
+    }
+}
+
+#[cfg(test)]
+mod advise_tests {
+    use super::*;
+
+    #[test]
+    fn advising_keeps_the_contents() {
+        let mut v: Vec<u64> = Vec::with_capacity(3 * HUGE_PAGE / 8);
+        v.extend((0..1000u64).map(|i| i * 7));
+        advise_huge(&v);
+        v.resize(3 * HUGE_PAGE / 8, 1);
+        assert_eq!(v[999], 999 * 7);
+        assert_eq!(v[1000], 1);
+        advise_huge(&Vec::<u8>::new());
     }
 }
 

@@ -9,6 +9,7 @@ pub mod aes;
 pub mod bigint;
 pub mod block;
 pub mod channel;
+pub mod cpu_time;
 pub mod error;
 pub mod gf128;
 pub mod gf2;

@@ -65,7 +65,41 @@ pub fn transpose_columns(cols: &[Block], nb: usize, out: &mut [Block]) {
         unsafe { transpose_avx512(cols, nb, out) };
         return;
     }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: requires AVX2, detected just above; the body is the
+        // portable code, only compiled for AVX2.
+        unsafe { avx2::transpose(cols, nb, out) };
+        return;
+    }
     transpose_generic(cols, nb, out);
+}
+
+/// The portable kernels compiled with AVX2 enabled, for x86 CPUs without
+/// AVX-512: the same safe code (so [`transpose_columns_to_words_portable`]
+/// and the other twins test it on the same vectors), which the compiler
+/// vectorises over 256-bit registers instead of the 128-bit baseline.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Block, WordShape};
+
+    /// [`super::transpose_generic`] with AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn transpose(cols: &[Block], nb: usize, out: &mut [Block]) {
+        super::transpose_generic(cols, nb, out)
+    }
+
+    /// [`super::to_words_generic`] with AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn to_words(src: &[Block], shape: WordShape, out: &mut [u64]) {
+        super::to_words_generic(src, shape, out)
+    }
+
+    /// [`super::to_columns_generic`] with AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn to_columns(words: &[u64], shape: WordShape, cols: &mut [Block]) {
+        super::to_columns_generic(words, shape, cols)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -255,6 +289,12 @@ pub fn transpose_columns_to_words(
         unsafe { avx512::to_words(src, shape, out) };
         return;
     }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: requires AVX2, detected just above (portable body).
+        unsafe { avx2::to_words(src, shape, out) };
+        return;
+    }
     to_words_generic(src, shape, out);
 }
 
@@ -300,6 +340,12 @@ pub fn transpose_words_to_columns(
         // SAFETY: the function only requires AVX-512F, detected just above;
         // its body is safe code (bounds-checked slices, bytemuck casts).
         unsafe { avx512::to_columns(words, shape, cols) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: requires AVX2, detected just above (portable body).
+        unsafe { avx2::to_columns(words, shape, cols) };
         return;
     }
     to_columns_generic(words, shape, cols);

@@ -18,7 +18,8 @@
 //! report's notes say which one a table shows.
 
 use crate::party::{Outputs, Party, PartyInputs, Role};
-use crate::report::{median, OnlineStats, PhaseStats, Report, PHASE_NAMES};
+use crate::report::{median, OnlineStats, PhaseStats, Report, StepStats, PHASE_NAMES};
+use crate::steps::{self, Step};
 use crate::RunConfig;
 use brickyard_core::channel::Abort;
 use brickyard_core::{Channel, ChannelStats, Error, Result};
@@ -66,6 +67,9 @@ pub struct PartyRun {
     /// Executions run back to back without barriers, and their total wall
     /// time in milliseconds (see the module docs); `(0, 0.0)` if none.
     pub pipelined: (usize, f64),
+    /// Steps the party named in each preprocessing phase (phase index,
+    /// step), see [`crate::steps`].
+    pub steps: Vec<(usize, Step)>,
 }
 
 const BARRIER_TAG: u8 = 0xB7;
@@ -342,20 +346,30 @@ fn run_phases(
     let mut run = PartyRun::default();
     agree(ch, cfg, protocol, role, party.security_parameters())?;
     let late = party.dependent_in_online_run();
+    // A preprocessing phase, timed, with the steps the party names in it.
+    let phase = |run: &mut PartyRun,
+                 ch: &mut Channel,
+                 i: usize,
+                 f: &mut dyn FnMut(&mut Channel) -> Result<()>|
+     -> Result<()> {
+        barrier(ch, role, i as u8)?;
+        steps::begin();
+        let r = timed(ch, f);
+        let named = steps::take();
+        run.phases[i] = r?.1;
+        run.steps.extend(named.into_iter().map(|s| (i, s)));
+        Ok(())
+    };
     if phases.preprocess {
-        barrier(ch, role, 0)?;
-        run.phases[0] = timed(ch, |c| party.setup(c))?.1;
-        barrier(ch, role, 1)?;
-        run.phases[1] = timed(ch, |c| party.independent(c))?.1;
+        phase(&mut run, ch, 0, &mut |c| party.setup(c))?;
+        phase(&mut run, ch, 1, &mut |c| party.independent(c))?;
         if !late {
-            barrier(ch, role, 2)?;
-            run.phases[2] = timed(ch, |c| party.dependent(c))?.1;
+            phase(&mut run, ch, 2, &mut |c| party.dependent(c))?;
         }
     }
     if phases.online {
         if late {
-            barrier(ch, role, 2)?;
-            run.phases[2] = timed(ch, |c| party.dependent(c))?.1;
+            phase(&mut run, ch, 2, &mut |c| party.dependent(c))?;
         }
         barrier(ch, role, 250)?;
         let (_, mut total) = timed(ch, |c| party.begin_online(c))?;
@@ -377,6 +391,7 @@ fn run_phases(
         for (e, inp) in inputs[..latency_runs].iter().enumerate() {
             barrier(ch, role, 3 + (e % 200) as u8)?;
             let (out, p) = timed(ch, |c| party.online(c, inp))?;
+            party.after_execution();
             add(&mut total, &p);
             run.execution_ms.push(p.wall_ms);
             run.outputs.push(out);
@@ -392,6 +407,7 @@ fn run_phases(
                         // Push this execution's last message now: the peer
                         // may be waiting for it while we start the next.
                         c.end_flight()?;
+                        party.after_execution();
                         progress.advance(1);
                         Ok(out)
                     })
@@ -408,6 +424,32 @@ fn run_phases(
 
 /// Merges the two parties' views into the shared report.
 pub fn merge(alice: &PartyRun, bob: &PartyRun) -> (Vec<PhaseStats>, OnlineStats) {
+    let (phases, online, _) = merge_with_steps(alice, bob);
+    (phases, online)
+}
+
+/// [`merge`], with the steps both parties named (Alice's, then Bob's).
+pub fn merge_with_steps(
+    alice: &PartyRun,
+    bob: &PartyRun,
+) -> (Vec<PhaseStats>, OnlineStats, Vec<StepStats>) {
+    let steps = [("alice", alice), ("bob", bob)]
+        .iter()
+        .flat_map(|(who, run)| {
+            run.steps.iter().map(move |(i, s)| StepStats {
+                phase: PHASE_NAMES[*i].to_string(),
+                party: who.to_string(),
+                name: s.name.to_string(),
+                wall_ms: s.ms,
+                cpu_ms: s.cpu_ms,
+            })
+        })
+        .collect();
+    let (phases, online) = merge_phases(alice, bob);
+    (phases, online, steps)
+}
+
+fn merge_phases(alice: &PartyRun, bob: &PartyRun) -> (Vec<PhaseStats>, OnlineStats) {
     let phases = PHASE_NAMES
         .iter()
         .enumerate()
@@ -432,6 +474,7 @@ pub fn merge(alice: &PartyRun, bob: &PartyRun) -> (Vec<PhaseStats>, OnlineStats)
             _ if per_exec.is_empty() => 0.0,
             _ => per_exec.iter().sum::<f64>() / per_exec.len() as f64,
         },
+        first_ms: per_exec.first().copied().unwrap_or(0.0),
     };
     (phases, online)
 }
@@ -523,7 +566,7 @@ pub fn run_local(
             })
         }
     };
-    let (phases, online) = merge(&alice_run, &bob_run);
+    let (phases, online, steps) = merge_with_steps(&alice_run, &bob_run);
     let pipelined = bob_run.pipelined.0;
     let notes = if pipelined > 0 {
         vec![format!(
@@ -557,6 +600,7 @@ pub fn run_local(
             online,
             and_gates: cfg.circuit.and_count() as u64,
             notes,
+            steps,
         },
         bob_outputs,
         alice_outputs,

@@ -17,6 +17,7 @@ pub mod layout;
 pub mod party;
 pub mod progress;
 pub mod report;
+pub mod steps;
 
 pub use config::{OutputMode, RunConfig};
 pub use driver::{run_local, run_party, LocalNet};

@@ -101,6 +101,13 @@ pub trait Party: Send {
         let _ = ch;
         Ok(())
     }
+    /// Called after each barrier-separated online execution, outside its
+    /// timing: housekeeping that does not delay the output, such as
+    /// wiping and freeing the material the execution consumed (a copy of
+    /// megabytes whose first free in a process returns its pages to the
+    /// kernel, a millisecond or more). Pipelined executions call it inside
+    /// their timed run. It must not communicate.
+    fn after_execution(&mut self) {}
     /// Whether consecutive [`Party::online`] calls may run without a
     /// barrier between them (the driver's pipelined throughput measurement):
     /// each execution must consume every message the peer sends in it, so

@@ -29,6 +29,29 @@ pub struct OnlineStats {
     pub latency_ms: f64,
     /// Online time per execution, amortised over all executions.
     pub throughput_ms: f64,
+    /// The first execution's time. In a fresh process (what `brickyard
+    /// run` does, and the bench's first run) it also pays for whatever
+    /// steady state has already paid (first touch of material, cold code,
+    /// lazy initialisation), so it is reported beside the median.
+    #[serde(default)]
+    pub first_ms: f64,
+}
+
+/// One sub-step of a phase as one party saw it (`brickyard_driver::steps`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StepStats {
+    /// The phase it belongs to (`setup`, `independent`, …).
+    pub phase: String,
+    /// `alice` or `bob`.
+    pub party: String,
+    /// Step name, as the protocol names it.
+    pub name: String,
+    /// That party's wall time in the step (waits for the peer included).
+    pub wall_ms: f64,
+    /// CPU time of that party's thread in the step (helper threads not
+    /// counted; absent where the platform does not say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<f64>,
 }
 
 /// A whole run's report.
@@ -52,6 +75,10 @@ pub struct Report {
     /// Notes a reader of the numbers must see (e.g. "trusted dealer").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Per-phase breakdown into the steps a protocol names (empty for
+    /// protocols that name none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<StepStats>,
 }
 
 impl Report {
@@ -74,9 +101,23 @@ impl Report {
                 p.name, p.wall_ms, p.bytes_alice_to_bob, p.bytes_bob_to_alice, p.rounds
             );
         }
+        if !self.steps.is_empty() {
+            s += &format!(
+                "steps (each party's view; wall includes waits for the peer, cpu is its thread's):\n  {:<12} {:<6} {:<36} {:>9} {:>9}\n",
+                "phase", "party", "step", "wall ms", "cpu ms"
+            );
+            for st in &self.steps {
+                let cpu = st.cpu_ms.map_or("-".to_string(), |c| format!("{c:.3}"));
+                s += &format!(
+                    "  {:<12} {:<6} {:<36} {:>9.3} {:>9}\n",
+                    st.phase, st.party, st.name, st.wall_ms, cpu
+                );
+            }
+        }
         s += &format!(
-            "online latency {} (median), throughput {}/execution",
+            "online latency {} (median), first execution {}, throughput {}/execution",
             human_ms(self.online.latency_ms),
+            human_ms(self.online.first_ms),
             human_ms(self.online.throughput_ms)
         );
         // A gate rate means something only for circuits big enough that
@@ -136,11 +177,13 @@ mod tests {
             online: OnlineStats {
                 latency_ms: 0.05,
                 throughput_ms: 0.04,
+                first_ms: 0.07,
             },
             ..Default::default()
         };
         let t = r.table();
         assert!(t.contains("50.0 µs (median)"), "{t}");
+        assert!(t.contains("first execution 70.0 µs"), "{t}");
         assert!(!t.contains("AND/s"), "{t}");
         r.and_gates = 6400;
         assert!(r.table().contains("M AND/s"));

@@ -266,14 +266,8 @@ fn lay_out(asg: &Assignment, tables: &[Block], auth_tables: &[Block]) -> BobMate
     mat.and_auths = Flat::new(asg.a);
     mat.input = Flat::new(asg.bi);
     mat.input_auth = Flat::new(asg.ai);
-    mat.and_gates.items = asg.gates[..asg.q * asg.b]
-        .iter()
-        .map(|&j| gate(j))
-        .collect();
-    mat.and_auths.items = asg.auths[..asg.q * asg.a]
-        .iter()
-        .map(|&j| auth(j))
-        .collect();
+    mat.and_gates.items = collect_huge(asg.gates[..asg.q * asg.b].iter().map(|&j| gate(j)));
+    mat.and_auths.items = collect_huge(asg.auths[..asg.q * asg.a].iter().map(|&j| auth(j)));
     mat.input.items = (0..asg.n)
         .flat_map(|i| asg.input(i))
         .map(|&j| gate(j))
@@ -283,6 +277,16 @@ fn lay_out(asg: &Assignment, tables: &[Block], auth_tables: &[Block]) -> BobMate
         .map(|&j| auth(j))
         .collect();
     mat
+}
+
+/// Collects megabytes of fresh records into memory advised for huge pages
+/// before it is first touched (fewer page faults here, fewer TLB misses
+/// when Eval streams them).
+fn collect_huge<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
+    let mut v = Vec::with_capacity(items.len());
+    brickyard_core::hugepage::advise_huge(&v);
+    v.extend(items);
+    v
 }
 
 /// Writes the verified solderings, in the order of [`Solderings`], into

@@ -29,6 +29,7 @@ use brickyard_commit::params::CommitParams;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_driver::progress::Progress;
+use brickyard_driver::steps::step;
 use brickyard_garble::Delta;
 use brickyard_ot::delta_rot::{DeltaRotReceiver, DeltaRotSender};
 use zeroize::Zeroizing;
@@ -153,7 +154,9 @@ pub fn alice_with_progress(
     let (vs, spare) = (plan.sec.verleak, plan.sec.spare_rots);
     plan.check_sessions(hcom.params())?;
     // Step 2: Δ-ROTs; Δ becomes the garbling offset.
-    let rots = delta_rot::send(rot, ch, n + spare)?;
+    let rots = step("2 delta-ROT extension", || {
+        delta_rot::send(rot, ch, n + spare)
+    })?;
     let delta = Zeroizing::new(rots.delta);
     let d = Delta::new(*delta);
     // Steps 3–4: random commitments fix L⁰, R⁰, authenticator keys, v.
@@ -161,7 +164,9 @@ pub fn alice_with_progress(
     // commitments are out, so Bob checks while Alice garbles and commits
     // (same messages and checks, fewer idle waits on two cores).
     hcom.reserve(2 * q + a + m + vs + plan.refresh() + q + 1 + n + spare);
-    let pending = hcom.commit_random_start(ch, 2 * q + a + m + vs + plan.refresh())?;
+    let pending = step("4 commit random (send)", || {
+        hcom.commit_random_start(ch, 2 * q + a + m + vs + plan.refresh())
+    })?;
     let random = pending.ids();
     let vals = hcom.values(random.clone())?;
     let (l0, rest) = vals.split_at(q);
@@ -171,41 +176,54 @@ pub fn alice_with_progress(
     // straight into them.
     let mut chosen = Zeroizing::new(vec![Block::ZERO; q + 1 + n + spare]);
     let mut tables = vec![Block::ZERO; 2 * q];
-    garble_gates_into(l0, r0, &d, 0, &mut chosen[..q], &mut tables)?;
+    step("3 garble gates", || {
+        garble_gates_into(l0, r0, &d, 0, &mut chosen[..q], &mut tables)
+    })?;
     #[cfg(feature = "adversary")]
     cheat.corrupt_components(&mut chosen[..q], &mut tables, &mut [], *delta);
     #[cfg(feature = "adversary")]
     cheat.corrupt_input_buckets(plan, &mut chosen[..q], &mut tables, *delta);
-    ch.send_blocks(&tables)?;
+    step("3 send tables", || ch.send_blocks(&tables))?;
     tables.clear();
     progress.advance(q as u64);
     // Authenticators a chunk at a time into reused buffers.
     const AUTH_CHUNK: usize = 2048;
     let mut buf = Zeroizing::new(vec![Block::ZERO; 2 * AUTH_CHUNK.min(a)]);
     let mut tw = vec![Block::ZERO; 2 * AUTH_CHUNK.min(a)];
-    for (c, keys) in k0.chunks(AUTH_CHUNK).enumerate() {
-        let out = &mut buf[..2 * keys.len()];
-        make_auths_into(keys, *delta, (c * AUTH_CHUNK) as u64, out, &mut tw);
-        #[cfg(feature = "adversary")]
-        cheat.corrupt_auths(keys, c * AUTH_CHUNK, a, *delta, out);
-        ch.send_blocks(out)?;
-        progress.advance(keys.len() as u64);
-    }
+    step("3 authenticators (make, send)", || {
+        for (c, keys) in k0.chunks(AUTH_CHUNK).enumerate() {
+            let out = &mut buf[..2 * keys.len()];
+            make_auths_into(keys, *delta, (c * AUTH_CHUNK) as u64, out, &mut tw);
+            #[cfg(feature = "adversary")]
+            cheat.corrupt_auths(keys, c * AUTH_CHUNK, a, *delta, out);
+            ch.send_blocks(out)?;
+            progress.advance(keys.len() as u64);
+        }
+        Ok::<_, Error>(())
+    })?;
     chosen[q] = *delta;
     chosen[q + 1..].copy_from_slice(&rots.r0);
     #[cfg(feature = "adversary")]
     cheat.corrupt_commitments(&mut chosen, q, spare, *delta);
-    let pending_chosen = hcom.commit_start(ch, &chosen)?;
+    let pending_chosen = step("4 commit chosen (send)", || hcom.commit_start(ch, &chosen))?;
     progress.stage_start(CHECK_STAGE, 4);
-    hcom.finish(ch, pending)?;
-    let chosen_ids = hcom.finish(ch, pending_chosen)?;
+    let chosen_ids = step("4 commitment checks", || {
+        hcom.finish(ch, pending)?;
+        hcom.finish(ch, pending_chosen)
+    })?;
     progress.advance(1);
     let ids = Ids::new(plan, random.start, chosen_ids.start);
-    verleak::alice(hcom, ch, &ids, n, m, vs, cheat)?;
+    step("5-7 VerLeak", || {
+        verleak::alice(hcom, ch, &ids, n, m, vs, cheat)
+    })?;
     progress.advance(1);
-    let survivors = cut_and_choose::alice(hcom, ch, plan, &ids, cheat)?;
+    let survivors = step("8-10 cut-and-choose", || {
+        cut_and_choose::alice(hcom, ch, plan, &ids, cheat)
+    })?;
     progress.advance(1);
-    let layout = bucketing::alice(hcom, ch, plan, &ids, survivors, cheat)?;
+    let layout = step("11-12 bucketing, solderings", || {
+        bucketing::alice(hcom, ch, plan, &ids, survivors, cheat)
+    })?;
     progress.advance(1);
     Ok((layout, delta))
 }
@@ -255,49 +273,64 @@ pub fn bob_with_progress(
     // VerLeak's blinders and step 10's spare Δ-ROTs, both s_c = s + 3.
     let (vs, spare) = (plan.sec.verleak, plan.sec.spare_rots);
     plan.check_sessions(hcom.params())?;
-    let (rot_b, rot_r) = delta_rot::receive(rot, ch, n + spare)?;
+    let (rot_b, rot_r) = step("2 delta-ROT extension", || {
+        delta_rot::receive(rot, ch, n + spare)
+    })?;
     hcom.reserve(2 * q + a + m + vs + plan.refresh() + q + 1 + n + spare);
-    let pending = hcom.receive_start(ch, 2 * q + a + m + vs + plan.refresh())?;
-    let tables = recv_counted(ch, 2 * q, 2, progress)?;
-    let auth_tables = recv_counted(ch, 2 * a, 2, progress)?;
-    let pending_chosen = hcom.receive_start(ch, q + 1 + n + spare)?;
+    let pending = step("4 commit random (receive)", || {
+        hcom.receive_start(ch, 2 * q + a + m + vs + plan.refresh())
+    })?;
+    let (tables, auth_tables) = step("3 receive tables", || {
+        Ok::<_, Error>((
+            recv_counted(ch, 2 * q, 2, progress)?,
+            recv_counted(ch, 2 * a, 2, progress)?,
+        ))
+    })?;
+    let pending_chosen = step("4 commit chosen (receive)", || {
+        hcom.receive_start(ch, q + 1 + n + spare)
+    })?;
     progress.stage_start(CHECK_STAGE, 4);
-    let random = hcom.finish(ch, pending)?;
-    let chosen = hcom.finish(ch, pending_chosen)?;
+    let (random, chosen) = step("4 commitment checks", || {
+        Ok::<_, Error>((hcom.finish(ch, pending)?, hcom.finish(ch, pending_chosen)?))
+    })?;
     progress.advance(1);
     if random.len() != 2 * q + a + m + vs + plan.refresh() || chosen.len() != q + 1 + n + spare {
         return Err(Error::malformed("lego: commitment batch of the wrong size"));
     }
     let ids = Ids::new(plan, random.start, chosen.start);
-    let (r_lsb, v_lsb) = verleak::bob(hcom, ch, &ids, n, m, vs)?;
+    let (r_lsb, v_lsb) = step("5-7 VerLeak", || verleak::bob(hcom, ch, &ids, n, m, vs))?;
     progress.advance(1);
     #[cfg(feature = "adversary")]
     let mut rigged = cheat.rigged_challenges();
     #[cfg(feature = "adversary")]
     let prg = rigged.as_mut().unwrap_or(prg);
-    let cc = cut_and_choose::bob(
-        hcom,
-        ch,
-        plan,
-        &ids,
-        &tables,
-        &auth_tables,
-        &rot_b,
-        &rot_r,
-        prg,
-        cheat,
-    )?;
+    let cc = step("8-10 cut-and-choose", || {
+        cut_and_choose::bob(
+            hcom,
+            ch,
+            plan,
+            &ids,
+            &tables,
+            &auth_tables,
+            &rot_b,
+            &rot_r,
+            prg,
+            cheat,
+        )
+    })?;
     progress.advance(1);
-    let (layout, mut mat) = bucketing::bob(
-        hcom,
-        ch,
-        plan,
-        &ids,
-        cc.survivors,
-        &tables,
-        &auth_tables,
-        prg,
-    )?;
+    let (layout, mut mat) = step("11-12 bucketing, solderings", || {
+        bucketing::bob(
+            hcom,
+            ch,
+            plan,
+            &ids,
+            cc.survivors,
+            &tables,
+            &auth_tables,
+            prg,
+        )
+    })?;
     mat.rot_b = rot_b[..n].to_vec();
     mat.rot_r = rot_r[..n].to_vec();
     mat.r_lsb = r_lsb;

@@ -29,6 +29,11 @@ impl HcomSender {
     pub fn setup(ch: &mut Channel, prg: &mut Prg, params: CommitParams) -> Result<Self> {
         Ok(HcomSender(Committer::setup(ch, prg, params)?))
     }
+    /// The session from base OTs already run (Alice their sender, one
+    /// per code position of `params`), e.g. together with the Δ-ROT's.
+    pub fn from_base(keys: Vec<(Block, Block)>, params: CommitParams) -> Result<Self> {
+        Ok(HcomSender(Committer::from_base(keys, params)?))
+    }
     /// Resumes a session (no base OTs) from stored state made with `params`.
     pub fn from_state(state: CommitterState, params: CommitParams) -> Result<Self> {
         Ok(HcomSender(Committer::from_state(state, params)?))
@@ -136,6 +141,20 @@ impl HcomReceiver {
     /// code of `params`.
     pub fn setup(ch: &mut Channel, prg: &mut Prg, params: CommitParams) -> Result<Self> {
         Ok(HcomReceiver(Receiver::setup(ch, prg, params)?))
+    }
+    /// The watch bits: Bob's choices in the base OTs of `params`.
+    pub fn watch_bits(prg: &mut Prg, params: CommitParams) -> Vec<bool> {
+        Receiver::watch_bits(prg, params)
+    }
+    /// The session from base OTs already run with choices `bits`
+    /// ([`HcomReceiver::watch_bits`]) and keys `seeds`.
+    pub fn from_base(
+        prg: &mut Prg,
+        bits: Vec<bool>,
+        seeds: Vec<Block>,
+        params: CommitParams,
+    ) -> Result<Self> {
+        Ok(HcomReceiver(Receiver::from_base(prg, bits, seeds, params)?))
     }
     /// Resumes a session (no base OTs) from stored state made with `params`.
     pub fn from_state(state: ReceiverState, params: CommitParams) -> Result<Self> {

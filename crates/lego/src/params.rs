@@ -171,6 +171,13 @@ impl LegoParams {
     pub fn unchecked(q: u64, n: u64, s: u32, beta: u32, tg: u32, ta: u32) -> Result<Self> {
         // Refuses s < 40 and any s a component cannot run at.
         Components::new(s)?;
+        Self::unchecked_for(q, n, s, beta, tg, ta)
+    }
+
+    /// [`LegoParams::unchecked`] for an s whose components were already
+    /// made (the optimiser makes them once, not once per candidate: each
+    /// costs the commitment code's bound computations).
+    fn unchecked_for(q: u64, n: u64, s: u32, beta: u32, tg: u32, ta: u32) -> Result<Self> {
         if !(2..=MAX_BETA).contains(&beta)
             || !(1..=MAX_T).contains(&tg)
             || !(1..=MAX_T).contains(&ta)
@@ -203,6 +210,8 @@ impl LegoParams {
     /// `p_g, p_a ∈ {2^-1 … 2^-MAX_T}` whose exact bound holds; the best
     /// by `objective`.
     pub fn optimise(q: u64, n: u64, s: u32, objective: Objective) -> Result<Self> {
+        // Refuses s < 40 and any s a component cannot run at.
+        let sec = Components::new(s)?;
         let mut best: Option<(f64, LegoParams)> = None;
         for beta in 2..=MAX_BETA {
             if objective == Objective::BucketSize && best.is_some() {
@@ -210,8 +219,8 @@ impl LegoParams {
             }
             for tg in 1..=MAX_T {
                 for ta in 1..=MAX_T {
-                    let p = Self::unchecked(q, n, s, beta, tg, ta)?;
-                    let c = p.cost().independent_bytes;
+                    let p = Self::unchecked_for(q, n, s, beta, tg, ta)?;
+                    let c = p.cost_with(&sec).independent_bytes;
                     if best.as_ref().is_some_and(|(bc, _)| *bc <= c) {
                         continue;
                     }
@@ -336,19 +345,24 @@ impl LegoParams {
 
     /// Predicted traffic of this parameter set.
     pub fn cost(&self) -> Cost {
+        match self.security() {
+            Ok(c) => self.cost_with(&c),
+            Err(_) => Cost {
+                gates: 0,
+                authenticators: 0,
+                independent_bytes: f64::INFINITY,
+            },
+        }
+    }
+
+    /// [`LegoParams::cost`] with this set's components already made.
+    fn cost_with(&self, c: &Components) -> Cost {
         let (pg, pa) = (self.p_g(), self.p_a());
         let need_g = (self.q * self.beta as u64 + self.n * self.beta_in as u64) as f64;
         let need_a = (self.q * self.alpha as u64 + self.n * self.alpha_in as u64) as f64;
         let gates = need_g / (1.0 - pg);
         let auths = need_a / (1.0 - pa);
         let key = (K / 8) as f64;
-        let Ok(c) = self.security() else {
-            return Cost {
-                gates: 0,
-                authenticators: 0,
-                independent_bytes: f64::INFINITY,
-            };
-        };
         let code = c.commit;
         let random_commit = code.parity() as f64 / 8.0;
         let chosen_commit = code.n() as f64 / 8.0;

@@ -15,6 +15,7 @@ use super::security::Components;
 use super::store::{self as lstore, AliceReady, BobReady};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_driver::steps::step;
 use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_ot::delta_rot::{DeltaRotReceiver, DeltaRotSender};
 use brickyard_store::Store;
@@ -143,6 +144,10 @@ pub struct LegoAlice {
     /// Generate's session after an in-memory Build, kept until the party
     /// is dropped (its zeroizing is not Build's work).
     spent: Option<HcomSender>,
+    /// The copy the last execution consumed, wiped and freed after that
+    /// execution's timing ([`Party::after_execution`]): freeing megabytes
+    /// is not on the way to the output.
+    used: Option<AliceReady>,
     cheats: Cheats,
     store: Option<Box<Store>>,
 }
@@ -168,6 +173,7 @@ impl LegoAlice {
             delta: Zeroizing::new(Block::ZERO),
             ready: VecDeque::new(),
             spent: None,
+            used: None,
             cheats: Cheats::default(),
             store: None,
         })
@@ -214,13 +220,22 @@ impl Party for LegoAlice {
 
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         let sec = Components::new(self.opts.s)?;
-        self.hcom = Some(HcomSender::setup(ch, &mut self.prg, sec.commit)?);
-        self.rot = Some(delta_rot::sender_setup(ch, &mut self.prg, sec.delta_rot)?);
+        let prg = &mut self.prg;
+        // Both sessions' base OTs at once: Alice sends the commitments'
+        // and receives the Δ-ROT's, in one flight each way.
+        let pending = DeltaRotSender::prepare(prg, sec.delta_rot, true)?;
+        let (sent, got) = step("base OTs (commitments and delta-ROT)", || {
+            brickyard_ot::base::exchange_random(ch, prg, sec.commit.n(), pending.choices())
+        })?;
+        self.hcom = Some(HcomSender::from_base(sent, sec.commit)?);
+        self.rot = Some(pending.finish(got)?);
         Ok(())
     }
 
     fn independent(&mut self, ch: &mut Channel) -> Result<()> {
-        let plan = plan_for(&self.cfg, &self.opts)?;
+        let plan = step("1 parameters (Theorem 2)", || {
+            plan_for(&self.cfg, &self.opts)
+        })?;
         let id = match self.store.as_mut() {
             Some(store) => Some(new_batch(store, ch, &mut self.prg, true)?),
             None => None,
@@ -303,7 +318,7 @@ impl Party for LegoAlice {
         let ready = self.ready.pop_front().ok_or_else(|| {
             Error::Exhausted("lego: no built circuit left (run Build first)".into())
         })?;
-        eval::alice(
+        let r = eval::alice(
             &ready.hcom,
             ch,
             &ready.built,
@@ -312,8 +327,16 @@ impl Party for LegoAlice {
             &owners,
             &x,
             &self.cheats,
-        )?;
+        );
+        // Used once either way; wiped and freed after the execution's
+        // timing (`after_execution`), or with the party.
+        self.used = Some(ready);
+        r?;
         Ok(None)
+    }
+
+    fn after_execution(&mut self) {
+        self.used = None;
     }
 }
 
@@ -353,6 +376,8 @@ pub struct LegoBob {
     /// Generate's session and material after an in-memory Build, kept
     /// until the party is dropped (see `LegoAlice::spent`).
     spent: Option<(HcomReceiver, BobMaterial)>,
+    /// The copy the last execution consumed (see `LegoAlice::used`).
+    used: Option<BobReady>,
     /// The plan of f and evaluation buffers, made before the online phase.
     ev: Option<Evaluator>,
     cheats: Cheats,
@@ -380,6 +405,7 @@ impl LegoBob {
             mat: None,
             ready: VecDeque::new(),
             spent: None,
+            used: None,
             ev: None,
             cheats: Cheats::default(),
             store: None,
@@ -458,13 +484,20 @@ impl Party for LegoBob {
 
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         let sec = Components::new(self.opts.s)?;
-        self.hcom = Some(HcomReceiver::setup(ch, &mut self.prg, sec.commit)?);
-        self.rot = Some(delta_rot::receiver_setup(ch, &mut self.prg, sec.delta_rot)?);
+        let prg = &mut self.prg;
+        let bits = HcomReceiver::watch_bits(prg, sec.commit);
+        let (sent, got) = step("base OTs (commitments and delta-ROT)", || {
+            brickyard_ot::base::exchange_random(ch, prg, sec.delta_rot.leaky_len(), &bits)
+        })?;
+        self.hcom = Some(HcomReceiver::from_base(prg, bits, got, sec.commit)?);
+        self.rot = Some(DeltaRotReceiver::from_base(prg, sec.delta_rot, sent)?);
         Ok(())
     }
 
     fn independent(&mut self, ch: &mut Channel) -> Result<()> {
-        let plan = plan_for(&self.cfg, &self.opts)?;
+        let plan = step("1 parameters (Theorem 2)", || {
+            plan_for(&self.cfg, &self.opts)
+        })?;
         let id = match self.store.as_mut() {
             Some(store) => Some(new_batch(store, ch, &mut self.prg, false)?),
             None => None,
@@ -563,7 +596,7 @@ impl Party for LegoBob {
         })?;
         let c = &self.cfg.circuit;
         let ev = self.ev.get_or_insert_with(|| Evaluator::new(c));
-        let (bits, _) = eval::bob_with(
+        let r = eval::bob_with(
             ev,
             &ready.hcom,
             ch,
@@ -574,9 +607,16 @@ impl Party for LegoBob {
             &owners,
             &y,
             &[],
-        )?;
+        );
+        // See `LegoAlice::used`.
+        self.used = Some(ready);
+        let (bits, _) = r?;
         Ok(Some(brickyard_driver::layout::split_outputs(
             &self.cfg, &bits,
         )))
+    }
+
+    fn after_execution(&mut self) {
+        self.used = None;
     }
 }

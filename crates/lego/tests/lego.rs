@@ -57,6 +57,53 @@ fn build_of_many_copies_is_one_flight() {
 }
 
 #[test]
+fn the_report_breaks_setup_and_generate_into_their_steps() {
+    // Both parties name the steps of Setup and Generate; each step's time
+    // is within its phase's, and the first execution is reported.
+    let mut rng = Rng(0xb1);
+    let c = random_circuit(&mut rng, 2, 40, 2);
+    let cfg = cfg_for(c);
+    let ai = random_inputs(&mut rng, &cfg, Role::Alice, 1);
+    let bi = random_inputs(&mut rng, &cfg, Role::Bob, 1);
+    let r = run_memory("lego", &cfg, ai, bi).unwrap().report;
+    let names = |phase: &str, party: &str| -> Vec<String> {
+        r.steps
+            .iter()
+            .filter(|s| s.phase == phase && s.party == party)
+            .map(|s| s.name.clone())
+            .collect()
+    };
+    for party in ["alice", "bob"] {
+        assert_eq!(
+            names("setup", party),
+            ["base OTs (commitments and delta-ROT)"],
+            "{:?}",
+            r.steps
+        );
+        let gen = names("independent", party);
+        for want in [
+            "1 parameters (Theorem 2)",
+            "2 delta-ROT extension",
+            "4 commitment checks",
+            "5-7 VerLeak",
+            "8-10 cut-and-choose",
+            "11-12 bucketing, solderings",
+        ] {
+            assert!(gen.iter().any(|g| g == want), "{party}: {want} in {gen:?}");
+        }
+    }
+    assert!(names("independent", "alice").contains(&"3 garble gates".to_string()));
+    for s in &r.steps {
+        let phase = r.phases.iter().find(|p| p.name == s.phase).unwrap();
+        assert!(
+            s.wall_ms >= 0.0 && s.wall_ms <= phase.wall_ms + 1e-6,
+            "{s:?} within {phase:?}"
+        );
+    }
+    assert!(r.online.first_ms > 0.0 && r.online.first_ms == r.online.latency_ms);
+}
+
+#[test]
 fn layers_shared_between_two_threads_give_the_same_outputs() {
     let mut rng = Rng(0x7ea);
     for round in 0..4 {

@@ -110,20 +110,52 @@ pub fn decode_receiver_flight(bytes: &[u8], n: usize) -> Result<Vec<[RistrettoPo
         .collect()
 }
 
+#[cfg(feature = "adversary")]
 fn kdf(index: u64, side: bool, s: &[u8; 32], pair: &[u8], shared: &RistrettoPoint) -> Block {
+    let mut enc = shared.compress().to_bytes();
+    let k = kdf_bytes(index, side, s, pair, &enc);
+    enc.zeroize();
+    k
+}
+
+/// The KDF on the shared point's canonical encoding.
+fn kdf_bytes(index: u64, side: bool, s: &[u8; 32], pair: &[u8], shared: &[u8; 32]) -> Block {
     let mut h = blake3::Hasher::new_derive_key(KDF_CONTEXT);
     h.update(&index.to_le_bytes());
     h.update(&[side as u8]);
     h.update(s);
     h.update(pair);
-    let mut enc = shared.compress().to_bytes();
-    h.update(&enc);
-    enc.zeroize();
+    h.update(shared);
     let mut out = [0u8; 16];
     h.finalize_xof().fill(&mut out);
     let k = Block::from_bytes(out);
     out.zeroize();
     k
+}
+
+/// `scalar / 2 mod ℓ`: a point multiplied by it and then doubled is the
+/// point multiplied by `scalar`, and doubling is what lets
+/// [`RistrettoPoint::double_and_compress_batch`] encode a whole batch with
+/// one field inversion instead of one inverse square root per point.
+fn halve(scalar: &Scalar) -> Scalar {
+    scalar * half_of_one()
+}
+
+/// 2⁻¹ mod ℓ, computed once (an inversion is hundreds of squarings).
+fn half_of_one() -> &'static Scalar {
+    static HALF: std::sync::OnceLock<Scalar> = std::sync::OnceLock::new();
+    HALF.get_or_init(|| Scalar::from(2u64).invert())
+}
+
+/// The canonical encodings of `2·P` for every `P` (one batched inversion),
+/// then the points are wiped.
+fn double_and_encode(mut points: Vec<RistrettoPoint>) -> Vec<[u8; POINT_BYTES]> {
+    let enc = RistrettoPoint::double_and_compress_batch(&points)
+        .into_iter()
+        .map(|c| c.to_bytes())
+        .collect();
+    points.zeroize();
+    enc
 }
 
 /// Swaps `a` and `b` when `swap`, with no branch on it.
@@ -178,22 +210,38 @@ fn sender_keys(
     flight: &[u8],
     r: &[[RistrettoPoint; 2]],
 ) -> Vec<(Block, Block)> {
-    r.iter()
+    // x·pk_j = 2·((x/2)·pk_j): the shared points of the whole batch are
+    // encoded together (see `halve`).
+    let mut half = halve(x);
+    let shared: Vec<RistrettoPoint> = r
+        .iter()
         .zip(flight.chunks_exact(2 * POINT_BYTES))
         .enumerate()
-        .map(|(i, (r, pair))| {
-            let i = i as u64;
+        .flat_map(|(i, (r, pair))| {
             let enc: [&[u8; 32]; 2] = [
                 pair[..32].try_into().expect("32 bytes"),
                 pair[32..].try_into().expect("32 bytes"),
             ];
-            let key = |j: usize| {
-                let pk = r[j] + hash_to_group(i, enc[1 - j]);
-                kdf(i, j == 1, s_bytes, pair, &(x * pk))
-            };
-            (key(0), key(1))
+            let half = &half;
+            (0..2).map(move |j| half * (r[j] + hash_to_group(i as u64, enc[1 - j])))
         })
-        .collect()
+        .collect();
+    half.zeroize();
+    let mut enc = double_and_encode(shared);
+    let keys = flight
+        .chunks_exact(2 * POINT_BYTES)
+        .zip(enc.chunks_exact(2))
+        .enumerate()
+        .map(|(i, (pair, e))| {
+            let i = i as u64;
+            (
+                kdf_bytes(i, false, s_bytes, pair, &e[0]),
+                kdf_bytes(i, true, s_bytes, pair, &e[1]),
+            )
+        })
+        .collect();
+    enc.zeroize();
+    keys
 }
 
 /// Receiver of random base OTs with the given choices: returns `k_i^{c_i}`.
@@ -236,35 +284,30 @@ pub fn receive_random_recorded(
     choices: &[bool],
 ) -> Result<RecordedReceiver> {
     check_batch(choices.len())?;
-    let (flight, mut scalars) = receiver_flight(prg, choices);
+    let (mut scalars, flight) = receiver_flight(prg, choices);
     ch.send_bytes(&flight)?;
     ch.flush()?;
     let mut s_bytes = [0u8; POINT_BYTES];
     let out = ch
         .recv_bytes(&mut s_bytes)
-        .and_then(|()| decode_sender_point(&s_bytes))
-        .map(|s| {
-            choices
-                .iter()
-                .zip(&scalars)
-                .zip(flight.chunks_exact(2 * POINT_BYTES))
-                .enumerate()
-                .map(|(i, ((&b, a), pair))| kdf(i as u64, b, &s_bytes, pair, &(a * s)))
-                .collect()
-        });
+        .and_then(|()| receiver_keys(choices, &scalars, &flight, &s_bytes));
     scalars.zeroize();
     out.map(|keys| (keys, flight, s_bytes))
 }
 
-/// The receiver's flight `(r_0, r_1)` per OT and its scalars, every value
-/// drawn from `prg` in order (one scalar, then one point, per OT).
-fn receiver_flight(prg: &mut Prg, choices: &[bool]) -> (Vec<u8>, Vec<Scalar>) {
-    let mut scalars = Vec::with_capacity(choices.len());
-    let mut flight = Vec::with_capacity(choices.len() * 2 * POINT_BYTES);
-    for (i, &b) in choices.iter().enumerate() {
+/// The receiver's flight `(r_0, r_1)` per OT and its scalars `a`.
+fn receiver_flight(prg: &mut Prg, choices: &[bool]) -> (Vec<Scalar>, Vec<u8>) {
+    let n = choices.len();
+    // r_{1−b}: uniform, unknown discrete log. It is drawn as 2·U for a
+    // uniform U (doubling is a bijection of the prime-order group, so 2·U
+    // is uniform too), so that the batch is encoded with one inversion.
+    let others = double_and_encode((0..n).map(|_| random_point(prg)).collect());
+    let mut scalars = Vec::with_capacity(n);
+    let mut flight = Vec::with_capacity(n * 2 * POINT_BYTES);
+    for (i, (&b, &other)) in choices.iter().zip(&others).enumerate() {
         let a = random_scalar(prg);
-        // r_{1−b}: uniform, unknown discrete log; r_b = a·G − H_i(r_{1−b}).
-        let mut other = random_point(prg).compress().to_bytes();
+        // r_b = a·G − H_i(r_{1−b}).
+        let mut other = other;
         let mut mine = (RistrettoPoint::mul_base(&a) - hash_to_group(i as u64, &other))
             .compress()
             .to_bytes();
@@ -274,7 +317,73 @@ fn receiver_flight(prg: &mut Prg, choices: &[bool]) -> (Vec<u8>, Vec<Scalar>) {
         flight.extend_from_slice(&other);
         scalars.push(a);
     }
-    (flight, scalars)
+    (scalars, flight)
+}
+
+/// The receiver's keys `k_b = KDF(i, b, S, r_0, r_1, a·S)` once `S` is in.
+fn receiver_keys(
+    choices: &[bool],
+    scalars: &[Scalar],
+    flight: &[u8],
+    s_bytes: &[u8; POINT_BYTES],
+) -> Result<Vec<Block>> {
+    let s = decode_sender_point(s_bytes)?;
+    // a·S = 2·((a/2)·S), encoded as one batch (see `halve`).
+    let mut enc = double_and_encode(scalars.iter().map(|a| halve(a) * s).collect());
+    let keys = choices
+        .iter()
+        .zip(flight.chunks_exact(2 * POINT_BYTES))
+        .zip(&enc)
+        .enumerate()
+        .map(|(i, ((&b, pair), e))| kdf_bytes(i as u64, b, s_bytes, pair, e))
+        .collect();
+    enc.zeroize();
+    Ok(keys)
+}
+
+/// What [`exchange_random`] returns: the key pairs of the batch this
+/// party sent, and the keys of the batch it received.
+pub type Exchanged = (Vec<(Block, Block)>, Vec<Block>);
+
+/// Two batches of random base OTs at once, one in each direction: this
+/// party is the sender of `send_n` OTs and the receiver of
+/// `choices.len()` OTs, the peer the other way round (it calls this with
+/// the two counts swapped). Each batch is exactly the protocol of
+/// [`send_random`] / [`receive_random`], with its own sender point and
+/// its own flight; they are only sent together — one flight each way
+/// carrying the party's sender point and its receiver flight — so a
+/// protocol that needs base OTs both ways (LEGO's commitments one way,
+/// its Δ-ROT the other) pays one round trip and both parties compute at
+/// the same time instead of in turn.
+pub fn exchange_random(
+    ch: &mut Channel,
+    prg: &mut Prg,
+    send_n: usize,
+    choices: &[bool],
+) -> Result<Exchanged> {
+    check_batch(send_n)?;
+    check_batch(choices.len())?;
+    let mut x = random_scalar(prg);
+    let s_bytes = RistrettoPoint::mul_base(&x).compress().to_bytes();
+    // One flight: the sender point, then the receiver flight (neither
+    // depends on anything the peer sends).
+    ch.send_bytes(&s_bytes)?;
+    let (mut scalars, flight) = receiver_flight(prg, choices);
+    ch.send_bytes(&flight)?;
+    ch.flush()?;
+    let out = (|| {
+        let mut peer_s = [0u8; POINT_BYTES];
+        ch.recv_bytes(&mut peer_s)?;
+        let mut peer_flight = vec![0u8; 2 * POINT_BYTES * send_n];
+        ch.recv_bytes(&mut peer_flight)?;
+        let r = decode_receiver_flight(&peer_flight, send_n)?;
+        let sent = sender_keys(&x, &s_bytes, &peer_flight, &r);
+        let got = receiver_keys(choices, &scalars, &flight, &peer_s)?;
+        Ok((sent, got))
+    })();
+    x.zeroize();
+    scalars.zeroize();
+    out
 }
 
 /// The receiver's flight recomputed from its revealed randomness: what a
@@ -286,7 +395,7 @@ fn receiver_flight(prg: &mut Prg, choices: &[bool]) -> (Vec<u8>, Vec<Scalar>) {
 /// not `k_i^{1−c_i}`.
 pub fn replay_receiver_flight(prg: &mut Prg, choices: &[bool]) -> Result<Vec<u8>> {
     check_batch(choices.len())?;
-    let (flight, mut scalars) = receiver_flight(prg, choices);
+    let (mut scalars, flight) = receiver_flight(prg, choices);
     scalars.zeroize();
     Ok(flight)
 }
@@ -436,6 +545,53 @@ mod tests {
         }
         // Keys of different OTs differ (index and transcript are hashed in).
         assert_ne!(keys[0].0, keys[1].0);
+    }
+
+    #[test]
+    fn exchange_gives_both_directions_consistent_keys() {
+        let (mut a, mut b) = memory_pair();
+        let ca: Vec<bool> = (0..23).map(|i| i % 2 == 1).collect();
+        let cb: Vec<bool> = (0..40).map(|i| i % 3 == 0).collect();
+        let cb2 = cb.clone();
+        let t = std::thread::spawn(move || {
+            let mut prg = Prg::from_seed(Block(9));
+            exchange_random(&mut b, &mut prg, 23, &cb2).unwrap()
+        });
+        let mut prg = Prg::from_seed(Block(10));
+        let (a_sent, a_got) = exchange_random(&mut a, &mut prg, 40, &ca).unwrap();
+        let (b_sent, b_got) = t.join().unwrap();
+        assert_eq!(
+            (a_sent.len(), a_got.len(), b_sent.len(), b_got.len()),
+            (40, 23, 23, 40)
+        );
+        for (i, &c) in cb.iter().enumerate() {
+            let (k0, k1) = a_sent[i];
+            assert_ne!(k0, k1);
+            assert_eq!(b_got[i], if c { k1 } else { k0 }, "Alice -> Bob OT {i}");
+            assert_ne!(b_got[i], if c { k0 } else { k1 });
+        }
+        for (i, &c) in ca.iter().enumerate() {
+            let (k0, k1) = b_sent[i];
+            assert_eq!(a_got[i], if c { k1 } else { k0 }, "Bob -> Alice OT {i}");
+            assert_ne!(a_got[i], if c { k0 } else { k1 });
+        }
+    }
+
+    #[test]
+    fn halved_batch_encoding_is_the_plain_encoding() {
+        let mut prg = Prg::from_seed(Block(11));
+        let x = random_scalar(&mut prg);
+        // The identity in the middle (a corrupt receiver can make pk_j the
+        // identity): its zero in the batch inversion must not spoil the
+        // other encodings.
+        let mut pts: Vec<RistrettoPoint> = (0..5).map(|_| random_point(&mut prg)).collect();
+        pts.insert(2, RistrettoPoint::identity());
+        let want: Vec<[u8; 32]> = pts.iter().map(|p| (x * p).compress().to_bytes()).collect();
+        let half = halve(&x);
+        assert_eq!(
+            double_and_encode(pts.iter().map(|p| half * p).collect()),
+            want
+        );
     }
 
     #[test]

@@ -27,6 +27,7 @@
 //! (a random [168,128] code has codewords of weight ≈ 10), learning a
 //! linear function of Δ for a 2^-10 risk instead of 2^-40.
 
+use crate::base;
 use crate::ext::Choices;
 use crate::iknp::{transpose_to, KAPPA};
 use crate::kos::columns::{chunk_nbs, ColReceiver, ColSender};
@@ -177,6 +178,45 @@ impl Drop for DeltaRotSender {
     }
 }
 
+/// A Δ-ROT sender waiting for its base OTs ([`DeltaRotSender::prepare`]).
+pub struct DeltaRotSenderSetup {
+    delta_bits: Vec<bool>,
+    params: DeltaRotParams,
+    force_lsb: bool,
+    prg: Prg,
+}
+
+impl Drop for DeltaRotSenderSetup {
+    fn drop(&mut self) {
+        self.delta_bits.zeroize();
+    }
+}
+
+impl DeltaRotSenderSetup {
+    /// The base OTs' choice bits (Δ'), one per leaky column.
+    pub fn choices(&self) -> &[bool] {
+        &self.delta_bits
+    }
+
+    /// The sender, from the keys the base OTs with [`Self::choices`]
+    /// gave (as their receiver). `Config` if there is not one per column.
+    pub fn finish(mut self, seeds: Vec<Block>) -> Result<DeltaRotSender> {
+        if seeds.len() != self.delta_bits.len() {
+            return Err(Error::config("Δ-ROT: one base OT per leaky column"));
+        }
+        let delta_bits = std::mem::take(&mut self.delta_bits);
+        let prg = std::mem::replace(&mut self.prg, Prg::from_seed(Block::ZERO));
+        Ok(DeltaRotSender {
+            core: ColSender::from_base(delta_bits.clone(), seeds),
+            params: self.params,
+            delta_bits,
+            force_lsb: self.force_lsb,
+            prg,
+            delta: None,
+        })
+    }
+}
+
 impl DeltaRotSender {
     /// Base OTs for `k + s = 168` columns; `force_lsb` makes `lsb(Δ) = 1`
     /// (point-and-permute garbling, LEGO's input-bit check).
@@ -191,29 +231,28 @@ impl DeltaRotSender {
         params: DeltaRotParams,
         force_lsb: bool,
     ) -> Result<Self> {
-        let params = DeltaRotParams::new(params.k, params.s)?;
-        let delta_bits = prg.random_bits(params.leaky_len());
-        let core = ColSender::setup(ch, prg, delta_bits.clone())?;
-        Ok(Self::from_core(core, params, delta_bits, force_lsb, prg))
+        let pending = Self::prepare(prg, params, force_lsb)?;
+        let seeds = base::receive_random(ch, prg, pending.choices())?;
+        pending.finish(seeds)
     }
 
-    /// The session over a column core whose base OTs (with choice bits
-    /// `delta_bits`) are done; `params` are checked by the caller.
-    pub(crate) fn from_core(
-        core: ColSender,
-        params: DeltaRotParams,
-        delta_bits: Vec<bool>,
-        force_lsb: bool,
+    /// The sender's side before its base OTs: draws the leaky Δ' whose
+    /// bits are the base OTs' choices, for a caller that runs the base
+    /// OTs itself (e.g. together with base OTs the other way,
+    /// [`base::exchange_random`]) and then calls
+    /// [`DeltaRotSenderSetup::finish`].
+    pub fn prepare(
         prg: &mut Prg,
-    ) -> Self {
-        DeltaRotSender {
-            core,
+        params: DeltaRotParams,
+        force_lsb: bool,
+    ) -> Result<DeltaRotSenderSetup> {
+        let params = DeltaRotParams::new(params.k, params.s)?;
+        Ok(DeltaRotSenderSetup {
+            delta_bits: prg.random_bits(params.leaky_len()),
             params,
-            delta_bits,
             force_lsb,
             prg: Prg::from_seed(prg.random_block()),
-            delta: None,
-        }
+        })
     }
 
     /// Δ, once [`DeltaRotSender::extend`] has fixed it.
@@ -283,18 +322,28 @@ impl DeltaRotReceiver {
     /// must use the same).
     pub fn setup_with(ch: &mut Channel, prg: &mut Prg, params: DeltaRotParams) -> Result<Self> {
         let params = DeltaRotParams::new(params.k, params.s)?;
-        let core = ColReceiver::setup(ch, prg, params.leaky_len())?;
-        Ok(Self::from_core(core, params, prg))
+        let seeds = base::send_random(ch, prg, params.leaky_len())?;
+        Self::from_base(prg, params, seeds)
     }
 
-    /// The session over a column core whose base OTs are done.
-    pub(crate) fn from_core(core: ColReceiver, params: DeltaRotParams, prg: &mut Prg) -> Self {
-        DeltaRotReceiver {
-            core,
+    /// The receiver from base OTs already run (as their sender, one per
+    /// leaky column of `params`: [`DeltaRotParams::leaky_len`]); `Config`
+    /// if the count differs.
+    pub fn from_base(
+        prg: &mut Prg,
+        params: DeltaRotParams,
+        seeds: Vec<(Block, Block)>,
+    ) -> Result<Self> {
+        let params = DeltaRotParams::new(params.k, params.s)?;
+        if seeds.len() != params.leaky_len() {
+            return Err(Error::config("Δ-ROT: one base OT per leaky column"));
+        }
+        Ok(DeltaRotReceiver {
+            core: ColReceiver::from_base(seeds),
             params,
             prg: Prg::from_seed(prg.random_block()),
             done: false,
-        }
+        })
     }
 
     /// Installs a cheating strategy against the check (tests only).

@@ -39,9 +39,32 @@ fn random_inputs(cfg: &RunConfig, role: Role, prg: &mut Prg) -> Vec<PartyInputs>
 }
 
 /// Median of each number over the runs' reports (traffic is taken from the
-/// first run: it does not depend on timing).
+/// first run: it does not depend on timing). The first execution is the
+/// first run's: the only one in a fresh process, as `brickyard run` sees
+/// it; later runs reuse the process's warm code and allocator. Steps are
+/// medians by position when every run named the same steps (else the
+/// first run's).
 fn median_report(reports: &[Report]) -> Report {
     let mut r = reports[0].clone();
+    let same_steps = reports.iter().all(|x| {
+        x.steps.len() == r.steps.len()
+            && x.steps
+                .iter()
+                .zip(&r.steps)
+                .all(|(a, b)| (&a.phase, &a.party, &a.name) == (&b.phase, &b.party, &b.name))
+    });
+    if same_steps {
+        for (i, st) in r.steps.iter_mut().enumerate() {
+            st.wall_ms = median(
+                &reports
+                    .iter()
+                    .map(|x| x.steps[i].wall_ms)
+                    .collect::<Vec<_>>(),
+            );
+            let cpu: Option<Vec<f64>> = reports.iter().map(|x| x.steps[i].cpu_ms).collect();
+            st.cpu_ms = cpu.map(|c| median(&c));
+        }
+    }
     for (i, p) in r.phases.iter_mut().enumerate() {
         p.wall_ms = median(
             &reports

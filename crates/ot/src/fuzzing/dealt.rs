@@ -48,13 +48,19 @@ fn pairs(dir: u128, n: usize) -> Vec<(Block, Block)> {
         .collect()
 }
 
+/// The keys `k_j^{b_j}` a base-OT receiver with choices `bits` holds in
+/// direction `dir`.
+fn chosen(dir: u128, bits: &[bool]) -> Vec<Block> {
+    pairs(dir, bits.len())
+        .iter()
+        .zip(bits)
+        .map(|(&(k0, k1), &b)| if b { k1 } else { k0 })
+        .collect()
+}
+
 /// The column sender of direction `dir` with choice bits `delta_bits`.
 fn col_sender(dir: u128, delta_bits: Vec<bool>) -> ColSender {
-    let seeds: Vec<Block> = pairs(dir, delta_bits.len())
-        .iter()
-        .zip(&delta_bits)
-        .map(|(&(k0, k1), &b)| if b { k1 } else { k0 })
-        .collect();
+    let seeds = chosen(dir, &delta_bits);
     ColSender::with_seeds(delta_bits, &seeds)
 }
 
@@ -84,19 +90,15 @@ fn kos_receiver(ch: &mut Channel) -> Result<()> {
 
 fn delta_rot_sender(ch: &mut Channel) -> Result<()> {
     let prg = &mut Prg::from_seed(Block(0x5eed_0013));
-    let params = DeltaRotParams::default();
-    let bits = prg.random_bits(params.leaky_len());
-    let core = col_sender(2, bits.clone());
-    DeltaRotSender::from_core(core, params, bits, true, prg)
-        .extend(ch, 100)
-        .map(drop)
+    let pending = DeltaRotSender::prepare(prg, DeltaRotParams::default(), true)?;
+    let seeds = chosen(2, pending.choices());
+    pending.finish(seeds)?.extend(ch, 100).map(drop)
 }
 
 fn delta_rot_receiver(ch: &mut Channel) -> Result<()> {
     let prg = &mut Prg::from_seed(Block(0x5eed_0014));
     let params = DeltaRotParams::default();
-    let core = ColReceiver::with_seeds(&pairs(2, params.leaky_len()));
-    DeltaRotReceiver::from_core(core, params, prg)
+    DeltaRotReceiver::from_base(prg, params, pairs(2, params.leaky_len()))?
         .extend(ch, 100)
         .map(drop)
 }

@@ -108,6 +108,13 @@ impl ColSender {
         Ok(s)
     }
 
+    /// From base OTs already run (as their receiver, choices `delta_bits`).
+    pub(crate) fn from_base(delta_bits: Vec<bool>, mut seeds: Vec<Block>) -> Self {
+        let s = Self::with_seeds(delta_bits, &seeds);
+        seeds.zeroize();
+        s
+    }
+
     /// The sender after base OTs that gave it `seeds[j] = k_j^{Δ_j}`
     /// ([`ColSender::setup`]; the fuzzing harness deals them from a fixed
     /// seed instead of running the base OTs).
@@ -214,12 +221,8 @@ impl Drop for ColReceiver {
 }
 
 impl ColReceiver {
-    /// Base OTs (as their sender) for `ncols` columns.
-    pub(crate) fn setup(ch: &mut Channel, prg: &mut Prg, ncols: usize) -> Result<Self> {
-        Self::setup_recorded(ch, prg, ncols).map(|(core, _)| core)
-    }
-
-    /// [`ColReceiver::setup`] that also returns the peer's base-OT flight.
+    /// Base OTs (as their sender) for `ncols` columns; returns the peer's
+    /// base-OT flight too.
     pub(crate) fn setup_recorded(
         ch: &mut Channel,
         prg: &mut Prg,
@@ -231,8 +234,15 @@ impl ColReceiver {
         Ok((core, flight))
     }
 
+    /// From base OTs already run (as their sender, one per column).
+    pub(crate) fn from_base(mut seeds: Vec<(Block, Block)>) -> Self {
+        let r = Self::with_seeds(&seeds);
+        seeds.zeroize();
+        r
+    }
+
     /// The receiver after base OTs that gave it the pairs `seeds[j] =
-    /// (k_j^0, k_j^1)`, one per column ([`ColReceiver::setup`]; dealt by
+    /// (k_j^0, k_j^1)`, one per column ([`ColReceiver::setup_recorded`]; dealt by
     /// the fuzzing harness).
     pub(crate) fn with_seeds(seeds: &[(Block, Block)]) -> Self {
         ColReceiver {
