@@ -114,17 +114,13 @@ fn tiny_jimu_tables_are_consistent_with_their_counters() {
 
 #[test]
 fn jimu_tables_refuses_unknown_selections() {
-    for extra in [
-        &["--apps", "md5"][..],
-        &["--k", "100"][..],
-        &["--runs", "0"][..],
-        &["--apps", "compare0"][..],
-    ] {
-        let o = brickyard()
-            .args(["bench", "jimu-tables"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(2), "{extra:?}: {o:?}");
-    }
+    assert_usage_errors(
+        "jimu-tables",
+        &[
+            &["--apps", "md5"][..],
+            &["--k", "100"][..],
+            &["--runs", "0"][..],
+            &["--apps", "compare0"][..],
+        ],
+    );
 }

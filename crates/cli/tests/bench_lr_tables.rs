@@ -106,16 +106,12 @@ fn tiny_lr_tables_row_is_consistent_with_its_counters_and_plot() {
 
 #[test]
 fn lr_tables_refuses_unknown_selections() {
-    for extra in [
-        &["--circuits", "md5"][..],
-        &["--protocols", "tinytable"][..],
-        &["--executions", "0"][..],
-    ] {
-        let o = brickyard()
-            .args(["bench", "lr-tables"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(2), "{extra:?}: {o:?}");
-    }
+    assert_usage_errors(
+        "lr-tables",
+        &[
+            &["--circuits", "md5"][..],
+            &["--protocols", "tinytable"][..],
+            &["--executions", "0"][..],
+        ],
+    );
 }

@@ -2,57 +2,9 @@
 //! are written, well-formed, and show every protocol that ran with the
 //! numbers of the run's own reports.
 
-use std::process::Command;
+mod bench_common;
 
-fn brickyard() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_brickyard"))
-}
-
-/// Open and close tags balance, and nothing but whitespace surrounds the
-/// root `<svg>` element (a small XML well-formedness check).
-fn well_formed_svg(svg: &str) -> Result<(), String> {
-    let t = svg.trim();
-    if !t.starts_with("<svg ") || !t.ends_with("</svg>") {
-        return Err("not one <svg> element".into());
-    }
-    let mut stack: Vec<&str> = Vec::new();
-    let mut rest = t;
-    let mut roots = 0;
-    while let Some(i) = rest.find('<') {
-        if stack.is_empty() && !rest[..i].trim().is_empty() {
-            return Err(format!("text outside the root: {}", &rest[..i]));
-        }
-        let j = rest[i..].find('>').ok_or("unclosed tag")?;
-        let tag = &rest[i + 1..i + j];
-        if tag.contains('<') {
-            return Err(format!("`<` inside a tag: {tag}"));
-        }
-        if !tag.matches('"').count().is_multiple_of(2) {
-            return Err(format!("unbalanced quotes: {tag}"));
-        }
-        rest = &rest[i + j + 1..];
-        if stack.is_empty() {
-            roots += 1;
-        }
-        if let Some(name) = tag.strip_prefix('/') {
-            match stack.pop() {
-                Some(open) if open == name.trim() => {}
-                other => return Err(format!("</{name}> closes {other:?}")),
-            }
-        } else if !tag.ends_with('/') {
-            stack.push(tag.split_whitespace().next().ok_or("empty tag")?);
-        }
-        let text_end = rest.find('<').unwrap_or(rest.len());
-        let text = &rest[..text_end];
-        if text.contains('&') && !text.split('&').skip(1).all(|e| e.contains(';')) {
-            return Err(format!("bare & in text: {text}"));
-        }
-    }
-    if !stack.is_empty() || roots != 1 {
-        return Err(format!("unclosed {stack:?} or {roots} roots"));
-    }
-    Ok(())
-}
+use bench_common::{brickyard, well_formed_svg};
 
 /// The `data-value` of every bar of `category` in a stacked-bar SVG, in
 /// stack order.

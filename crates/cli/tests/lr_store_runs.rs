@@ -12,34 +12,9 @@ use std::process::Stdio;
 use std::time::Duration;
 
 mod common;
-use common::{brickyard, listen};
+use common::{brickyard, info, kind_field, listen};
 
 const CIRCUIT: &str = "builtin:add32";
-
-fn info(home: &Path, store: &Path) -> serde_json::Value {
-    let out = brickyard(home)
-        .args(["store", "info", "--json"])
-        .arg(store)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn buckets(v: &serde_json::Value, field: &str) -> u64 {
-    v["kinds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|k| k["name"] == "lr-bucket")
-        .unwrap()[field]
-        .as_u64()
-        .unwrap()
-}
 
 fn preprocess(home: &Path, a_store: &Path, b_store: &Path, n: &str) {
     let (alice, addr) = listen(
@@ -127,8 +102,8 @@ fn lr_preprocess_three_then_three_runs_then_refused() {
     preprocess(&home, &a_store, &b_store, "3");
     for s in [&a_store, &b_store] {
         let v = info(&home, s);
-        assert_eq!(buckets(&v, "produced"), 3);
-        assert_eq!(buckets(&v, "remaining"), 3);
+        assert_eq!(kind_field(&v, "lr-bucket", "produced"), 3);
+        assert_eq!(kind_field(&v, "lr-bucket", "remaining"), 3);
     }
     // Three runs, three inputs, three buckets.
     for (k, (x, y)) in [(5u64, 7u64), (1_000_000, 2_345), (4_294_967_295, 2)]
@@ -142,7 +117,10 @@ fn lr_preprocess_three_then_three_runs_then_refused() {
         let out = String::from_utf8_lossy(&b.stdout).trim().to_string();
         assert_eq!(out, ((x + y) % (1 << 32)).to_string(), "run {k}");
         for s in [&a_store, &b_store] {
-            assert_eq!(buckets(&info(&home, s), "next_index"), k as u64 + 1);
+            assert_eq!(
+                kind_field(&info(&home, s), "lr-bucket", "next_index"),
+                k as u64 + 1
+            );
         }
     }
     // A store for add32 refuses sub32 before connecting, naming the digest.
@@ -254,12 +232,15 @@ fn lr_kills_never_reuse_a_bucket() {
     for s in [&a_store, &b_store] {
         let v = info(&home, s);
         let (consumed, burned, remaining) = (
-            buckets(&v, "consumed"),
-            buckets(&v, "burned"),
-            buckets(&v, "remaining"),
+            kind_field(&v, "lr-bucket", "consumed"),
+            kind_field(&v, "lr-bucket", "burned"),
+            kind_field(&v, "lr-bucket", "remaining"),
         );
         // Nothing counted twice, nothing lost.
-        assert_eq!(consumed + burned + remaining + buckets(&v, "dropped"), n);
+        assert_eq!(
+            consumed + burned + remaining + kind_field(&v, "lr-bucket", "dropped"),
+            n
+        );
         assert!(consumed >= ok, "{ok} runs, {consumed} buckets consumed");
     }
     assert!(ok >= 1, "no run succeeded ({killed} kills)");

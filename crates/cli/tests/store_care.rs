@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Output;
 
 mod common;
-use common::{brickyard, listen};
+use common::{brickyard, info, listen};
 
 /// Alice (listening) and Bob with the same `common` arguments plus their
 /// own; returns (Alice, Bob).
@@ -62,15 +62,6 @@ fn run_args<'a>(circuit: &'a str, executions: &'a str, extra: &[&'a str]) -> Vec
 
 fn text(o: &[u8]) -> String {
     String::from_utf8_lossy(o).to_string()
-}
-
-fn info(home: &Path, store: &str) -> serde_json::Value {
-    let out = brickyard(home)
-        .args(["store", "info", "--json", store])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// Executions left, as `store info --json` reports them to a user.

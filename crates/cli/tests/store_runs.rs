@@ -8,32 +8,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 mod common;
-use common::{brickyard, listen, CT, KEY, PT};
-
-fn info(home: &Path, store: &Path) -> serde_json::Value {
-    let out = brickyard(home)
-        .args(["store", "info", "--json"])
-        .arg(store)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn rot(v: &serde_json::Value, field: &str) -> u64 {
-    v["kinds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|k| k["name"] == "rot")
-        .unwrap()[field]
-        .as_u64()
-        .unwrap()
-}
+use common::{brickyard, info, kind_field, listen, CT, KEY, PT};
 
 #[test]
 fn preprocess_then_online_with_kills() {
@@ -73,7 +48,10 @@ fn preprocess_then_online_with_kills() {
         String::from_utf8_lossy(&bob.stderr)
     );
     assert!(alice.wait_with_output().unwrap().status.success());
-    assert_eq!(rot(&info(&home, &b_store), "produced"), 128 * executions);
+    assert_eq!(
+        kind_field(&info(&home, &b_store), "rot", "produced"),
+        128 * executions
+    );
 
     // Online runs; every other one has a party killed after a random delay.
     let mut rng = 0x9e3779b97f4a7c15u64;
@@ -143,11 +121,14 @@ fn preprocess_then_online_with_kills() {
     }
     let (ai, bi) = (info(&home, &a_store), info(&home, &b_store));
     for v in [&ai, &bi] {
-        let (consumed, burned, remaining) =
-            (rot(v, "consumed"), rot(v, "burned"), rot(v, "remaining"));
+        let (consumed, burned, remaining) = (
+            kind_field(v, "rot", "consumed"),
+            kind_field(v, "rot", "burned"),
+            kind_field(v, "rot", "remaining"),
+        );
         // Nothing is counted twice and nothing disappears.
         assert_eq!(
-            consumed + burned + remaining + rot(v, "dropped"),
+            consumed + burned + remaining + kind_field(v, "rot", "dropped"),
             128 * executions
         );
         assert!(

@@ -193,30 +193,39 @@ impl LegoAlice {
     }
 }
 
-impl Party for LegoAlice {
-    fn attach_store(&mut self, store: Store) -> Result<()> {
-        self.store = Some(Box::new(store));
-        Ok(())
-    }
-
-    fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
-        lego_store_parameters(&self.opts)
-    }
-
-    fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
-        lego_store_parameters(&self.opts)
-    }
-
-    fn poison_store(&mut self, check: &str) -> Result<()> {
-        match self.store.as_mut() {
-            Some(s) => s.poison(check),
-            None => Ok(()),
+/// The [`Party`] store methods, the same for both roles: the store is
+/// attached to `self.store`, its parameters are the options', a cheat
+/// poisons it, and with a store Build runs in the online process.
+macro_rules! store_methods {
+    () => {
+        fn attach_store(&mut self, store: Store) -> Result<()> {
+            self.store = Some(Box::new(store));
+            Ok(())
         }
-    }
 
-    fn dependent_in_online_run(&self) -> bool {
-        self.store.is_some()
-    }
+        fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
+            lego_store_parameters(&self.opts)
+        }
+
+        fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
+            lego_store_parameters(&self.opts)
+        }
+
+        fn poison_store(&mut self, check: &str) -> Result<()> {
+            match self.store.as_mut() {
+                Some(s) => s.poison(check),
+                None => Ok(()),
+            }
+        }
+
+        fn dependent_in_online_run(&self) -> bool {
+            self.store.is_some()
+        }
+    };
+}
+
+impl Party for LegoAlice {
+    store_methods!();
 
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         let sec = Components::new(self.opts.s)?;
@@ -453,29 +462,7 @@ impl LegoBob {
 }
 
 impl Party for LegoBob {
-    fn attach_store(&mut self, store: Store) -> Result<()> {
-        self.store = Some(Box::new(store));
-        Ok(())
-    }
-
-    fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
-        lego_store_parameters(&self.opts)
-    }
-
-    fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
-        lego_store_parameters(&self.opts)
-    }
-
-    fn poison_store(&mut self, check: &str) -> Result<()> {
-        match self.store.as_mut() {
-            Some(s) => s.poison(check),
-            None => Ok(()),
-        }
-    }
-
-    fn dependent_in_online_run(&self) -> bool {
-        self.store.is_some()
-    }
+    store_methods!();
 
     fn begin_online(&mut self, _ch: &mut Channel) -> Result<()> {
         self.evaluator();

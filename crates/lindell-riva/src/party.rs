@@ -78,6 +78,38 @@ fn agreed(cfg: &RunConfig) -> Result<Agreed> {
     )
 }
 
+/// The [`Party`] methods both roles forward unchanged to their protocol
+/// side (`self.inner`, an `Alice` or a `Bob` with the same phase methods);
+/// only `online` differs, and each role writes it.
+macro_rules! offline_phases_of_inner {
+    () => {
+        fn attach_store(&mut self, store: Store) -> Result<()> {
+            self.inner.attach_store(store)
+        }
+        fn store_parameters(&self) -> BTreeMap<String, String> {
+            store_parameters(&self.cfg)
+        }
+        fn security_parameters(&self) -> BTreeMap<String, String> {
+            security_parameters()
+        }
+        fn poison_store(&mut self, check: &str) -> Result<()> {
+            self.inner.poison_store(check)
+        }
+        fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
+            self.inner.begin_online(ch, self.cfg.executions as u64)
+        }
+        fn setup(&mut self, ch: &mut Channel) -> Result<()> {
+            self.inner.setup(ch)
+        }
+        fn independent(&mut self, ch: &mut Channel) -> Result<()> {
+            self.inner.independent(ch)
+        }
+        fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+            self.inner.dependent(ch)
+        }
+    };
+}
+
 /// Alice (P1, garbler).
 pub struct LrAlice {
     inner: Alice,
@@ -102,30 +134,7 @@ impl LrAlice {
 }
 
 impl Party for LrAlice {
-    fn attach_store(&mut self, store: Store) -> Result<()> {
-        self.inner.attach_store(store)
-    }
-    fn store_parameters(&self) -> BTreeMap<String, String> {
-        store_parameters(&self.cfg)
-    }
-    fn security_parameters(&self) -> BTreeMap<String, String> {
-        security_parameters()
-    }
-    fn poison_store(&mut self, check: &str) -> Result<()> {
-        self.inner.poison_store(check)
-    }
-    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
-        self.inner.begin_online(ch, self.cfg.executions as u64)
-    }
-    fn setup(&mut self, ch: &mut Channel) -> Result<()> {
-        self.inner.setup(ch)
-    }
-    fn independent(&mut self, ch: &mut Channel) -> Result<()> {
-        self.inner.independent(ch)
-    }
-    fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
-        self.inner.dependent(ch)
-    }
+    offline_phases_of_inner!();
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
         let x: Vec<bool> = inputs.iter().flatten().copied().collect();
         self.inner.online(ch, &x)?;
@@ -157,30 +166,7 @@ impl LrBob {
 }
 
 impl Party for LrBob {
-    fn attach_store(&mut self, store: Store) -> Result<()> {
-        self.inner.attach_store(store)
-    }
-    fn store_parameters(&self) -> BTreeMap<String, String> {
-        store_parameters(&self.cfg)
-    }
-    fn security_parameters(&self) -> BTreeMap<String, String> {
-        security_parameters()
-    }
-    fn poison_store(&mut self, check: &str) -> Result<()> {
-        self.inner.poison_store(check)
-    }
-    fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
-        self.inner.begin_online(ch, self.cfg.executions as u64)
-    }
-    fn setup(&mut self, ch: &mut Channel) -> Result<()> {
-        self.inner.setup(ch)
-    }
-    fn independent(&mut self, ch: &mut Channel) -> Result<()> {
-        self.inner.independent(ch)
-    }
-    fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
-        self.inner.dependent(ch)
-    }
+    offline_phases_of_inner!();
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
         let y: Vec<bool> = inputs.iter().flatten().copied().collect();
         let z = self.inner.online(ch, &y)?;

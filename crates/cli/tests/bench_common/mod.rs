@@ -10,6 +10,19 @@ pub fn brickyard() -> Command {
     Command::new(env!("CARGO_BIN_EXE_brickyard"))
 }
 
+/// `brickyard bench <table>` with each of `extras` added exits with the
+/// usage code 2 (a bad selection is refused before anything runs).
+pub fn assert_usage_errors(table: &str, extras: &[&[&str]]) {
+    for extra in extras {
+        let o = brickyard()
+            .args(["bench", table])
+            .args(*extra)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {o:?}");
+    }
+}
+
 /// Open and close tags balance and one `<svg>` root holds everything (a
 /// small XML well-formedness check).
 pub fn well_formed_svg(svg: &str) -> Result<(), String> {

@@ -38,3 +38,30 @@ pub fn listen(home: &Path, args: &[&str], timeout_secs: u32) -> (Child, String) 
     std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
     (child, line.trim().rsplit(' ').next().unwrap().to_string())
 }
+
+/// `brickyard store info --json <store>`, which must succeed.
+pub fn info(home: &Path, store: impl AsRef<std::ffi::OsStr>) -> serde_json::Value {
+    let out = brickyard(home)
+        .args(["store", "info", "--json"])
+        .arg(store)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `field` (`produced`, `consumed`, …) of the kind `name` in a `store info`.
+pub fn kind_field(v: &serde_json::Value, name: &str, field: &str) -> u64 {
+    v["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == name)
+        .unwrap()[field]
+        .as_u64()
+        .unwrap()
+}
