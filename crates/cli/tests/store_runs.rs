@@ -3,7 +3,6 @@
 //! correct, and material is never used twice (the store's accounting and
 //! Beaver's index check would turn reuse into an error, never an output).
 
-use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
