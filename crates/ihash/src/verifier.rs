@@ -10,7 +10,7 @@
 use crate::layout::Rows;
 use crate::rs::Code;
 use brickyard_core::gf256::layout::transpose;
-use brickyard_core::gf256::{Field, GfMatrix, NibbleMap};
+use brickyard_core::gf256::{Field, GfMatrix, NibbleMap, StridedMap};
 use zeroize::Zeroizing;
 
 /// Pairs [`Verifier::verify_batch`] works on at a time: the transposed
