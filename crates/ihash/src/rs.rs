@@ -13,7 +13,7 @@
 //! (log/exp tables, one message), [`Code::encode_batch`] (the core slice
 //! kernels on symbol-major batches).
 
-use brickyard_core::gf256::{reference, Field, GfMatrix, SubspaceCode};
+use brickyard_core::gf256::{reference, Field, GfMatrix, StridedMap, SubspaceCode};
 use std::sync::OnceLock;
 
 /// A systematic Reed–Solomon code with its parity matrix.
@@ -135,12 +135,11 @@ impl Code {
         parity: &mut [u8],
         out_stride: usize,
     ) {
-        match &self.fft {
-            Some(f) => f.apply_add_strided(messages, in_stride, len, parity, out_stride),
-            None => self
-                .parity
-                .apply_add_strided(messages, in_stride, len, parity, out_stride),
-        }
+        let map: &dyn StridedMap = match &self.fft {
+            Some(f) => f,
+            None => &self.parity,
+        };
+        map.apply_add_strided(messages, in_stride, len, parity, out_stride)
     }
 }
 

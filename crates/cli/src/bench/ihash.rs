@@ -22,6 +22,9 @@ pub fn run(set: &str, k: u32, s: u32, count: usize, runs: usize, as_json: bool) 
                    "sender_wall_hashes_per_s": r.sender_wall_hashes_per_s,
                    "receiver_hashes_per_s": r.receiver_hashes_per_s,
                    "verifications_per_s": r.verifications_per_s,
+                   "verifications_cpu_per_s": r.verifications_cpu_per_s,
+                   "verifications_best_per_s": r.verifications_best_per_s,
+                   "single_verifications_per_s": r.single_verifications_per_s,
                    "sender_floor_hashes_per_s": r.sender_floor_hashes_per_s,
                    "verify_floor_per_s": r.verify_floor_per_s,
                    "bytes_per_hash": r.bytes_per_hash, "load_avg": r.load_avg})
@@ -30,8 +33,8 @@ pub fn run(set: &str, k: u32, s: u32, count: usize, runs: usize, as_json: bool) 
         println!(
             "ihash {set} (n, ℓ, w, σ) = ({}, {}, {}, {}), s = {}: {} messages × {} runs (median); \
              sender {:.2} M i-hashes/s per core (CPU; {:.2} M/s wall; floor {:.2} M/s: PRG rows + \
-             output bytes only), receiver {:.2} M/s wall, {:.2} M verifications/s (floor {:.2} M/s: \
-             reading the bytes); {:.1} bytes/i-hash; load {:?}",
+             output bytes only), receiver {:.2} M/s wall, {:.2} M verifications/s (batch, wall; {:.2} M/s CPU, best \
+             {:.2} M/s; one call per pair {:.2} M/s; floor {:.2} M/s: reading the bytes); {:.1} bytes/i-hash; load {:?}",
             p.n,
             p.ell,
             p.w,
@@ -44,6 +47,9 @@ pub fn run(set: &str, k: u32, s: u32, count: usize, runs: usize, as_json: bool) 
             r.sender_floor_hashes_per_s / 1e6,
             r.receiver_hashes_per_s / 1e6,
             r.verifications_per_s / 1e6,
+            r.verifications_cpu_per_s / 1e6,
+            r.verifications_best_per_s / 1e6,
+            r.single_verifications_per_s / 1e6,
             r.verify_floor_per_s / 1e6,
             r.bytes_per_hash,
             r.load_avg

@@ -18,13 +18,13 @@
 //! degree < ℓ through the message is unique), which the tests check
 //! against [`super::GfMatrix`] products of the Lagrange parity matrix.
 //!
-//! Work is symbol-major like [`super::GfMatrix::apply_add_strided`]: one
+//! Work is symbol-major like [`super::GfMatrix`]'s [`StridedMap`]: one
 //! byte row per code position, a block of [`BLOCK`] columns (messages) at
 //! a time, each butterfly one [`super::slice::butterfly_on`] call on two
 //! rows of the block (L1-resident: ℓ rows of `BLOCK` bytes, twice).
 
 use super::slice::{butterfly_inv_on, butterfly_on, ConstMul, Kernel};
-use super::Field;
+use super::{Field, StridedMap};
 
 /// Columns (bytes per row) transformed at a time.
 const BLOCK: usize = 256;
@@ -116,23 +116,20 @@ impl SubspaceCode {
             }
         }
     }
+}
 
-    /// out ^= parity of input, symbol-major with strides, as
-    /// [`super::GfMatrix::apply_add_strided`] with the code's (n − ℓ) × ℓ
-    /// parity matrix.
-    pub fn apply_add_strided(
-        &self,
-        input: &[u8],
-        in_stride: usize,
-        len: usize,
-        out: &mut [u8],
-        out_stride: usize,
-    ) {
-        self.apply_add_strided_on(Kernel::best(), input, in_stride, len, out, out_stride)
+/// out ^= the code's parity of `input` (the same map as its (n − ℓ) × ℓ
+/// parity matrix as a [`super::GfMatrix`]).
+impl StridedMap for SubspaceCode {
+    fn inputs(&self) -> usize {
+        self.ell()
     }
 
-    /// [`SubspaceCode::apply_add_strided`] on a chosen kernel.
-    pub fn apply_add_strided_on(
+    fn outputs(&self) -> usize {
+        self.n - self.ell()
+    }
+
+    fn add_checked(
         &self,
         kernel: Kernel,
         input: &[u8],
@@ -142,25 +139,6 @@ impl SubspaceCode {
         out_stride: usize,
     ) {
         let (ell, n) = (self.ell(), self.n);
-        if len == 0 {
-            return;
-        }
-        assert!(
-            len <= in_stride && len <= out_stride,
-            "SubspaceCode: row longer than its stride"
-        );
-        assert!(
-            input.len() >= (ell - 1) * in_stride + len,
-            "SubspaceCode: input size"
-        );
-        assert!(
-            out.len() >= (n - ell - 1) * out_stride + len,
-            "SubspaceCode: output size"
-        );
-        assert!(
-            kernel.is_available(),
-            "gf256: kernel {kernel:?} is not supported by this CPU"
-        );
         let mut d = vec![0u8; ell * BLOCK];
         let mut e = vec![0u8; ell * BLOCK];
         let mut start = 0;

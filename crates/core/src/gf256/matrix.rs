@@ -140,86 +140,6 @@ impl GfMatrix {
         self.apply_add_strided_on(kernel, input, len, len, out, len)
     }
 
-    /// out ^= M · input on strided symbol-major rows: input row c is
-    /// `input[c·in_stride..][..len]`, output row r is
-    /// `out[r·out_stride..][..len]`. Lets a caller encode a cache-sized
-    /// chunk of a long batch in place (strides = the batch's row length)
-    /// instead of copying the chunk out and back.
-    pub fn apply_add_strided(
-        &self,
-        input: &[u8],
-        in_stride: usize,
-        len: usize,
-        out: &mut [u8],
-        out_stride: usize,
-    ) {
-        self.apply_add_strided_on(Kernel::best(), input, in_stride, len, out, out_stride)
-    }
-
-    /// [`GfMatrix::apply_add_strided`] on a chosen kernel.
-    pub fn apply_add_strided_on(
-        &self,
-        kernel: Kernel,
-        input: &[u8],
-        in_stride: usize,
-        len: usize,
-        out: &mut [u8],
-        out_stride: usize,
-    ) {
-        if len == 0 || self.rows == 0 {
-            return;
-        }
-        assert!(
-            len <= in_stride && len <= out_stride,
-            "GfMatrix::apply: row longer than its stride"
-        );
-        assert!(
-            out.len() >= (self.rows - 1) * out_stride + len,
-            "GfMatrix::apply: output size"
-        );
-        if self.cols == 0 {
-            return;
-        }
-        assert!(
-            input.len() >= (self.cols - 1) * in_stride + len,
-            "GfMatrix::apply: input size"
-        );
-        assert!(
-            kernel.is_available(),
-            "gf256: kernel {kernel:?} is not supported by this CPU"
-        );
-        #[cfg(target_arch = "x86_64")]
-        if kernel == Kernel::Avx2 {
-            let shape = super::x86::MatrixShape {
-                rows: self.rows,
-                cols: self.cols,
-                in_stride,
-                len,
-                out_stride,
-            };
-            // SAFETY: AVX2 checked; the sizes asserted above are the
-            // kernel's contract, and `prepared` has rows · cols entries by
-            // construction.
-            unsafe { super::x86::avx2_matrix(&self.prepared, shape, input, out) };
-            return;
-        }
-        let mut start = 0;
-        while start < len {
-            let end = (start + CHUNK).min(len);
-            for r in 0..self.rows {
-                let dst = &mut out[r * out_stride + start..r * out_stride + end];
-                for c in 0..self.cols {
-                    let e = &self.prepared[r * self.cols + c];
-                    if e.constant() != 0 {
-                        let src = &input[c * in_stride + start..c * in_stride + end];
-                        mul_add_const_on(kernel, e, src, dst);
-                    }
-                }
-            }
-            start = end;
-        }
-    }
-
     /// The rank, by Gaussian elimination.
     pub fn rank(&self) -> usize {
         self.echelon(None)
@@ -269,6 +189,139 @@ impl GfMatrix {
             rank += 1;
         }
         rank
+    }
+}
+
+/// A GF(2^σ)-linear map applied to strided symbol-major rows: input row c
+/// is `input[c·in_stride..][..len]`, output row r is
+/// `out[r·out_stride..][..len]`. Strides let a caller work on a cache-sized
+/// chunk of a long batch in place (strides = the batch's row length)
+/// instead of copying the chunk out and back. The parity matrix product
+/// ([`GfMatrix`]) and the additive-FFT encoder ([`super::SubspaceCode`])
+/// both implement it, so the shape checks and the kernel choice live here
+/// once.
+pub trait StridedMap {
+    /// Input rows.
+    fn inputs(&self) -> usize;
+
+    /// Output rows.
+    fn outputs(&self) -> usize;
+
+    /// The map on a shape that [`StridedMap::apply_add_strided_on`] has
+    /// checked (`len ≥ 1`, at least one input and output row, both slices
+    /// long enough, `kernel` available); called directly on another shape
+    /// it panics, never reads or writes outside the slices.
+    fn add_checked(
+        &self,
+        kernel: Kernel,
+        input: &[u8],
+        in_stride: usize,
+        len: usize,
+        out: &mut [u8],
+        out_stride: usize,
+    );
+
+    /// out ^= map(input) on the fastest kernel this CPU has.
+    fn apply_add_strided(
+        &self,
+        input: &[u8],
+        in_stride: usize,
+        len: usize,
+        out: &mut [u8],
+        out_stride: usize,
+    ) {
+        self.apply_add_strided_on(Kernel::best(), input, in_stride, len, out, out_stride)
+    }
+
+    /// [`StridedMap::apply_add_strided`] on a chosen kernel; panics on a
+    /// shape the slices do not hold or a kernel this CPU lacks.
+    fn apply_add_strided_on(
+        &self,
+        kernel: Kernel,
+        input: &[u8],
+        in_stride: usize,
+        len: usize,
+        out: &mut [u8],
+        out_stride: usize,
+    ) {
+        let (rows, cols) = (self.outputs(), self.inputs());
+        if len == 0 || rows == 0 {
+            return;
+        }
+        assert!(
+            len <= in_stride && len <= out_stride,
+            "gf256: row longer than its stride"
+        );
+        assert!(
+            out.len() >= (rows - 1) * out_stride + len,
+            "gf256: output size"
+        );
+        if cols == 0 {
+            return;
+        }
+        assert!(
+            input.len() >= (cols - 1) * in_stride + len,
+            "gf256: input size"
+        );
+        assert!(
+            kernel.is_available(),
+            "gf256: kernel {kernel:?} is not supported by this CPU"
+        );
+        self.add_checked(kernel, input, in_stride, len, out, out_stride)
+    }
+}
+
+impl StridedMap for GfMatrix {
+    fn inputs(&self) -> usize {
+        self.cols
+    }
+
+    fn outputs(&self) -> usize {
+        self.rows
+    }
+
+    fn add_checked(
+        &self,
+        kernel: Kernel,
+        input: &[u8],
+        in_stride: usize,
+        len: usize,
+        out: &mut [u8],
+        out_stride: usize,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if kernel == Kernel::Avx2 {
+            // `add_checked` is callable directly: the one precondition the
+            // kernel cannot assert itself is checked here.
+            kernel.check();
+            let shape = super::x86::MatrixShape {
+                rows: self.rows,
+                cols: self.cols,
+                in_stride,
+                len,
+                out_stride,
+            };
+            // SAFETY: AVX2 asserted just above; `avx2_matrix` asserts the
+            // sizes of its contract itself, and `prepared` has rows · cols
+            // entries by construction.
+            unsafe { super::x86::avx2_matrix(&self.prepared, shape, input, out) };
+            return;
+        }
+        let mut start = 0;
+        while start < len {
+            let end = (start + CHUNK).min(len);
+            for r in 0..self.rows {
+                let dst = &mut out[r * out_stride + start..r * out_stride + end];
+                for c in 0..self.cols {
+                    let e = &self.prepared[r * self.cols + c];
+                    if e.constant() != 0 {
+                        let src = &input[c * in_stride + start..c * in_stride + end];
+                        mul_add_const_on(kernel, e, src, dst);
+                    }
+                }
+            }
+            start = end;
+        }
     }
 }
 

@@ -32,7 +32,7 @@ mod x86;
 pub use afft::SubspaceCode;
 pub use combine::{combine_rows, combine_rows_many, const_muls};
 pub use lookup::NibbleMap;
-pub use matrix::GfMatrix;
+pub use matrix::{GfMatrix, StridedMap};
 pub use slice::{mul_add_const, mul_const, mul_slices, ConstMul, Kernel};
 
 /// One of the two supported fields, with its log/exp tables.

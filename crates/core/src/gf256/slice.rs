@@ -121,7 +121,7 @@ impl Kernel {
         })
     }
 
-    fn check(self) {
+    pub(super) fn check(self) {
         assert!(
             self.is_available(),
             "gf256: kernel {self:?} is not supported by this CPU"

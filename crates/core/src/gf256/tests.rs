@@ -493,3 +493,32 @@ fn subspace_code_equals_the_lagrange_parity_matrix() {
     assert!(SubspaceCode::new(&GF64, 65, 32).is_none());
     assert!(SubspaceCode::new(&GF256, 32, 32).is_none());
 }
+
+#[test]
+fn strided_maps_share_the_shape_checks() {
+    // Both implementations go through `StridedMap::apply_add_strided_on`:
+    // a short input or output, or a row longer than its stride, panics
+    // before any kernel runs, and an empty batch is a no-op.
+    let code = SubspaceCode::new(&GF256, 86, 32).unwrap();
+    let m = lagrange_parity(&GF256, 86, 32);
+    let maps: [&dyn StridedMap; 2] = [&code, &m];
+    for map in maps {
+        assert_eq!((map.inputs(), map.outputs()), (32, 54));
+        let input = vec![1u8; 32 * 40];
+        let mut out = vec![0u8; 54 * 40];
+        map.apply_add_strided(&input, 40, 0, &mut out, 40);
+        assert!(out.iter().all(|&b| b == 0), "len 0 writes nothing");
+        map.apply_add_strided(&input, 40, 40, &mut out, 40);
+        assert!(out.iter().any(|&b| b != 0), "len 40 writes the parity");
+        let short_in = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            map.apply_add_strided(&input[1..], 40, 40, &mut vec![0u8; 54 * 40], 40)
+        }));
+        let short_out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            map.apply_add_strided(&input, 40, 40, &mut vec![0u8; 54 * 40 - 1], 40)
+        }));
+        let long_row = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            map.apply_add_strided(&input, 40, 41, &mut vec![0u8; 54 * 41], 41)
+        }));
+        assert!(short_in.is_err() && short_out.is_err() && long_row.is_err());
+    }
+}

@@ -211,7 +211,7 @@ pub(super) unsafe fn gfni_combine(
     }
 }
 
-/// Shape of a strided symbol-major product (see `GfMatrix::apply_add_strided`).
+/// Shape of a strided symbol-major product (see `StridedMap::apply_add_strided`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct MatrixShape {
     pub rows: usize,
