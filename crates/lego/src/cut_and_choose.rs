@@ -61,12 +61,11 @@ fn select(seed: Block, plan: &Plan) -> Selection {
 
 fn survivors(sel: &Selection, plan: &Plan) -> Option<Survivors> {
     let p = &plan.params;
-    let gates: Vec<usize> = (0..sel.gates.len())
-        .filter(|&j| sel.gates[j].is_none())
-        .collect();
-    let auths: Vec<usize> = (0..sel.auths.len())
-        .filter(|&j| sel.auths[j].is_none())
-        .collect();
+    // Sized once (a filter's collect grows step by step).
+    let mut gates = Vec::with_capacity(sel.gates.len());
+    gates.extend((0..sel.gates.len()).filter(|&j| sel.gates[j].is_none()));
+    let mut auths = Vec::with_capacity(sel.auths.len());
+    auths.extend((0..sel.auths.len()).filter(|&j| sel.auths[j].is_none()));
     let need_g = (p.q * p.beta as u64 + p.n * p.beta_in as u64) as usize;
     let need_a = (p.q * p.alpha as u64 + p.n * p.alpha_in as u64) as usize;
     // Enough checked authenticators to confirm a Δ (`bucket::confirm_delta`).
