@@ -9,33 +9,11 @@
 // A binary uses `target` or `select`, not both.
 #![allow(dead_code)]
 
-use brickyard_core::channel::{memory_transport_pair, Recording};
-use brickyard_core::{Channel, Result};
 use std::sync::OnceLock;
 
-/// Runs `victim` here and `peer` on a thread over an in-memory pair and
-/// returns the bytes `peer` sent. Both must succeed.
-pub fn record<V, P>(victim: V, peer: P) -> Vec<u8>
-where
-    V: FnOnce(&mut Channel) -> Result<()>,
-    P: FnOnce(&mut Channel) -> Result<()> + Send + 'static,
-{
-    let (a, b) = memory_transport_pair();
-    let (rec, log) = Recording::new(b);
-    let h = std::thread::spawn(move || {
-        let mut ch = Channel::new(rec);
-        let r = peer(&mut ch);
-        let _ = ch.flush();
-        r
-    });
-    let mut ch = Channel::new(a);
-    victim(&mut ch).expect("honest victim");
-    let _ = ch.flush();
-    drop(ch);
-    h.join().expect("peer thread").expect("honest peer");
-    let v = log.lock().map(|v| v.clone()).unwrap_or_default();
-    v
-}
+/// The honest transcript `peer` sends to `victim` (both must succeed):
+/// one recorder for the fuzz targets and the dealt sessions' unit test.
+pub use brickyard_ot::fuzzing::dealt::{record, Session};
 
 /// The peer's byte stream for a fuzz input.
 pub fn script(transcript: &[u8], data: &[u8]) -> Vec<u8> {
@@ -90,6 +68,3 @@ pub fn select(sessions: &[(&str, Session, Session)], data: &[u8]) {
     let mut ch = brickyard_core::channel::scripted(&script(t, rest));
     let _ = victim(&mut ch);
 }
-
-/// One party's whole session of a building block, on a channel.
-pub type Session = fn(&mut Channel) -> Result<()>;

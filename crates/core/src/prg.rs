@@ -23,7 +23,11 @@ const BUF_BLOCKS: usize = 8;
 const BYTES_CHUNK_BLOCKS: usize = 64;
 
 /// AES-CTR pseudo-random generator. Not `Clone`: two copies of one PRG would
-/// silently emit the same "random" values.
+/// silently emit the same "random" values. The feature `fuzzing` (never in
+/// default builds) makes it `Clone` for the fuzz harnesses, which replay
+/// fixed-seed sessions and copy a session built once instead of keying
+/// hundreds of PRGs per run.
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 pub struct Prg {
     aes: Aes128,
     /// Counter of the next block to be generated into `buf` or the output.

@@ -38,26 +38,34 @@ pub(crate) struct Survivors {
     pub auths: Vec<usize>,
 }
 
+/// `prg.gen_range(2^t) == 0`, drawn exactly as `gen_range` draws it (one
+/// `random_u64`, whose top `t` bits are the value: a power of two is never
+/// rejected) without its multiply and bias test; a selection makes one
+/// such draw per component.
+fn one_in_pow2(prg: &mut Prg, t: u32) -> bool {
+    let r = prg.random_u64();
+    t == 0 || r >> (64 - t) == 0
+}
+
 fn select(seed: Block, plan: &Plan) -> Selection {
     let mut prg = Prg::from_seed(seed);
-    let (pg, pa) = (1u64 << plan.params.tg, 1u64 << plan.params.ta);
+    let (tg, ta) = (plan.params.tg, plan.params.ta);
     let gates = (0..plan.gates)
-        .map(|_| (prg.gen_range(pg) == 0).then(|| (prg.random_bool(), prg.random_bool())))
+        .map(|_| one_in_pow2(&mut prg, tg).then(|| (prg.random_bool(), prg.random_bool())))
         .collect();
     let auths = (0..plan.auths)
-        .map(|_| (prg.gen_range(pa) == 0).then(|| prg.random_bool()))
+        .map(|_| one_in_pow2(&mut prg, ta).then(|| prg.random_bool()))
         .collect();
     Selection { gates, auths }
 }
 
 fn survivors(sel: &Selection, plan: &Plan) -> Option<Survivors> {
     let p = &plan.params;
-    let gates: Vec<usize> = (0..sel.gates.len())
-        .filter(|&j| sel.gates[j].is_none())
-        .collect();
-    let auths: Vec<usize> = (0..sel.auths.len())
-        .filter(|&j| sel.auths[j].is_none())
-        .collect();
+    // Sized once (a filter's collect grows step by step).
+    let mut gates = Vec::with_capacity(sel.gates.len());
+    gates.extend((0..sel.gates.len()).filter(|&j| sel.gates[j].is_none()));
+    let mut auths = Vec::with_capacity(sel.auths.len());
+    auths.extend((0..sel.auths.len()).filter(|&j| sel.auths[j].is_none()));
     let need_g = (p.q * p.beta as u64 + p.n * p.beta_in as u64) as usize;
     let need_a = (p.q * p.alpha as u64 + p.n * p.alpha_in as u64) as usize;
     // Enough checked authenticators to confirm a Δ (`bucket::confirm_delta`).
@@ -142,7 +150,8 @@ pub(crate) fn challenge(seed: Block, plan: &Plan) -> Result<(Selection, Survivor
 #[cfg(feature = "fuzzing")]
 pub(crate) fn opened_items(sel: &Selection, ids: &Ids) -> usize {
     let o = Openings::new(sel, ids);
-    let (mut out, mut ends) = (Vec::new(), Vec::new());
+    let n = o.count();
+    let (mut out, mut ends) = (Vec::with_capacity(2 * n), Vec::with_capacity(n));
     o.write(0..o.count(), &mut out, &mut ends);
     ends.len()
 }
@@ -272,6 +281,26 @@ pub(crate) fn bob(
 mod tests {
     use super::super::params::{LegoParams, Objective};
     use super::*;
+
+    /// The selection's draw is `gen_range(2^t) == 0` bit for bit: the same
+    /// answers from the same stream, which stays in step.
+    #[test]
+    fn one_in_pow2_draws_as_gen_range() {
+        for t in 0..12 {
+            let (mut a, mut b) = (
+                Prg::from_seed(Block(t as u128)),
+                Prg::from_seed(Block(t as u128)),
+            );
+            let mut hits = 0;
+            for _ in 0..20_000 {
+                let x = one_in_pow2(&mut a, t);
+                assert_eq!(x, b.gen_range(1 << t) == 0, "t = {t}");
+                hits += usize::from(x);
+                assert_eq!(a.random_bool(), b.random_bool(), "t = {t}: streams apart");
+            }
+            assert!(hits > 0, "t = {t}: never drawn");
+        }
+    }
 
     /// The survivor rule both parties apply (Bob redraws, Alice refuses with
     /// `cut-and-choose-selection`): a selection that checks everything

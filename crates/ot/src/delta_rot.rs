@@ -125,10 +125,12 @@ impl ExtractionMatrix {
         assert_eq!(out.len(), KAPPA * nb, "apply_columns: output size");
         out.fill(Block::ZERO);
         for (a, col) in self.rows.iter().zip(cols.chunks_exact(nb)) {
-            for (o, dst) in out.chunks_exact_mut(nb).enumerate() {
-                if a.bit(o) {
-                    brickyard_core::block::xor_in_place(dst, col);
-                }
+            // Only the set bits of the (public) row: no test per output column.
+            let mut set = a.0;
+            while set != 0 {
+                let o = set.trailing_zeros() as usize;
+                brickyard_core::block::xor_in_place(&mut out[o * nb..(o + 1) * nb], col);
+                set &= set - 1;
             }
         }
     }
@@ -151,6 +153,7 @@ fn extract_rows(a: &ExtractionMatrix, u: usize, store: &[Block], out: &mut [Bloc
 }
 
 /// The Δ-ROT sender: holds Δ (LEGO's global garbling offset).
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 pub struct DeltaRotSender {
     core: ColSender,
     params: DeltaRotParams,
@@ -295,6 +298,7 @@ impl DeltaRotSender {
 }
 
 /// The Δ-ROT receiver: random choice bits `b_i` and `t_i = q_i ⊕ b_i·Δ`.
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 pub struct DeltaRotReceiver {
     core: ColReceiver,
     params: DeltaRotParams,

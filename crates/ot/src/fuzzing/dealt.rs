@@ -17,14 +17,25 @@
 //! Each entry of [`SESSIONS`] is `(name, victim, honest peer)`; both sides
 //! draw from fixed seeds, so the peer's transcript is the same on every
 //! run and an unmutated transcript takes the victim to the end.
+//!
+//! Everything a session does before it reads the peer's first byte is the
+//! same on every run, so it is done once per process: each session's
+//! party (its column PRGs keyed from the dealt seeds, Δ, its own PRG) is
+//! built on first use and a copy of it (`Clone` under this feature) runs
+//! each input. A copy is exactly the party a fresh build would give, so
+//! every message and check after the base OTs runs as before; what is no
+//! longer paid per run is keying 128–336 AES schedules and drawing the
+//! dealt seeds.
 
 use crate::delta_rot::{DeltaRotParams, DeltaRotReceiver, DeltaRotSender};
 use crate::iknp::KAPPA;
 use crate::kos::columns::{ColReceiver, ColSender};
 use crate::tinyot::{Role, TinyOt};
 use crate::{KosReceiver, KosSender};
+use brickyard_core::channel::{memory_transport_pair, Recording};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
+use std::sync::OnceLock;
 
 /// One party's whole session on a channel.
 pub type Session = fn(&mut Channel) -> Result<()>;
@@ -73,86 +84,112 @@ fn kos_receiver_with(dir: u128, prg: &mut Prg) -> KosReceiver {
     KosReceiver::from_core(ColReceiver::with_seeds(&pairs(dir, KAPPA)), prg)
 }
 
+/// The party `make` builds, built once per process; each call returns a
+/// copy (the same state a fresh build would give).
+fn once<T: Clone + Send + Sync>(cell: &'static OnceLock<T>, make: impl FnOnce() -> T) -> T {
+    cell.get_or_init(make).clone()
+}
+
 fn kos_sender(ch: &mut Channel) -> Result<()> {
-    let prg = &mut Prg::from_seed(Block(0x5eed_0011));
-    let delta = prg.random_block();
-    let mut s = kos_sender_with(1, delta, prg);
+    static S: OnceLock<KosSender> = OnceLock::new();
+    let mut s = once(&S, || {
+        let prg = &mut Prg::from_seed(Block(0x5eed_0011));
+        let delta = prg.random_block();
+        kos_sender_with(1, delta, prg)
+    });
     s.correlated(ch, 200)?;
     s.chosen(ch, &[(Block(1), Block(2)); 10])
 }
 
 fn kos_receiver(ch: &mut Channel) -> Result<()> {
-    let prg = &mut Prg::from_seed(Block(0x5eed_0012));
-    let mut r = kos_receiver_with(1, prg);
+    static R: OnceLock<KosReceiver> = OnceLock::new();
+    let mut r = once(&R, || {
+        kos_receiver_with(1, &mut Prg::from_seed(Block(0x5eed_0012)))
+    });
     r.correlated(ch, &[true; 200])?;
     r.chosen(ch, &[false; 10]).map(drop)
 }
 
 fn delta_rot_sender(ch: &mut Channel) -> Result<()> {
-    let prg = &mut Prg::from_seed(Block(0x5eed_0013));
-    let pending = DeltaRotSender::prepare(prg, DeltaRotParams::default(), true)?;
-    let seeds = chosen(2, pending.choices());
-    pending.finish(seeds)?.extend(ch, 100).map(drop)
+    static S: OnceLock<DeltaRotSender> = OnceLock::new();
+    let mut s = once(&S, || {
+        let prg = &mut Prg::from_seed(Block(0x5eed_0013));
+        let pending = DeltaRotSender::prepare(prg, DeltaRotParams::default(), true)
+            .expect("default parameters");
+        let seeds = chosen(2, pending.choices());
+        pending.finish(seeds).expect("one seed per column")
+    });
+    s.extend(ch, 100).map(drop)
 }
 
 fn delta_rot_receiver(ch: &mut Channel) -> Result<()> {
-    let prg = &mut Prg::from_seed(Block(0x5eed_0014));
-    let params = DeltaRotParams::default();
-    DeltaRotReceiver::from_base(prg, params, pairs(2, params.leaky_len()))?
-        .extend(ch, 100)
-        .map(drop)
+    static R: OnceLock<DeltaRotReceiver> = OnceLock::new();
+    let mut r = once(&R, || {
+        let prg = &mut Prg::from_seed(Block(0x5eed_0014));
+        let params = DeltaRotParams::default();
+        DeltaRotReceiver::from_base(prg, params, pairs(2, params.leaky_len()))
+            .expect("one pair per column")
+    });
+    r.extend(ch, 100).map(drop)
 }
 
 /// TinyOT at s = 40: Alice is the sender of direction 3, Bob of 4; eight
 /// AND triples (leaky triples, F_EQ, coin toss, bucketing with its MAC-checked
 /// openings), then their `z` opened.
-fn tinyot(ch: &mut Channel, role: Role, seed: u128) -> Result<()> {
-    let prg = &mut Prg::from_seed(Block(seed));
-    let delta = TinyOt::draw_delta(role, prg);
-    let (mine, theirs) = match role {
-        Role::Alice => (3, 4),
-        Role::Bob => (4, 3),
-    };
-    let sender = kos_sender_with(mine, delta, prg);
-    let receiver = kos_receiver_with(theirs, prg);
-    let mut t = TinyOt::from_parts(role, 40, delta, sender, receiver, prg);
+fn tinyot(ch: &mut Channel, cell: &'static OnceLock<TinyOt>, role: Role, seed: u128) -> Result<()> {
+    let mut t = once(cell, || {
+        let prg = &mut Prg::from_seed(Block(seed));
+        let delta = TinyOt::draw_delta(role, prg);
+        let (mine, theirs) = match role {
+            Role::Alice => (3, 4),
+            Role::Bob => (4, 3),
+        };
+        let sender = kos_sender_with(mine, delta, prg);
+        let receiver = kos_receiver_with(theirs, prg);
+        TinyOt::from_parts(role, 40, delta, sender, receiver, prg)
+    });
     let tr = t.and_triples(ch, 8)?;
     let z: Vec<_> = tr.iter().map(|x| x.z).collect();
     t.open(ch, &z).map(drop)
 }
 
 fn tinyot_alice(ch: &mut Channel) -> Result<()> {
-    tinyot(ch, Role::Alice, 0x5eed_0015)
+    static T: OnceLock<TinyOt> = OnceLock::new();
+    tinyot(ch, &T, Role::Alice, 0x5eed_0015)
 }
 
 fn tinyot_bob(ch: &mut Channel) -> Result<()> {
-    tinyot(ch, Role::Bob, 0x5eed_0016)
+    static T: OnceLock<TinyOt> = OnceLock::new();
+    tinyot(ch, &T, Role::Bob, 0x5eed_0016)
+}
+
+/// Runs `victim` here and `peer` on a thread over an in-memory pair and
+/// returns the bytes `peer` sent: the honest transcript a replay mutates.
+/// Both must succeed. The one recorder of the dealt sessions' tests and of
+/// the cargo-fuzz replay targets (`fuzz/common/replay.rs`).
+pub fn record(victim: Session, peer: Session) -> Vec<u8> {
+    let (a, b) = memory_transport_pair();
+    let (rec, log) = Recording::new(b);
+    let h = std::thread::spawn(move || {
+        let mut ch = Channel::new(rec);
+        let r = peer(&mut ch);
+        let _ = ch.flush();
+        r
+    });
+    let mut ch = Channel::new(a);
+    victim(&mut ch).expect("honest victim");
+    let _ = ch.flush();
+    drop(ch);
+    h.join().expect("peer thread").expect("honest peer");
+    let v = log.lock().map(|v| v.clone()).unwrap_or_default();
+    v
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use brickyard_core::channel::{memory_transport_pair, scripted, Recording};
+    use brickyard_core::channel::scripted;
     use brickyard_core::Error;
-
-    /// What `peer` sends to `victim` in an honest run (both must succeed).
-    fn record(victim: Session, peer: Session) -> Vec<u8> {
-        let (a, b) = memory_transport_pair();
-        let (rec, log) = Recording::new(b);
-        let h = std::thread::spawn(move || {
-            let mut ch = Channel::new(rec);
-            let r = peer(&mut ch);
-            let _ = ch.flush();
-            r
-        });
-        let mut ch = Channel::new(a);
-        victim(&mut ch).expect("honest victim");
-        let _ = ch.flush();
-        drop(ch);
-        h.join().expect("peer thread").expect("honest peer");
-        let v = log.lock().unwrap().clone();
-        v
-    }
 
     #[test]
     fn dealt_sessions_replay_to_the_end_and_a_flipped_answer_trips_its_check() {
@@ -185,6 +222,9 @@ mod tests {
                 (None, Err(Error::Malformed(_))) => {}
                 _ => panic!("{name}: {r:?}"),
             }
+            // Each run is a fresh copy of the party built once: a failed
+            // run leaves nothing behind for the next.
+            victim(&mut scripted(&t)).unwrap_or_else(|e| panic!("{name}: second replay: {e}"));
         }
     }
 }

@@ -79,6 +79,7 @@ fn column_hashes(store: &[Block], ncols: usize, m: usize, chi: &[Block]) -> Vec<
 
 /// Sender side of the column core: holds Δ (as `ncols` bits) and one PRG
 /// per column, seeded by the base OTs it received.
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 pub(crate) struct ColSender {
     ncols: usize,
     delta_bits: Vec<bool>,
@@ -198,6 +199,7 @@ impl ColSender {
 }
 
 /// Receiver side of the column core: two PRGs per column.
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 pub(crate) struct ColReceiver {
     ncols: usize,
     prgs: Vec<(Prg, Prg)>,

@@ -9,6 +9,7 @@ use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
 
 /// Receiver side of a KOS session.
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 pub struct KosReceiver {
     core: ColReceiver,
     /// Randomness for the row padding and the mask block.

@@ -11,6 +11,7 @@ use zeroize::Zeroize;
 
 /// Sender side of a KOS session. Every extension call checks the
 /// receiver's consistency before returning anything.
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 pub struct KosSender {
     core: ColSender,
     delta: Block,

@@ -151,6 +151,7 @@ fn smallest_batch(s: usize, b: usize, hi: usize) -> usize {
 pub(crate) const PILES: usize = 32;
 
 /// Reused buffers of the two-pass shuffle.
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 #[derive(Default)]
 pub(crate) struct PermScratch {
     labels: Vec<u8>,

@@ -102,6 +102,7 @@ const ADAPT_ERROR: Block = Block(0x5a5a_0000);
 pub const ADAPT_TRIPLES: usize = 1;
 
 /// Buffers of one [`step`], kept by the session (wiped when it drops).
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 #[derive(Default)]
 pub(crate) struct Scratch {
     /// `G`, then `G'`.
@@ -209,8 +210,13 @@ pub(crate) fn step(
     for v in [&mut sc.g, &mut sc.gp, &mut sc.base] {
         crate::mem::set_len(v, n);
     }
-    sc.h.resize(3 * HASH, Block::ZERO);
-    sc.tw.resize(3 * HASH, Block::ZERO);
+    // As long as the largest chunk, not always HASH triples: a small batch
+    // (a few AND triples) then zeroes and wipes kilobytes, not 400 KB.
+    let hn = 3 * n.min(HASH);
+    if sc.h.len() < hn {
+        sc.h.resize(hn, Block::ZERO);
+        sc.tw.resize(hn, Block::ZERO);
+    }
     // Pass 1, per hash chunk: H(K[x_Q]), H(K[x_Q] ⊕ Δ), H(M[x_P]) in one
     // hash call; then C, G and base = H(M[x_P]) ⊕ H(K[x_Q]) ⊕ M[z_P] ⊕
     // K[z_Q] ⊕ x_P·C_P ⊕ z_P·Δ_P, so that G'_P = base ⊕ x_P·G_Q.

@@ -67,6 +67,7 @@ impl LeakyRec {
 /// scattered into random piles in `recs`/`rbits`; `order` lists the
 /// permuted slots; and the bucket differences `d_j` and members `x_j` are
 /// written over the (by then dead) front of `bits`/`macs`/`keys`.
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 #[derive(Default)]
 struct Batch {
     bits: Vec<bool>,
@@ -89,6 +90,7 @@ impl Drop for Batch {
 }
 
 /// A TinyOT session between two parties.
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 pub struct TinyOt {
     role: Role,
     s: usize,
@@ -642,6 +644,7 @@ impl TinyOt {
 }
 
 /// Reused buffers of [`TinyOt::beaver_open`] (wiped on drop).
+#[cfg_attr(feature = "fuzzing", derive(Clone))]
 #[derive(Default)]
 struct BeaverScratch {
     bits: Vec<bool>,
