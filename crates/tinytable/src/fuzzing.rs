@@ -318,4 +318,20 @@ mod tests {
         s[0] = 1;
         assert!(matches!(decode(&s), Err(brickyard_core::Error::Config(_))));
     }
+
+    /// Writes the honest inputs into `$BRICKYARD_FUZZ_SEEDS` (a fuzz
+    /// corpus directory) when it is set: `cargo test -p brickyard-tinytable --features
+    /// fuzzing --lib fuzzing -- --ignored write_seeds`.
+    #[test]
+    #[ignore]
+    fn write_seeds() {
+        let Some(dir) = std::env::var_os("BRICKYARD_FUZZ_SEEDS") else {
+            return;
+        };
+        std::fs::create_dir_all(&dir).unwrap();
+        for sel in 0u8..16 {
+            let v = dealt_honest(sel).unwrap();
+            std::fs::write(std::path::Path::new(&dir).join(format!("honest-{sel}")), v).unwrap();
+        }
+    }
 }
