@@ -5,15 +5,15 @@
 //! and Bob's bit, one execution, k = 88, s = 40), so a run costs only the step's reading and
 //! checks.
 //!
-//! Byte 0: its low seven bits pick the step (below: 0 is step 0, any
-//! other value b is step 1 + (b − 1) mod 5); bit 7 set means the rest are
+//! Byte 0: its low seven bits b pick step 1 + (b + 4 mod 5) (below; step
+//! 0 has its own entry point, [`compress`], and target `jimu_compress`); bit 7 set means the rest are
 //! 3-byte patches `(offset u16 LE, xor u8)` to the honest message of that
 //! step (the dealt peer's), clear means the rest is the peer's stream
 //! itself. The stream is read over `channel::scripted` with its frames.
 //!
 //! | step | reader | what it reads | checks reached |
 //! |---|---|---|---|
-//! | 0 | Bob, Setup (`setup::recv_compress`) | A' (16 × 32 bytes) | `compress-rank` |
+//! | 0 ([`compress`]) | Bob, Setup (`setup::recv_compress`) | A' (16 × 32 bytes) | `compress-rank` |
 //! | 1 | Alice, Check (`check::alice`) | J, r | `cut-and-choose-open` |
 //! | 2 | Bob, Check (`check::bob`) | ρ^l, ρ^r, ρ^o and three labels per checked gate | `check-gate-rho`, `check-gate-label` |
 //! | 3 | Bob, Build (`build::bob`) | a ρ difference and a label δ per soldered wire | ρ in GF(2^6) (`Malformed`), `solder-rho`, `solder-label` |
@@ -280,14 +280,19 @@ fn build_fixture() -> Result<Fixture> {
     })
 }
 
-/// The step `sel` picks: its low seven bits, 0 = step 0 (A', whose
-/// rank check and tables cost about 10 ms a run in the fuzz build, so it
-/// is picked by one value of 128), else 1 + (bits − 1) mod 5.
+/// The step `sel` picks: 1 + (its low seven bits + 4 mod 5), so that
+/// 1..=5 pick steps 1..=5. Step 0 (A')
+/// has its own entry point, [`compress`]: its rank check and tables cost
+/// about 10 ms a run in the fuzz build, and its many branches drew the
+/// fuzzer's corpus to it.
 fn step(sel: u8) -> usize {
-    match sel & 0x7f {
-        0 => 0,
-        b => 1 + (b as usize - 1) % 5,
-    }
+    1 + ((sel & 0x7f) as usize + 4) % 5
+}
+
+/// Step 0 alone (the target `jimu_compress`): Bob reads A' from `data`
+/// (the peer's stream) and checks its rank.
+pub fn compress(data: &[u8]) -> Result<()> {
+    setup::recv_compress::<L>(&mut scripted(data)).map(drop)
 }
 
 /// The peer's stream for `sel` and the rest of the input (module docs).
@@ -318,7 +323,7 @@ pub fn decode(data: &[u8]) -> Result<Option<Vec<bool>>> {
     let (a, b) = (&f.a_setup, &f.b_setup);
     let cheats = Cheats::default();
     match step(sel) {
-        0 => setup::recv_compress::<L>(ch).map(|_| None),
+        0 => unreachable!("step 0 is `compress`"),
         1 => check::alice(ch, &f.a_gates, &a.delta, &f.sz, &f.a_com).map(|_| None),
         2 => check::bob(
             ch,
@@ -375,14 +380,15 @@ pub fn decode(data: &[u8]) -> Result<Option<Vec<bool>>> {
     }
 }
 
-/// The honest input of step `step` (0..6) in raw mode: the unit tests,
+/// The honest input of step `step` (1..=5) in raw mode: the unit tests,
 /// and seeds for a fuzz corpus.
 pub fn honest(step: u8) -> Vec<u8> {
-    [
-        vec![step % 6],
-        fixture().messages[(step % 6) as usize].clone(),
-    ]
-    .concat()
+    [vec![step], fixture().messages[step as usize].clone()].concat()
+}
+
+/// The honest input of [`compress`]: A' in its frame.
+pub fn honest_compress() -> Vec<u8> {
+    fixture().messages[0].clone()
 }
 
 #[cfg(test)]
@@ -415,7 +421,7 @@ mod tests {
             f.b_asg.checked.len(),
             f.messages.iter().map(Vec::len).collect::<Vec<_>>()
         );
-        for step in 0..6u8 {
+        for step in 1..6u8 {
             let h = honest(step);
             let out = decode(&h).unwrap_or_else(|e| panic!("step {step}: {e}"));
             if step == 5 {
@@ -434,18 +440,18 @@ mod tests {
         // Each step's first payload byte (after the 4-byte frame header)
         // altered: the step's named check or typed error.
         let m = &f.messages;
-        assert_eq!(
-            check_of(decode(&patch(0, 4, 0xff))),
-            "ok",
-            "any full-rank A'"
-        );
-        let zero_rows = [vec![0u8], {
-            let mut v = m[0].clone();
-            v[4..].fill(0);
-            v
-        }]
-        .concat();
-        assert_eq!(check_of(decode(&zero_rows)), "compress-rank");
+        compress(&honest_compress()).expect("A'");
+        let mut rows = honest_compress();
+        rows[4] ^= 0xff;
+        compress(&rows).expect("any full-rank A'");
+        rows[4..].fill(0);
+        assert!(matches!(
+            compress(&rows),
+            Err(Error::Cheating {
+                check: "compress-rank"
+            })
+        ));
+        assert!(compress(&m[0][..m[0].len() - 1]).is_err(), "A' cut");
         assert_eq!(check_of(decode(&patch(1, 4, 1))), "cut-and-choose-open");
         assert_eq!(check_of(decode(&patch(2, 4, 1))), "check-gate-rho");
         // Check's one frame: the ρ's (3 per checked gate), then the labels.
@@ -497,7 +503,8 @@ mod tests {
     }
 
     /// Writes the honest inputs into `$BRICKYARD_FUZZ_SEEDS` (a fuzz
-    /// corpus directory) when it is set: `cargo test -p brickyard-jimu --features
+    /// corpus directory) when it is set, and A' into
+    /// `$BRICKYARD_FUZZ_SEEDS_COMPRESS`: `cargo test -p brickyard-jimu --features
     /// fuzzing --lib fuzzing -- --ignored write_seeds`.
     #[test]
     #[ignore]
@@ -506,9 +513,13 @@ mod tests {
             return;
         };
         std::fs::create_dir_all(&dir).unwrap();
-        for sel in 0u8..6 {
+        for sel in 1u8..6 {
             let v = honest(sel);
             std::fs::write(std::path::Path::new(&dir).join(format!("honest-{sel}")), v).unwrap();
+        }
+        if let Some(c) = std::env::var_os("BRICKYARD_FUZZ_SEEDS_COMPRESS") {
+            std::fs::create_dir_all(&c).unwrap();
+            std::fs::write(std::path::Path::new(&c).join("honest"), honest_compress()).unwrap();
         }
     }
 }
