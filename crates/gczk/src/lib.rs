@@ -30,6 +30,8 @@
 #![forbid(unsafe_code)]
 
 pub mod commit;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod garble;
 pub mod ot;
 pub mod protocol;

@@ -90,7 +90,7 @@ pub fn digest(circuit: &Circuit) -> [u8; 32] {
     *h.finalize().as_bytes()
 }
 
-fn agree<R: Relation + ?Sized>(ch: &mut Channel, rel: &R) -> Result<()> {
+pub(crate) fn agree<R: Relation + ?Sized>(ch: &mut Channel, rel: &R) -> Result<()> {
     let mine = rel.digest();
     ch.send_bytes(&mine)?;
     ch.flush()?;
@@ -221,8 +221,42 @@ pub(crate) fn prove_inner<R: Relation + ?Sized>(
     }
     let received = ot::receive_with(ch, &mut kos, flight, witness)?;
     drop(kos);
+    prove_after_ot(
+        ch,
+        rel,
+        &received.labels,
+        witness,
+        &mut prg,
+        cheat,
+        |opening| {
+            ot::check(
+                &received,
+                &mut Prg::from_seed(opening.ot_seed),
+                opening.ot_s,
+                &opening.pairs(),
+            )
+        },
+    )
+}
+
+/// The prover after the committed OT: reads the garbled tables while
+/// evaluating on its witness `labels`, commits to the output label, reads
+/// the verifier's seed, runs `check_ots` (the OT check, [`ot::check`])
+/// and its own garbling check against the seed, and only then opens.
+/// Split from [`prove_inner`] so that the fuzz target `gczk_decode`
+/// reaches the table and seed reading with dealt labels.
+pub(crate) fn prove_after_ot<R: Relation + ?Sized>(
+    ch: &mut Channel,
+    rel: &R,
+    labels: &[Block],
+    witness: &[bool],
+    prg: &mut Prg,
+    cheat: Option<ProverCheatOpt>,
+    check_ots: impl FnOnce(&Opening) -> Result<()>,
+) -> Result<()> {
+    let inputs = witness.len();
     let mut seen = blake3::Hasher::new();
-    let (label, value) = evaluate_relation(rel, &received.labels, witness, |t| {
+    let (label, value) = evaluate_relation(rel, labels, witness, |t| {
         ch.recv_blocks(t)?;
         seen.update(bytemuck::cast_slice(t));
         Ok(())
@@ -244,12 +278,7 @@ pub(crate) fn prove_inner<R: Relation + ?Sized>(
     // its seed; only then is the output label opened.
     let seed = ch.recv_block()?;
     let opening = Opening::from_seed(seed, inputs);
-    ot::check(
-        &received,
-        &mut Prg::from_seed(opening.ot_seed),
-        opening.ot_s,
-        &opening.pairs(),
-    )?;
+    check_ots(&opening)?;
     let mut regarbled = blake3::Hasher::new();
     let zero = garble_relation(rel, opening.delta, &opening.input_zero, |t| {
         regarbled.update(bytemuck::cast_slice(t));
@@ -319,8 +348,6 @@ pub(crate) fn verify_inner<R: Relation + ?Sized>(
         ch.send_blocks(t)
     })?;
     ch.flush()?;
-    let mut com = [0u8; 32];
-    ch.recv_bytes(&mut com)?;
     #[allow(unused_mut)]
     let mut revealed = seed;
     #[cfg(test)]
@@ -329,7 +356,17 @@ pub(crate) fn verify_inner<R: Relation + ?Sized>(
     }
     #[cfg(not(test))]
     let _ = cheat;
-    ch.send_block(revealed)?;
+    check_opening(ch, revealed, zero ^ opening.delta)
+}
+
+/// The verifier's last step: reads the prover's commitment, reveals
+/// `seed`, reads the opening `(r, label)` and checks it against the
+/// commitment (`gczk-commitment`) and against `one`, the output's label
+/// of "true" (`gczk-output`).
+pub(crate) fn check_opening(ch: &mut Channel, seed: Block, one: Block) -> Result<()> {
+    let mut com = [0u8; 32];
+    ch.recv_bytes(&mut com)?;
+    ch.send_block(seed)?;
     ch.flush()?;
     let opened = ch.recv_block_vec(2)?;
     let (r, label) = (opened[0], opened[1]);
@@ -338,7 +375,7 @@ pub(crate) fn verify_inner<R: Relation + ?Sized>(
             check: CHECK_COMMITMENT,
         });
     }
-    if label != zero ^ opening.delta {
+    if label != one {
         return Err(Error::Cheating {
             check: CHECK_OUTPUT,
         });

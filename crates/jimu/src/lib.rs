@@ -13,6 +13,8 @@
 pub mod cheat;
 pub mod compress_bound;
 pub mod delta_zk;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod params;
 pub mod protocol;
 pub mod seeds;

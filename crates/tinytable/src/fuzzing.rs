@@ -144,6 +144,78 @@ pub fn decode(data: &[u8]) -> Result<()> {
     crate::online::recv_check(ch, mac).map(drop)
 }
 
+/// The MAC schemes the direct entry points pick from (low two bits of
+/// their selector byte).
+const MACS: [crate::mac::MacScheme; 4] = [
+    crate::mac::MacScheme::Lookup { k: 64 },
+    crate::mac::MacScheme::Linear { k: 64 },
+    crate::mac::MacScheme::Lookup { k: 32 },
+    crate::mac::MacScheme::Linear { k: 32 },
+];
+
+/// The run of the direct target `tinytable_dealt`: `builtin:add8`,
+/// `executions` of them, the MAC scheme `mac`, `--dealer`; Alice's
+/// inputs 5, Bob's 7.
+fn dealt_run(sel: u8) -> (RunConfig, Options, [PartyInputs; 2]) {
+    let f = fixture();
+    let mut cfg = f.cfg.clone();
+    cfg.executions = 1 + ((sel >> 2) & 3) as usize;
+    let o = Options {
+        mac: MACS[(sel & 3) as usize],
+        ..options()
+    };
+    (cfg, o, f.inputs.clone())
+}
+
+/// Bob's reading of the dealt records, direct (the target
+/// `tinytable_dealt`): byte 0 picks the MAC scheme (bits 0–1) and the
+/// number of executions E = 1..4 (bits 2–3); the rest is Alice's stream
+/// from the dependent phase on: E executions' records as `receive_all`
+/// reads them (`Party::dependent` of a `--dealer` Bob: table chunks of at
+/// most `CHUNK_TABLES` tables, then the execution record, all of fixed
+/// lengths), then the first online execution on those records (its
+/// masked inputs, per-layer masked values and MAC-check answers, checked
+/// with the records' MACs). `Ok` with Bob's output, or a typed error.
+pub fn dealt(data: &[u8]) -> Result<Option<Outputs>> {
+    let Some((&sel, rest)) = data.split_first() else {
+        return Ok(None);
+    };
+    let (cfg, o, inputs) = dealt_run(sel);
+    let mut bob = new_party(Role::Bob, cfg, o)?;
+    let ch = &mut scripted(rest);
+    bob.dependent(ch)?;
+    bob.begin_online(ch)?;
+    bob.online(ch, &inputs[1])
+}
+
+/// An honest `tinytable_dealt` input for selector `sel`: what a dealing
+/// Alice sends from the dependent phase through the first execution
+/// (the unit tests, and seeds for a fuzz corpus).
+pub fn dealt_honest(sel: u8) -> Result<Vec<u8>> {
+    let (cfg, o, inputs) = dealt_run(sel);
+    let (ta, tb) = memory_transport_pair();
+    let (ra, log) = Recording::new(ta);
+    let mut alice = new_party(Role::Alice, cfg.clone(), o.clone())?;
+    let mut bob = new_party(Role::Bob, cfg, o)?;
+    let x = inputs[0].clone();
+    let h = std::thread::spawn(move || -> Result<()> {
+        let ch = &mut Channel::new(ra);
+        alice.dependent(ch)?;
+        alice.begin_online(ch)?;
+        alice.online(ch, &x)?;
+        ch.flush()
+    });
+    let ch = &mut Channel::new(tb);
+    bob.dependent(ch)?;
+    bob.begin_online(ch)?;
+    bob.online(ch, &inputs[1])?;
+    ch.flush()?;
+    h.join()
+        .map_err(|_| brickyard_core::Error::config("alice thread panicked"))??;
+    let sent = log.lock().map(|v| v.clone()).unwrap_or_default();
+    Ok([vec![sel], sent].concat())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,6 +235,44 @@ mod tests {
                 "{role:?}: junk accepted"
             );
         }
+    }
+
+    #[test]
+    fn dealt_records_decode_to_the_sum_and_a_flipped_record_is_refused() {
+        let sum = |out: Outputs| -> u64 {
+            out[0]
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| (b as u64) << i)
+                .sum()
+        };
+        for sel in [0u8, 1, 2, 3, 4 | 1, 12 | 2] {
+            let honest = dealt_honest(sel).unwrap();
+            let out = dealt(&honest)
+                .unwrap_or_else(|e| panic!("sel {sel}: {e}"))
+                .expect("bob learns the sum");
+            assert_eq!(sum(out), 12, "sel {sel}");
+            // A short stream, and a frame cut in two, are errors.
+            assert!(dealt(&honest[..honest.len() / 2]).is_err(), "sel {sel}");
+            assert!(dealt(&[sel, 1, 2, 3]).is_err(), "sel {sel}");
+        }
+        // Flips spread over the dealt records (not the frame headers):
+        // never a wrong sum; the record bytes the first execution uses
+        // are MAC-checked, so some flips are caught by a named check.
+        let honest = dealt_honest(1).unwrap();
+        let (mut caught, mut tried) = (0, 0);
+        for off in (5..honest.len()).step_by(7) {
+            let mut bad = honest.clone();
+            bad[off] ^= 0x10;
+            tried += 1;
+            match dealt(&bad) {
+                Ok(Some(out)) => assert_eq!(sum(out), 12, "flip at {off}: a wrong sum"),
+                Ok(None) => panic!("flip at {off}: no output"),
+                Err(brickyard_core::Error::Cheating { .. }) => caught += 1,
+                Err(_) => {}
+            }
+        }
+        assert!(caught > 0, "none of {tried} flips tripped a check");
     }
 
     #[test]
@@ -207,5 +317,21 @@ mod tests {
         let mut s = stream(0, 3, false);
         s[0] = 1;
         assert!(matches!(decode(&s), Err(brickyard_core::Error::Config(_))));
+    }
+
+    /// Writes the honest inputs into `$BRICKYARD_FUZZ_SEEDS` (a fuzz
+    /// corpus directory) when it is set: `cargo test -p brickyard-tinytable --features
+    /// fuzzing --lib fuzzing -- --ignored write_seeds`.
+    #[test]
+    #[ignore]
+    fn write_seeds() {
+        let Some(dir) = std::env::var_os("BRICKYARD_FUZZ_SEEDS") else {
+            return;
+        };
+        std::fs::create_dir_all(&dir).unwrap();
+        for sel in 0u8..16 {
+            let v = dealt_honest(sel).unwrap();
+            std::fs::write(std::path::Path::new(&dir).join(format!("honest-{sel}")), v).unwrap();
+        }
     }
 }

@@ -160,9 +160,7 @@ pub fn bob<const L: usize>(
     let h_delta = wire.hash_chosen(ch, prg, 1)?.get(0).to_vec();
     let perm = Receiver::setup_with_images(ch, prg, pp, Some(PERM_IMAGES))?;
     let d = perm.seed_images().to_vec();
-    let mut rows = vec![0u8; 16 * 16 * L];
-    ch.recv_bytes(&mut rows)?;
-    let compress = Compress::from_rows(&rows, 16 * L)?;
+    let compress = recv_compress::<L>(ch)?;
     let kos = KosReceiver::setup(ch, prg)?;
     Ok(BobSetup {
         wire,
@@ -187,4 +185,12 @@ fn wire_receiver(ch: &mut Channel, prg: &mut Prg, pw: Params, cheats: &Cheats) -
     }
     let _ = cheats;
     Receiver::setup_with_images(ch, prg, pw, Some(WIRE_IMAGES))
+}
+
+/// Bob reads A' (16 rows of 16·L bytes) and checks its rank
+/// (`compress-rank`).
+pub(crate) fn recv_compress<const L: usize>(ch: &mut Channel) -> Result<Compress> {
+    let mut rows = vec![0u8; 16 * 16 * L];
+    ch.recv_bytes(&mut rows)?;
+    Compress::from_rows(&rows, 16 * L)
 }
