@@ -19,6 +19,7 @@
 //! (JKO13 with privacy-free half-gates); Alice proves, Bob verifies.
 
 pub mod circuit;
+mod stamp;
 #[cfg(test)]
 mod tests;
 
