@@ -30,6 +30,14 @@ pub struct TinyTableArgs {
     /// Print the cheating strategies of --protocol and exit.
     #[arg(long)]
     pub list_cheats: bool,
+    /// TEST ONLY (hidden; exists only in `--features adversary` builds):
+    /// jimu's Setup skips the Step 5b proof, so that CLI tests of other
+    /// behaviour fit CI's budget. Both parties must pass it. Without Step
+    /// 5b jimu is NOT secure against a malicious Alice; default builds
+    /// have no such flag.
+    #[cfg(feature = "adversary")]
+    #[arg(long, hide = true)]
+    pub test_skip_step_5b: bool,
 }
 
 fn is_tinytable(protocol: &str) -> bool {
@@ -158,8 +166,23 @@ impl TinyTableArgs {
     pub fn jimu_party(&self, role: Role, cfg: RunConfig) -> Result<Box<dyn Party>, CliError> {
         use brickyard_protocols::jimu::{new_party, Cheats};
         self.check_other("jimu")?;
+        #[cfg(feature = "adversary")]
+        let test_only = |c: Cheats| {
+            if self.test_skip_step_5b {
+                c.without_step_5b()
+            } else {
+                c
+            }
+        };
+        #[cfg(not(feature = "adversary"))]
+        let test_only = |c: Cheats| c;
         let Some(spec) = &self.cheat else {
-            return Ok(new_party(role, cfg, Default::default(), Cheats::default())?);
+            return Ok(new_party(
+                role,
+                cfg,
+                Default::default(),
+                test_only(Cheats::default()),
+            )?);
         };
         #[cfg(feature = "adversary")]
         {
@@ -174,11 +197,11 @@ impl TinyTableArgs {
             } else {
                 Cheats::default()
             };
-            Ok(new_party(role, cfg, Default::default(), cheats)?)
+            Ok(new_party(role, cfg, Default::default(), test_only(cheats))?)
         }
         #[cfg(not(feature = "adversary"))]
         {
-            let _ = (role, cfg);
+            let _ = (role, cfg, test_only);
             Err(CliError::Usage(format!(
                 "--cheat {spec}: cheating strategies need a build with `--features adversary`"
             )))

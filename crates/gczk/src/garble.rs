@@ -16,7 +16,7 @@
 //! `brickyard_core::hash::tccr`; every tweak is used once per Δ, and each Δ
 //! garbles one relation once.
 
-use brickyard_circuit::{Circuit, Gate, Layering, WireId};
+use brickyard_circuit::{Circuit, Gate, Layer, Layering, WireId};
 use brickyard_core::hash::tccr_batch;
 use brickyard_core::{Block, Error, Result};
 use zeroize::Zeroizing;
@@ -82,10 +82,29 @@ pub fn garble(
     delta: Block,
     input_zero: &[Block],
     and_offset: u64,
+    sink: impl FnMut(&[Block]) -> Result<()>,
+) -> Result<Block> {
+    let mut zero = Zeroizing::new(Vec::new());
+    garble_in(
+        &mut zero, layering, shape, delta, input_zero, and_offset, sink,
+    )
+}
+
+/// [`garble`] with the wire table in `zero` (reused across the parts of a
+/// relation: no allocation, page faults or wipe per part; the caller
+/// wipes it). Every wire is written before it is read (a validated
+/// circuit), so stale entries are never used.
+pub(crate) fn garble_in(
+    zero: &mut Vec<Block>,
+    layering: &Layering,
+    shape: &Shape,
+    delta: Block,
+    input_zero: &[Block],
+    and_offset: u64,
     mut sink: impl FnMut(&[Block]) -> Result<()>,
 ) -> Result<Block> {
     assert_eq!(input_zero.len(), shape.inputs.len(), "gczk garble: inputs");
-    let mut zero = Zeroizing::new(vec![Block::ZERO; shape.num_wires]);
+    zero.resize(shape.num_wires, Block::ZERO);
     for (&w, &l) in shape.inputs.iter().zip(input_zero) {
         zero[w as usize] = l;
     }
@@ -133,12 +152,35 @@ pub fn evaluate(
     input_labels: &[Block],
     witness: &[bool],
     and_offset: u64,
+    source: impl FnMut(&mut [Block]) -> Result<()>,
+) -> Result<(Block, bool)> {
+    let (mut label, mut value) = (Zeroizing::new(Vec::new()), Zeroizing::new(Vec::new()));
+    evaluate_in(
+        (&mut label, &mut value),
+        layering,
+        shape,
+        input_labels,
+        witness,
+        and_offset,
+        source,
+    )
+}
+
+/// [`evaluate`] with the wire tables in `scratch` (reused across parts,
+/// as in [`garble_in`]).
+pub(crate) fn evaluate_in(
+    (label, value): (&mut Vec<Block>, &mut Vec<bool>),
+    layering: &Layering,
+    shape: &Shape,
+    input_labels: &[Block],
+    witness: &[bool],
+    and_offset: u64,
     mut source: impl FnMut(&mut [Block]) -> Result<()>,
 ) -> Result<(Block, bool)> {
     assert_eq!(input_labels.len(), shape.inputs.len(), "gczk eval: labels");
     assert_eq!(witness.len(), shape.inputs.len(), "gczk eval: witness");
-    let mut label = Zeroizing::new(vec![Block::ZERO; shape.num_wires]);
-    let mut value = Zeroizing::new(vec![false; shape.num_wires]);
+    label.resize(shape.num_wires, Block::ZERO);
+    value.resize(shape.num_wires, false);
     for ((&w, &l), &v) in shape.inputs.iter().zip(input_labels).zip(witness) {
         label[w as usize] = l;
         value[w as usize] = v;
@@ -183,4 +225,68 @@ pub fn evaluate(
     }
     let o = shape.output as usize;
     Ok((label[o], value[o]))
+}
+
+/// `circuit.layering()` (same layers, same order, same AND numbering),
+/// with every layer allocated at its final size: the depths and the
+/// layer sizes are counted first, so filling the layers moves no gate
+/// twice. (Parts of a relation are layered once per pass; growing the
+/// layers gate by gate was a tenth of the proof's CPU time.)
+pub fn layering(circuit: &Circuit) -> Layering {
+    let mut depth = vec![0u32; circuit.num_wires as usize];
+    let mut counts: Vec<(usize, usize)> = vec![(0, 0)];
+    for g in &circuit.gates {
+        let d = match *g {
+            Gate::Xor { a, b, out } => {
+                let d = depth[a as usize].max(depth[b as usize]);
+                depth[out as usize] = d;
+                d
+            }
+            Gate::And { a, b, out } => {
+                let d = depth[a as usize].max(depth[b as usize]) + 1;
+                depth[out as usize] = d;
+                d
+            }
+            Gate::Inv { a, out } => {
+                let d = depth[a as usize];
+                depth[out as usize] = d;
+                d
+            }
+        } as usize;
+        if counts.len() <= d {
+            counts.resize(d + 1, (0, 0));
+        }
+        match g {
+            Gate::And { .. } => counts[d - 1].1 += 1,
+            _ => counts[d].0 += 1,
+        }
+    }
+    let mut layers: Vec<Layer> = counts
+        .iter()
+        .map(|&(l, a)| Layer {
+            linear: Vec::with_capacity(l),
+            ands: Vec::with_capacity(a),
+            first_and: 0,
+        })
+        .collect();
+    for g in &circuit.gates {
+        let d = depth[g.output() as usize] as usize;
+        match *g {
+            Gate::And { a, b, out } => layers[d - 1].ands.push((a, b, out)),
+            lin => layers[d].linear.push(lin),
+        }
+    }
+    let mut next = 0u64;
+    for l in &mut layers {
+        l.first_and = next;
+        next += l.ands.len() as u64;
+    }
+    while layers.len() > 1
+        && layers
+            .last()
+            .is_some_and(|l| l.linear.is_empty() && l.ands.is_empty())
+    {
+        layers.pop();
+    }
+    Layering { layers }
 }

@@ -13,7 +13,7 @@
 //! A builder thread makes part `k + 1` (circuit and layering) while part
 //! `k` is garbled or evaluated, so at most three parts exist at once.
 
-use crate::garble::{evaluate, garble, Shape};
+use crate::garble::{evaluate, evaluate_in, garble_in, layering, Shape};
 use brickyard_circuit::{Circuit, Layering};
 use brickyard_core::{Block, Error, Result};
 use std::borrow::Cow;
@@ -86,7 +86,7 @@ fn prepare<R: Relation + ?Sized>(rel: &R, k: usize) -> Result<Prepared> {
         )));
     }
     Ok(Prepared {
-        layering: part.circuit.layering(),
+        layering: layering(&part.circuit),
         ands: part.circuit.and_count() as u64,
         shape,
         inputs: part.inputs,
@@ -140,10 +140,19 @@ pub fn garble_relation<R: Relation + ?Sized>(
     let mut pool = Zeroizing::new(witness_zero.to_vec());
     let mut offset = 0u64;
     let mut input = Zeroizing::new(Vec::new());
+    let mut wires = Zeroizing::new(Vec::new());
     for_each_part(rel, |p| {
         input.clear();
         input.extend(p.inputs.iter().map(|&i| pool[i as usize]));
-        let out = garble(&p.layering, &p.shape, delta, &input, offset, &mut sink)?;
+        let out = garble_in(
+            &mut wires,
+            &p.layering,
+            &p.shape,
+            delta,
+            &input,
+            offset,
+            &mut sink,
+        )?;
         offset += p.ands;
         pool.push(out);
         Ok(())
@@ -166,12 +175,21 @@ pub fn evaluate_relation<R: Relation + ?Sized>(
     let mut values = Zeroizing::new(witness.to_vec());
     let mut offset = 0u64;
     let (mut in_l, mut in_v) = (Zeroizing::new(Vec::new()), Zeroizing::new(Vec::new()));
+    let (mut label, mut value) = (Zeroizing::new(Vec::new()), Zeroizing::new(Vec::new()));
     for_each_part(rel, |p| {
         in_l.clear();
         in_l.extend(p.inputs.iter().map(|&i| pool[i as usize]));
         in_v.clear();
         in_v.extend(p.inputs.iter().map(|&i| values[i as usize]));
-        let (l, v) = evaluate(&p.layering, &p.shape, &in_l, &in_v, offset, &mut source)?;
+        let (l, v) = evaluate_in(
+            (&mut label, &mut value),
+            &p.layering,
+            &p.shape,
+            &in_l,
+            &in_v,
+            offset,
+            &mut source,
+        )?;
         offset += p.ands;
         pool.push(l);
         values.push(v);

@@ -24,8 +24,11 @@ pub enum Cheat {
     /// alice: one output wire's ρ^o is flipped in one symbol (flipping
     /// Bob's output bit if accepted).
     WrongOutputRho,
-    /// alice: one permutation seed H(Δ, i) does not match its D_i.
+    /// alice: one permutation seed H(Δ, i) does not match its D_i (when
+    /// Step 5b runs she then has no witness and proves with a false one).
     BadPermSeed,
+    /// alice: proves Step 5b with a witness whose Δ is off in one bit.
+    BadDeltaProof,
     /// alice: one parity correction of the label i-hash batch is wrong.
     MalformedIhash,
     /// alice: one chosen output-label i-hash is of a wrong label.
@@ -58,6 +61,7 @@ impl Cheat {
         ("alice:wrong-input-label", Cheat::WrongInputLabel, "one of Alice's input labels is neither label of its wire"),
         ("alice:wrong-output-rho", Cheat::WrongOutputRho, "one output wire's ρ^o is wrong (flips the output if accepted)"),
         ("alice:bad-perm-seed", Cheat::BadPermSeed, "one permutation seed H(Δ, i) does not match its D_i"),
+        ("alice:bad-delta-proof", Cheat::BadDeltaProof, "Alice proves Step 5b with a Δ off in one bit (she has no witness)"),
         ("alice:malformed-ihash", Cheat::MalformedIhash, "one parity correction of the label i-hashes is wrong"),
         ("alice:bad-output-ihash", Cheat::BadOutputIhash, "one garbled gate's output-label i-hash is of a wrong label"),
         ("alice:selective-ot", Cheat::SelectiveOt, "one OT message of one of Bob's input shares is wrong"),
@@ -100,6 +104,9 @@ pub struct Cheats {
     target: u64,
     #[cfg(feature = "adversary")]
     j: brickyard_core::Block,
+    /// Test-only: Setup skips Step 5b ([`Cheats::without_step_5b`]).
+    #[cfg(feature = "adversary")]
+    skip_5b: bool,
 }
 
 impl Cheats {
@@ -110,7 +117,24 @@ impl Cheats {
             cheat: Some(cheat),
             target: brickyard_core::prg::Prg::new().random_u64(),
             j: crate::protocol::party::RIGGED_J,
+            skip_5b: false,
         }
+    }
+
+    /// TEST-ONLY (feature `adversary`, which default builds, the CLI's
+    /// release binary and the Python wheel never enable): this party's
+    /// Setup skips Step 5b's proof, which costs seconds, so that the many
+    /// protocol tests that are not about Step 5b fit CI's budget. Both
+    /// parties must set it (otherwise the one that proves or verifies waits
+    /// for a peer that has moved on, and the run fails). Without Step 5b
+    /// the protocol is NOT secure against a malicious Alice on the
+    /// Δ-extraction path. Without this call (every `Cheats::default()`,
+    /// i.e. every run through the registry, the facade and Python) Setup
+    /// always runs it.
+    #[cfg(feature = "adversary")]
+    pub fn without_step_5b(mut self) -> Self {
+        self.skip_5b = true;
+        self
     }
 
     /// Rigs J to `j` (default [`RIGGED_J`](crate::protocol::party::RIGGED_J));
@@ -147,6 +171,19 @@ impl Cheats {
         {
             let _ = c;
             false
+        }
+    }
+
+    /// Whether Setup runs Step 5b: always, except under the test-only
+    /// [`Cheats::without_step_5b`] of an `adversary` build.
+    pub fn runs_step_5b(&self) -> bool {
+        #[cfg(feature = "adversary")]
+        {
+            !self.skip_5b
+        }
+        #[cfg(not(feature = "adversary"))]
+        {
+            true
         }
     }
 

@@ -22,6 +22,7 @@ pub mod seeds;
 pub use cheat::{Cheat, Cheats};
 pub use params::CutAndChoose;
 pub use protocol::party::{new_party, JimuAlice, JimuBob};
+pub use protocol::setup::STEP_5B;
 pub use protocol::JimuOptions;
 
 /// Symbols `ℓ_w` of a wire label over GF(2^8) for computational security

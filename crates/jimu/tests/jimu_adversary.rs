@@ -3,9 +3,10 @@
 //! outputs f(x, y); never a wrong output. Each is run for several y.
 #![cfg(feature = "adversary")]
 
+use brickyard_core::Channel;
 use brickyard_core::{Block, Error};
 use brickyard_jimu::{new_party, Cheat, Cheats, JimuOptions};
-use brickyard_protocols::{PartyInputs, Role, RunConfig};
+use brickyard_protocols::{Outputs, Party, PartyInputs, Role, RunConfig};
 use brickyard_testkit::stats::{binomial_cdf, binomial_interval, env_count, fisher_two_sided};
 use brickyard_testkit::*;
 
@@ -31,6 +32,12 @@ fn run_j(
         (rig(Cheats::new(cheat)), rig(Cheats::new(cheat)))
     } else {
         (Cheats::new(cheat), Cheats::default())
+    };
+    // Step 5b only where it is the subject (test-only switch: CI budget).
+    let (ac, bc) = if cheat == Cheat::BadDeltaProof {
+        (ac, bc)
+    } else {
+        (ac.without_step_5b(), bc.without_step_5b())
     };
     let a = new_party(Role::Alice, cfg.clone(), opts, ac).unwrap();
     let b = new_party(Role::Bob, cfg.clone(), opts, bc).unwrap();
@@ -242,8 +249,20 @@ fn rigged_j_with_an_honest_alice_gives_the_correct_output() {
         let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
         let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
         let opts = JimuOptions::default();
-        let a = new_party(Role::Alice, cfg.clone(), opts, Cheats::default()).unwrap();
-        let b = new_party(Role::Bob, cfg.clone(), opts, Cheats::new(cheat)).unwrap();
+        let a = new_party(
+            Role::Alice,
+            cfg.clone(),
+            opts,
+            Cheats::default().without_step_5b(),
+        )
+        .unwrap();
+        let b = new_party(
+            Role::Bob,
+            cfg.clone(),
+            opts,
+            Cheats::new(cheat).without_step_5b(),
+        )
+        .unwrap();
         let (ea, rb) = run_pair("jimu", &cfg, a, b, x, y);
         assert!(ea.is_none(), "{cheat:?}: {ea:?}");
         assert_eq!(rb.unwrap(), want, "{cheat:?}");
@@ -313,4 +332,77 @@ fn lemma_5_3_checked_gate_detection_rate() {
     println!("a rate of 1/4 would be accepted with probability {quarter:.2e}");
     assert!(quarter < 2f64.powi(-20), "{runs} runs cannot reject 1/4");
     checked_row_rate(runs, brickyard_testkit::stats::test_seed());
+}
+
+/// Bob's party, recording the phases the driver ran (to show where an
+/// abort happened).
+struct Spy {
+    inner: Box<dyn Party>,
+    phases: std::sync::Arc<std::sync::Mutex<Vec<&'static str>>>,
+}
+
+impl Party for Spy {
+    fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
+        self.inner.security_parameters()
+    }
+    fn setup(&mut self, ch: &mut Channel) -> brickyard_core::Result<()> {
+        self.phases.lock().unwrap().push("setup");
+        self.inner.setup(ch)
+    }
+    fn independent(&mut self, ch: &mut Channel) -> brickyard_core::Result<()> {
+        self.phases.lock().unwrap().push("independent");
+        self.inner.independent(ch)
+    }
+    fn dependent(&mut self, ch: &mut Channel) -> brickyard_core::Result<()> {
+        self.phases.lock().unwrap().push("dependent");
+        self.inner.dependent(ch)
+    }
+    fn online(
+        &mut self,
+        ch: &mut Channel,
+        inputs: &PartyInputs,
+    ) -> brickyard_core::Result<Option<Outputs>> {
+        self.phases.lock().unwrap().push("online");
+        self.inner.online(ch, inputs)
+    }
+}
+
+/// Issue #27 item 2(ii): Step 5b runs in Setup (no switch), Alice proves
+/// it with Δ off in one bit (`alice:bad-delta-proof`: she has no witness),
+/// and Bob rejects exactly with the proof's output check, `gczk-output`,
+/// in Setup: no later phase runs (no garbled gate, no input used) and
+/// there is no output. Alice hears of it as the peer's abort or hang-up.
+#[test]
+fn false_step_5b_proof_is_rejected_in_setup() {
+    let cfg = small();
+    let mut rng = Rng(0x5b);
+    let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+    let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+    let opts = JimuOptions::default();
+    let a = new_party(
+        Role::Alice,
+        cfg.clone(),
+        opts,
+        Cheats::new(Cheat::BadDeltaProof),
+    )
+    .unwrap();
+    let phases = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let b = Box::new(Spy {
+        inner: new_party(Role::Bob, cfg.clone(), opts, Cheats::default()).unwrap(),
+        phases: phases.clone(),
+    });
+    let (ea, rb) = run_pair("jimu", &cfg, a, b, x, y);
+    match rb {
+        Err(Error::Cheating { check }) => {
+            assert_eq!(check, brickyard_gczk::CHECK_OUTPUT);
+            assert_eq!(check, "gczk-output");
+        }
+        other => panic!("expected Cheating {{ gczk-output }} and no output, got {other:?}"),
+    }
+    assert_eq!(*phases.lock().unwrap(), ["setup"], "Bob went past Setup");
+    // (In memory the abort frame may lose the race with the hang-up.)
+    assert!(
+        matches!(ea, Some(Error::PeerAborted { .. } | Error::Disconnected(_))),
+        "Alice should see Bob's abort, got {ea:?}"
+    );
 }

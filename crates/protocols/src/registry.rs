@@ -32,7 +32,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
     },
     ProtocolInfo {
         name: "jimu",
-        security: "malicious (statistical 2^-40, Sec. 6.3; Step 5b proof not yet run)",
+        security: "malicious (statistical 2^-40, Sec. 6.3; Step 5b proof in Setup)",
         summary: "JIMU (Zhu–Huang): LEGO with interactive hashes, single-good-gate buckets, function-independent Generate/Check",
     },
     ProtocolInfo {

@@ -13,6 +13,7 @@
 //! parts of a few SHA-256/AES instances each ([`brickyard_gczk::Relation`]),
 //! which the proof uses so that no party holds more than a few parts.
 
+use super::stamp::{const_bits, Stamp, Val};
 use super::Statement;
 use brickyard_circuit::library::{aes, sha256};
 use brickyard_circuit::{Bit, BitVec, Circuit, CircuitBuilder};
@@ -205,11 +206,86 @@ enum Kind {
 }
 
 /// The Step 5b relation in parts (each ≤ about 1.2 M gates), for the
-/// proof: same constraints and witness layout as [`relation`].
+/// proof: same constraints and witness layout as [`relation`], each part
+/// stamped from the [`Templates`] (see [`super::stamp`]).
 pub struct Parts<'a> {
     st: &'a Statement,
     code: Code,
     kinds: Vec<Kind>,
+    t: Templates,
+}
+
+/// The sub-circuits every part is stamped from, built once per statement.
+struct Templates {
+    /// SHA-256(2 ‖ s): input s (16 bytes), output the digest (32 bytes).
+    image: Circuit,
+    /// Byte `byte()` of AES_s(block q), q public: input s, output 1 byte.
+    stream: Circuit,
+    /// First 16 bytes of SHA-256(0 ‖ Δ ‖ i_be32): inputs Δ (ℓ bytes) and
+    /// i (4 bytes, stamped as constants).
+    inner: Circuit,
+    /// SHA-256(1 ‖ h): input h (16 bytes), output the digest.
+    outer: Circuit,
+}
+
+/// Bytes of a builder input group.
+fn input_bytes(b: &mut CircuitBuilder, name: &str, n: usize) -> Vec<BitVec> {
+    let v = b.input(name, 8 * n);
+    (0..n).map(|k| v.slice(8 * k..8 * k + 8)).collect()
+}
+
+fn output_bytes(b: &mut CircuitBuilder, bytes: &[BitVec]) {
+    let all = bytes.iter().fold(BitVec::default(), |acc, v| acc.concat(v));
+    b.output("out", &all);
+}
+
+impl Templates {
+    fn new(st: &Statement) -> Templates {
+        let ell = st.delta_ihash.ell;
+        let image = {
+            let mut b = CircuitBuilder::new();
+            let mut msg = vec![const_byte(2)];
+            msg.extend(input_bytes(&mut b, "s", 16));
+            let d = sha256_one_block(&mut b, &msg);
+            output_bytes(&mut b, &d);
+            b.finish()
+        };
+        let stream = {
+            let mut b = CircuitBuilder::new();
+            let key = input_bytes(&mut b, "s", 16);
+            let block = Block(st.delta_ihash.block().into()).to_bytes();
+            let pt: Vec<BitVec> = block.iter().map(|&v| const_byte(v)).collect();
+            let ct = aes::encrypt_bytes(&mut b, &key, &pt);
+            output_bytes(
+                &mut b,
+                &ct[st.delta_ihash.byte()..st.delta_ihash.byte() + 1],
+            );
+            b.finish()
+        };
+        let inner = {
+            let mut b = CircuitBuilder::new();
+            let mut msg = vec![const_byte(0)];
+            msg.extend(input_bytes(&mut b, "delta", ell));
+            msg.extend(input_bytes(&mut b, "i", 4));
+            let d = sha256_one_block(&mut b, &msg);
+            output_bytes(&mut b, &d[..16]);
+            b.finish()
+        };
+        let outer = {
+            let mut b = CircuitBuilder::new();
+            let mut msg = vec![const_byte(1)];
+            msg.extend(input_bytes(&mut b, "h", 16));
+            let d = sha256_one_block(&mut b, &msg);
+            output_bytes(&mut b, &d);
+            b.finish()
+        };
+        Templates {
+            image,
+            stream,
+            inner,
+            outer,
+        }
+    }
 }
 
 impl<'a> Parts<'a> {
@@ -227,6 +303,7 @@ impl<'a> Parts<'a> {
             st,
             code: st.code(),
             kinds,
+            t: Templates::new(st),
         }
     }
 
@@ -244,13 +321,59 @@ impl<'a> Parts<'a> {
         let o = 8 * self.ell();
         (o + 128 * js.start) as u32..(o + 128 * js.end) as u32
     }
+
+    /// `coef · x` in GF(2^8) for a public `coef` (XORs only, as
+    /// [`gf_mul_const`]).
+    fn gf_mul_const(&self, s: &mut Stamp, coef: u8, x: &[Val]) -> Vec<Val> {
+        let cols: Vec<u8> = (0..8)
+            .map(|k| self.code.field().mul(coef, 1 << k))
+            .collect();
+        (0..8)
+            .map(|r| {
+                (0..8)
+                    .filter(|&k| cols[k] >> r & 1 == 1)
+                    .fold(Val::Const(false), |acc, k| s.xor(acc, x[k]))
+            })
+            .collect()
+    }
+
+    /// ⟨Δ⟩ at position j (as [`ihash_ok`]).
+    fn ihash_ok(&self, s: &mut Stamp, delta: &[Val], seed: &[Val], j: usize) -> Val {
+        let stream = s.template(&self.t.stream, seed);
+        let shift = self.st.delta_ihash.shifts[j];
+        let sym: Vec<Val> = stream
+            .iter()
+            .zip(const_bits(&[shift]))
+            .map(|(&v, c)| if c { !v } else { v })
+            .collect();
+        let mut enc = vec![Val::Const(false); 8];
+        for (i, &c) in self.code.generator_column(j).iter().enumerate() {
+            if c != 0 {
+                let t = self.gf_mul_const(s, c, &delta[8 * i..8 * i + 8]);
+                for (e, t) in enc.iter_mut().zip(t) {
+                    *e = s.xor(*e, t);
+                }
+            }
+        }
+        s.equals(&sym, &enc)
+    }
+
+    /// D_i = SHA-256(1 ‖ SHA-256(0 ‖ Δ ‖ i)[..16]) (as [`double_hash_ok`]).
+    fn double_hash_ok(&self, s: &mut Stamp, delta: &[Val], i: u32, d: &[u8; 32]) -> Val {
+        let mut ins = delta.to_vec();
+        ins.extend(const_bits(&i.to_be_bytes()).map(Val::Const));
+        let inner = s.template(&self.t.inner, &ins);
+        let outer = s.template(&self.t.outer, &inner);
+        s.equals_const(&outer, const_bits(d))
+    }
 }
 
 impl Relation for Parts<'_> {
     fn digest(&self) -> [u8; 32] {
         let st = self.st;
-        let mut h =
-            blake3::Hasher::new_derive_key("brickyard 2026-11 jimu step 5b relation parts v1");
+        let mut h = blake3::Hasher::new_derive_key(
+            "brickyard 2026-11 jimu step 5b relation parts v2 (stamped)",
+        );
         for v in [
             IMAGES_PER_PART,
             IHASH_PER_PART,
@@ -286,52 +409,44 @@ impl Relation for Parts<'_> {
     fn part(&self, k: usize) -> Result<Part<'_>> {
         let st = self.st;
         let ell = self.ell();
-        let mut b = CircuitBuilder::new();
-        let (ok, inputs): (Vec<Bit>, Vec<u32>) = match &self.kinds[k] {
+        let mut s = Stamp::with_capacity(1 << 20);
+        let (ok, inputs): (Vec<Val>, Vec<u32>) = match &self.kinds[k] {
             Kind::Images(js) => {
-                let seeds = b.input("seeds", 128 * js.len());
-                let ok = js
-                    .clone()
-                    .map(|j| {
-                        let seed = seed_bytes(&seeds, js.start, j);
-                        seed_image_ok(&mut b, seed, &st.seed_images[j])
-                    })
-                    .collect();
+                let seeds = s.input("seeds", 128 * js.len());
+                let mut ok = Vec::with_capacity(js.len());
+                for (t, j) in js.clone().enumerate() {
+                    let d = s.template(&self.t.image, &seeds[128 * t..128 * t + 128]);
+                    ok.push(s.equals_const(&d, const_bits(&st.seed_images[j])));
+                }
                 (ok, self.seed_wires(js).collect())
             }
             Kind::Ihash(js) => {
-                let delta_in = b.input("delta", 8 * ell);
-                let seeds = b.input("seeds", 128 * js.len());
-                let delta = delta_bytes(&delta_in, ell);
-                let ok = js
-                    .clone()
-                    .map(|j| {
-                        let seed = seed_bytes(&seeds, js.start, j);
-                        ihash_ok(&mut b, st, &self.code, &delta, &seed, j)
-                    })
-                    .collect();
+                let delta = s.input("delta", 8 * ell);
+                let seeds = s.input("seeds", 128 * js.len());
+                let mut ok = Vec::with_capacity(js.len());
+                for (t, j) in js.clone().enumerate() {
+                    ok.push(self.ihash_ok(&mut s, &delta, &seeds[128 * t..128 * t + 128], j));
+                }
                 (ok, self.delta_wires().chain(self.seed_wires(js)).collect())
             }
             Kind::Double(is) => {
-                let delta_in = b.input("delta", 8 * ell);
-                let delta = delta_bytes(&delta_in, ell);
-                let ok = st.double_hashes[is.clone()]
-                    .iter()
-                    .map(|(i, d)| double_hash_ok(&mut b, &delta, *i, d))
-                    .collect();
+                let delta = s.input("delta", 8 * ell);
+                let mut ok = Vec::with_capacity(is.len());
+                for (i, d) in &st.double_hashes[is.clone()] {
+                    ok.push(self.double_hash_ok(&mut s, &delta, *i, d));
+                }
                 (ok, self.delta_wires().collect())
             }
             Kind::All => {
                 let others = self.kinds.len() - 1;
-                let outs = b.input("parts", others);
+                let outs = s.input("parts", others);
                 let w = self.witness_bits() as u32;
-                (outs.0.clone(), (w..w + others as u32).collect())
+                (outs, (w..w + others as u32).collect())
             }
         };
-        let holds = all(&mut b, &ok);
-        b.output("holds", &BitVec(vec![holds]));
+        let holds = s.all(&ok);
         Ok(Part {
-            circuit: Cow::Owned(b.finish()),
+            circuit: Cow::Owned(s.finish(holds)),
             inputs,
         })
     }

@@ -19,6 +19,7 @@
 //! (JKO13 with privacy-free half-gates); Alice proves, Bob verifies.
 
 pub mod circuit;
+mod stamp;
 #[cfg(test)]
 mod tests;
 
@@ -97,7 +98,8 @@ impl DeltaIhash {
     }
 }
 
-fn gf256() -> &'static Field {
+/// GF(2^8), the wire i-hash's field.
+pub(crate) fn gf256() -> &'static Field {
     Field::of(8).expect("GF(2^8) exists")
 }
 
@@ -180,6 +182,22 @@ pub fn prove(ch: &mut Channel, st: &Statement, w: &Witness) -> Result<()> {
     }
     st.check_shape()?;
     brickyard_gczk::prove_relation(ch, &circuit::Parts::new(st), &w.bits())
+}
+
+/// Alice's side of Step 5b going on with a witness that does not satisfy
+/// `st` (adversary mode: Bob must reject it with `gczk-output`).
+#[cfg(feature = "adversary")]
+pub fn prove_false(ch: &mut Channel, st: &Statement, w: &Witness) -> Result<()> {
+    if w.delta.len() != st.delta_ihash.ell || w.seeds.len() != st.seed_images.len() {
+        return Err(Error::config("delta_zk: witness of the wrong shape"));
+    }
+    st.check_shape()?;
+    brickyard_gczk::prove_cheating(
+        ch,
+        &circuit::Parts::new(st),
+        &w.bits(),
+        brickyard_gczk::ProverCheat::FalseWitness,
+    )
 }
 
 /// Bob's side of Step 5b: accepts iff Alice proved `st`; a failed proof is

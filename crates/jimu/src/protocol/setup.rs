@@ -8,16 +8,25 @@
 //! respective w-out-of-n OT, and Bob checks each seed he learns against
 //! its image (`ihash-seed-image`, `perm-seed`). These are the public
 //! values over which Step 5b's proof is stated (docs/protocols/jimu.md).
+//!
+//! Setup ends with Step 5(b), moved here from the paper's Step 5 (it
+//! depends on nothing later, and proving it before Generate means no
+//! input and no garbled gate exists when a false proof aborts): Alice
+//! proves in zero knowledge that the D_i, Bob's ⟨Δ⟩ and the wire seeds
+//! share one Δ ([`delta_zk`], restated over public values); each party
+//! computes the statement from its own view of Setup.
 
 use super::{label_bytes, JimuOptions};
 #[cfg(feature = "adversary")]
 use crate::cheat::Cheat;
 use crate::cheat::Cheats;
+use crate::delta_zk::{self, DeltaIhash, Statement, Witness};
 use crate::seeds;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Channel, Result};
+use brickyard_driver::steps::step;
 use brickyard_garble::wide::{Compress, WideDelta};
-use brickyard_ihash::{Params, Receiver, Rows, SeedImages, Sender};
+use brickyard_ihash::{ChosenTranscript, Code, Params, Receiver, Rows, SeedImages, Sender};
 use brickyard_ot::{KosReceiver, KosSender};
 use zeroize::Zeroizing;
 
@@ -98,6 +107,12 @@ pub fn alice<const L: usize>(
     let compress = Compress::sample(prg, 16 * L);
     ch.send_bytes(compress.rows())?;
     let kos = KosSender::setup(ch, prg)?;
+    // 5(b), before anything depends on Δ.
+    if cheats.runs_step_5b() {
+        step(STEP_5B, || {
+            step_5b_alice(ch, &wire, &perm, &d_bytes, cheats)
+        })?;
+    }
     Ok(AliceSetup {
         wire,
         perm,
@@ -105,6 +120,88 @@ pub fn alice<const L: usize>(
         compress,
         kos,
     })
+}
+
+/// The name of Step 5b's proof in the phase breakdown (`Report::steps`:
+/// the bench prints it as its own row under `setup`).
+pub const STEP_5B: &str = "step 5b: ZK proof of one Δ";
+
+/// (i, D_i) for i = 1..n_p, as `seeds::perm_seed` numbers them.
+fn double_hashes(d: &[[u8; 32]]) -> Vec<(u32, [u8; 32])> {
+    d.iter()
+        .enumerate()
+        .map(|(k, &d)| (k as u32 + 1, d))
+        .collect()
+}
+
+/// Step 5b's statement as Alice sent its values: her images C_j, the
+/// shifts of ⟨Δ⟩ and her D_i. Δ is IHash_w's first Hash, at stream
+/// symbol 0 of every seed, so the shift an honest transcript gives Bob at
+/// j is PRG(s_j)[0] ⊕ Encode(Δ)[j] (`delta_zk::DeltaIhash`); Bob computes
+/// the same statement from what he received, and the proof's first
+/// message compares the two (`Config` if they differ).
+pub fn statement_alice(wire: &Sender, perm: &Sender, delta: &[u8]) -> Statement {
+    let p = wire.params();
+    let enc = Code::new(delta_zk::gf256(), p.n, p.ell).encode(delta);
+    let shifts = wire
+        .seeds()
+        .iter()
+        .zip(&enc)
+        .map(|(&s, &e)| {
+            let mut first = [0u8; 1];
+            Prg::from_seed(s).fill_bytes(&mut first);
+            first[0] ^ e
+        })
+        .collect();
+    Statement {
+        seed_images: wire.seed_images().to_vec(),
+        delta_ihash: DeltaIhash {
+            ell: p.ell,
+            symbol_index: 0,
+            shifts,
+        },
+        double_hashes: double_hashes(perm.seed_images()),
+    }
+}
+
+/// Step 5b's statement as Bob received it: the images C_j, ⟨Δ⟩ from the
+/// recorded transcript of its Hash, and the D_i.
+pub fn statement_bob(wire: &Receiver, t: &ChosenTranscript, d: &[[u8; 32]]) -> Result<Statement> {
+    let p = wire.params();
+    Ok(Statement {
+        seed_images: wire.seed_images().to_vec(),
+        delta_ihash: DeltaIhash::from_transcript(p.n, t.first_symbol, &t.parity_corrections, &t.x)?,
+        double_hashes: double_hashes(d),
+    })
+}
+
+/// Alice's Step 5b. Under [`Cheat::BadDeltaProof`] (and under
+/// [`Cheat::BadPermSeed`], whose wrong D_j leaves her without a witness)
+/// she goes on with a false witness, which Bob rejects (`gczk-output`).
+fn step_5b_alice(
+    ch: &mut Channel,
+    wire: &Sender,
+    perm: &Sender,
+    delta: &[u8],
+    cheats: &Cheats,
+) -> Result<()> {
+    let st = statement_alice(wire, perm, delta);
+    #[allow(unused_mut)]
+    let mut w = Witness {
+        delta: Zeroizing::new(delta.to_vec()),
+        seeds: Zeroizing::new(wire.seeds().to_vec()),
+    };
+    #[cfg(feature = "adversary")]
+    if cheats.is(Cheat::BadDeltaProof) || cheats.is(Cheat::BadPermSeed) {
+        if cheats.is(Cheat::BadDeltaProof) {
+            // Δ off in one (random) bit: no witness for the statement.
+            let bit = cheats.at(8 * w.delta.len());
+            w.delta[bit / 8] ^= 1 << (bit % 8);
+        }
+        return delta_zk::prove_false(ch, &st, &w);
+    }
+    let _ = cheats;
+    delta_zk::prove(ch, &st, &w)
 }
 
 /// IHash_w.Setup as the sender; under [`Cheat::MalformedIhash`] every
@@ -157,11 +254,19 @@ pub fn bob<const L: usize>(
 ) -> Result<BobSetup> {
     let (pw, pp) = opts.ihash_params(16 * L)?;
     let mut wire = wire_receiver(ch, prg, pw, cheats)?;
-    let h_delta = wire.hash_chosen(ch, prg, 1)?.get(0).to_vec();
+    // ⟨Δ⟩, with the public transcript Step 5b's statement is made of.
+    let (h_delta, transcript) = wire.hash_chosen_recorded(ch, prg, 1)?;
+    let h_delta = h_delta.get(0).to_vec();
     let perm = Receiver::setup_with_images(ch, prg, pp, Some(PERM_IMAGES))?;
     let d = perm.seed_images().to_vec();
     let compress = recv_compress::<L>(ch)?;
     let kos = KosReceiver::setup(ch, prg)?;
+    // 5(b): a failed proof is `Cheating { check: "gczk-…" }` here, before
+    // any input or garbled gate exists.
+    if cheats.runs_step_5b() {
+        let st = statement_bob(&wire, &transcript, &d)?;
+        step(STEP_5B, || delta_zk::verify(ch, &st))?;
+    }
     Ok(BobSetup {
         wire,
         perm,

@@ -66,6 +66,14 @@ pub struct JimuTablesArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// TEST ONLY (hidden; exists only in `--features adversary` builds):
+    /// jimu's Setup skips the Step 5b proof, so that CLI tests of other
+    /// behaviour fit CI's budget. Both parties must pass it. Without Step
+    /// 5b jimu is NOT secure against a malicious Alice; default builds
+    /// have no such flag.
+    #[cfg(feature = "adversary")]
+    #[arg(long, hide = true)]
+    pub test_skip_step_5b: bool,
 }
 
 /// jimu at one k in a row.
@@ -230,14 +238,41 @@ fn micro_circuit(kind: &str, n: usize) -> Circuit {
     c.finish()
 }
 
-fn jimu_party(k: u32) -> impl Fn(Role, RunConfig) -> Result<Box<dyn Party>, CliError> {
+/// jimu at `k`; `skip_5b` is the test-only switch (always false outside
+/// `adversary` builds).
+fn jimu_party(
+    k: u32,
+    skip_5b: bool,
+) -> impl Fn(Role, RunConfig) -> Result<Box<dyn Party>, CliError> {
     move |role, cfg| {
+        let cheats = Cheats::default();
+        #[cfg(feature = "adversary")]
+        let cheats = if skip_5b {
+            cheats.without_step_5b()
+        } else {
+            cheats
+        };
+        #[cfg(not(feature = "adversary"))]
+        let _ = skip_5b;
         Ok(jimu::new_party(
             role,
             cfg,
             JimuOptions { k, s: 40 },
-            Cheats::default(),
+            cheats,
         )?)
+    }
+}
+
+/// Whether `--test-skip-step-5b` was given (adversary builds only).
+fn skip_5b(a: &JimuTablesArgs) -> bool {
+    #[cfg(feature = "adversary")]
+    {
+        a.test_skip_step_5b
+    }
+    #[cfg(not(feature = "adversary"))]
+    {
+        let _ = a;
+        false
     }
 }
 
@@ -308,7 +343,15 @@ fn online_ms(m: &Measured) -> f64 {
 fn micro(a: &JimuTablesArgs, k: u32) -> Result<Micro, CliError> {
     let run = |kind: &str, n: usize, e: usize| -> Result<Measured, CliError> {
         let c = Arc::new(micro_circuit(kind, n));
-        measure("jimu", kind, &c, e, "none", a.runs, jimu_party(k))
+        measure(
+            "jimu",
+            kind,
+            &c,
+            e,
+            "none",
+            a.runs,
+            jimu_party(k, skip_5b(a)),
+        )
     };
     let w = a.micro_wires;
     let per = |t2: f64, t1: f64, n: usize| ((t2 - t1) * 1e3 / n as f64).max(0.0);
@@ -369,7 +412,7 @@ pub fn measure_all(a: &JimuTablesArgs) -> Result<Tables, CliError> {
             let lego = measure("lego", app, &c, 1, net, a.runs, lego_party)?;
             let mut cells = Vec::new();
             for &k in &a.k {
-                let m = measure("jimu", app, &c, 1, net, a.runs, jimu_party(k))?;
+                let m = measure("jimu", app, &c, 1, net, a.runs, jimu_party(k, skip_5b(a)))?;
                 let cc = CutAndChoose::optimise(and_gates.max(1), 40)?;
                 let (jt, lt) = (work_ms(&m), work_ms(&lego));
                 let (jb, lb) = (work_bytes(&m), work_bytes(&lego));

@@ -81,6 +81,14 @@ pub struct ReportArgs {
     /// and print it on stdout.
     #[arg(long)]
     pub json: bool,
+    /// TEST ONLY (hidden; exists only in `--features adversary` builds):
+    /// jimu's Setup skips the Step 5b proof, so that CLI tests of other
+    /// behaviour fit CI's budget. Both parties must pass it. Without Step
+    /// 5b jimu is NOT secure against a malicious Alice; default builds
+    /// have no such flag.
+    #[cfg(feature = "adversary")]
+    #[arg(long, hide = true)]
+    pub test_skip_step_5b: bool,
 }
 
 /// The settings a report ran with (defaults resolved).
@@ -294,7 +302,12 @@ pub fn plan(s: &Settings) -> Vec<Cell> {
 
 /// Runs one cell. A configuration the protocol refuses is a skip; any
 /// other error (a wrong output, a failed check, the network) is a failure.
-fn run_cell(cell: &Cell, bar: &ProgressBar, prefix: &str) -> (Outcome, Option<CliError>) {
+fn run_cell(
+    cell: &Cell,
+    bar: &ProgressBar,
+    prefix: &str,
+    tt: &crate::tinytable::TinyTableArgs,
+) -> (Outcome, Option<CliError>) {
     let started = Instant::now();
     let args = RunArgs {
         protocol: cell.protocol.clone(),
@@ -303,7 +316,7 @@ fn run_cell(cell: &Cell, bar: &ProgressBar, prefix: &str) -> (Outcome, Option<Cl
         bob_groups: None,
         output: "bob".into(),
         executions: cell.executions,
-        tt: Default::default(),
+        tt: tt.clone(),
         cg: Default::default(),
     };
     let before = bar.position();
@@ -369,6 +382,12 @@ pub fn run(args: ReportArgs) -> CliResult {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.enable_steady_tick(Duration::from_millis(250));
+    #[allow(unused_mut)]
+    let mut tt = crate::tinytable::TinyTableArgs::default();
+    #[cfg(feature = "adversary")]
+    {
+        tt.test_skip_step_5b = args.test_skip_step_5b;
+    }
     let mut outcomes = Vec::with_capacity(cells.len());
     let mut first_error = None;
     for (i, cell) in cells.iter().enumerate() {
@@ -382,7 +401,7 @@ pub fn run(args: ReportArgs) -> CliResult {
             cell.executions
         );
         bar.set_message(prefix.clone());
-        let (o, err) = run_cell(cell, &bar, &prefix);
+        let (o, err) = run_cell(cell, &bar, &prefix, &tt);
         if first_error.is_none() {
             first_error = err;
         }
