@@ -3,7 +3,8 @@
 //! Reed–Solomon encoding of a batch is fastest symbol-major (row i = symbol
 //! i of every message, so one coefficient multiplies a whole row), while
 //! callers hold messages one after another. [`transpose`] moves a
-//! cache-sized block between the two: SSE2 16 × 16 byte blocks on x86-64,
+//! cache-sized block between the two: SSE2 16 × 16 byte blocks on x86-64
+//! (two side by side on AVX2),
 //! the portable twin [`transpose_portable`] elsewhere and for the edges.
 
 /// dst\[c·dst_stride + r\] = src\[r·src_stride + c\] for r < `rows`,
@@ -23,8 +24,28 @@ pub fn transpose(
     #[cfg(target_arch = "x86_64")]
     {
         let (r16, c16) = (rows - rows % 16, cols - cols % 16);
+        // Pairs of 16-column blocks on AVX2 when the CPU has it.
+        let c32 = if super::Kernel::Avx2.is_available() {
+            cols - cols % 32
+        } else {
+            0
+        };
         for r0 in (0..r16).step_by(16) {
-            for c0 in (0..c16).step_by(16) {
+            for c0 in (0..c32).step_by(32) {
+                // SAFETY: AVX2 detected above. Source rows r0..r0+16 hold
+                // bytes c0..c0+32 (c0 + 32 ≤ cols ≤ src_stride, `check`
+                // bounds the last row), and destination rows c0..c0+32
+                // hold bytes r0..r0+16 (r0 + 16 ≤ rows ≤ dst_stride).
+                unsafe {
+                    super::x86::avx2_transpose16x32(
+                        &src[r0 * src_stride + c0..],
+                        src_stride,
+                        &mut dst[c0 * dst_stride + r0..],
+                        dst_stride,
+                    )
+                }
+            }
+            for c0 in (c32..c16).step_by(16) {
                 // SAFETY: SSE2 is part of x86-64. The block's source rows
                 // r0..r0+16 hold bytes c0..c0+16 (r0 + 16 ≤ rows, c0 + 16 ≤
                 // cols ≤ src_stride, and `check` bounds the last row), and

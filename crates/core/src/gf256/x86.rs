@@ -465,6 +465,51 @@ pub(super) unsafe fn sse2_transpose16(
     }
 }
 
+/// Two side-by-side 16 × 16 byte transposes on AVX2: source rows
+/// r < 16 hold 32 bytes (columns c < 32), destination row c gets byte c of
+/// every source row. The rounds are [`sse2_transpose16`]'s; `vpunpck*bw`
+/// works within 128-bit lanes, so lane 0 transposes columns 0..16 and
+/// lane 1 columns 16..32 in the same instructions, and each result
+/// register is stored as two 16-byte rows.
+///
+/// # Safety
+/// The CPU must support AVX2; `src.len() ≥ 15·src_stride + 32` and
+/// `dst.len() ≥ 31·dst_stride + 16`.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn avx2_transpose16x32(
+    src: &[u8],
+    src_stride: usize,
+    dst: &mut [u8],
+    dst_stride: usize,
+) {
+    assert!(src.len() >= 15 * src_stride + 32 && dst.len() >= 31 * dst_stride + 16);
+    let mut x = [_mm256_setzero_si256(); 16];
+    // SAFETY: source row r is read at r·src_stride..+32, destination rows
+    // c and c + 16 (c < 16) written at c·dst_stride..+16 and
+    // (c + 16)·dst_stride..+16: inside the slices by the assertion above.
+    unsafe {
+        for (r, v) in x.iter_mut().enumerate() {
+            *v = _mm256_loadu_si256(src.as_ptr().add(r * src_stride).cast());
+        }
+        for _ in 0..4 {
+            let mut y = [_mm256_setzero_si256(); 16];
+            for k in 0..8 {
+                y[2 * k] = _mm256_unpacklo_epi8(x[k], x[k + 8]);
+                y[2 * k + 1] = _mm256_unpackhi_epi8(x[k], x[k + 8]);
+            }
+            x = y;
+        }
+        for (c, v) in x.iter().enumerate() {
+            let d = dst.as_mut_ptr();
+            _mm_storeu_si128(d.add(c * dst_stride).cast(), _mm256_castsi256_si128(*v));
+            _mm_storeu_si128(
+                d.add((c + 16) * dst_stride).cast(),
+                _mm256_extracti128_si256::<1>(*v),
+            );
+        }
+    }
+}
+
 /// XOR of the images of every nibble of `x` (see `lookup::NibbleMap`),
 /// one 16-byte word per image: two independent accumulator chains of
 /// `pxor` with a memory operand.
