@@ -478,7 +478,6 @@ mod tests {
     #[test]
     fn eval_checks_alice_labels_and_bobs_share_labels() {
         let f = fixture();
-        let m = &f.messages[5];
         // Bob's message: one frame of (2·ns + na)·L blocks, then ρ^o.
         let ns = f.sz.nb * f.sz.s;
         let blocks = 16 * L;
