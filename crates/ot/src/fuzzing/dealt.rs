@@ -24,7 +24,7 @@
 //! built on first use and a copy of it (`Clone` under this feature) runs
 //! each input. A copy is exactly the party a fresh build would give, so
 //! every message and check after the base OTs runs as before; what is no
-//! longer paid per run is keying 128–336 AES schedules and drawing the
+//! longer paid per run is keying 128–384 AES schedules and drawing the
 //! dealt seeds.
 
 use crate::delta_rot::{DeltaRotParams, DeltaRotReceiver, DeltaRotSender};
