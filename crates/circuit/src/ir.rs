@@ -160,7 +160,24 @@ impl Circuit {
     pub fn layering(&self) -> Layering {
         let depth = self.and_depths();
         let max = depth.iter().copied().max().unwrap_or(0) as usize;
-        let mut layers: Vec<Layer> = (0..=max).map(|_| Layer::default()).collect();
+        // Count first so each layer is allocated once: layering runs per
+        // part on hot paths (gczk builds thousands of parts per proof).
+        let mut counts = vec![(0usize, 0usize); max + 1];
+        for g in &self.gates {
+            let d = depth[g.output() as usize] as usize;
+            match g {
+                Gate::And { .. } => counts[d - 1].1 += 1,
+                _ => counts[d].0 += 1,
+            }
+        }
+        let mut layers: Vec<Layer> = counts
+            .iter()
+            .map(|&(l, a)| Layer {
+                linear: Vec::with_capacity(l),
+                ands: Vec::with_capacity(a),
+                first_and: 0,
+            })
+            .collect();
         for g in &self.gates {
             let d = depth[g.output() as usize] as usize;
             match *g {

@@ -16,7 +16,7 @@
 //! `brickyard_core::hash::tccr`; every tweak is used once per Δ, and each Δ
 //! garbles one relation once.
 
-use brickyard_circuit::{Circuit, Gate, Layer, Layering, WireId};
+use brickyard_circuit::{Circuit, Gate, Layering, WireId};
 use brickyard_core::hash::tccr_batch;
 use brickyard_core::{Block, Error, Result};
 use zeroize::Zeroizing;
@@ -225,68 +225,4 @@ pub(crate) fn evaluate_in(
     }
     let o = shape.output as usize;
     Ok((label[o], value[o]))
-}
-
-/// `circuit.layering()` (same layers, same order, same AND numbering),
-/// with every layer allocated at its final size: the depths and the
-/// layer sizes are counted first, so filling the layers moves no gate
-/// twice. (Parts of a relation are layered once per pass; growing the
-/// layers gate by gate was a tenth of the proof's CPU time.)
-pub fn layering(circuit: &Circuit) -> Layering {
-    let mut depth = vec![0u32; circuit.num_wires as usize];
-    let mut counts: Vec<(usize, usize)> = vec![(0, 0)];
-    for g in &circuit.gates {
-        let d = match *g {
-            Gate::Xor { a, b, out } => {
-                let d = depth[a as usize].max(depth[b as usize]);
-                depth[out as usize] = d;
-                d
-            }
-            Gate::And { a, b, out } => {
-                let d = depth[a as usize].max(depth[b as usize]) + 1;
-                depth[out as usize] = d;
-                d
-            }
-            Gate::Inv { a, out } => {
-                let d = depth[a as usize];
-                depth[out as usize] = d;
-                d
-            }
-        } as usize;
-        if counts.len() <= d {
-            counts.resize(d + 1, (0, 0));
-        }
-        match g {
-            Gate::And { .. } => counts[d - 1].1 += 1,
-            _ => counts[d].0 += 1,
-        }
-    }
-    let mut layers: Vec<Layer> = counts
-        .iter()
-        .map(|&(l, a)| Layer {
-            linear: Vec::with_capacity(l),
-            ands: Vec::with_capacity(a),
-            first_and: 0,
-        })
-        .collect();
-    for g in &circuit.gates {
-        let d = depth[g.output() as usize] as usize;
-        match *g {
-            Gate::And { a, b, out } => layers[d - 1].ands.push((a, b, out)),
-            lin => layers[d].linear.push(lin),
-        }
-    }
-    let mut next = 0u64;
-    for l in &mut layers {
-        l.first_and = next;
-        next += l.ands.len() as u64;
-    }
-    while layers.len() > 1
-        && layers
-            .last()
-            .is_some_and(|l| l.linear.is_empty() && l.ands.is_empty())
-    {
-        layers.pop();
-    }
-    Layering { layers }
 }

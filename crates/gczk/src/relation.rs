@@ -13,7 +13,7 @@
 //! A builder thread makes part `k + 1` (circuit and layering) while part
 //! `k` is garbled or evaluated, so at most three parts exist at once.
 
-use crate::garble::{evaluate, evaluate_in, garble_in, layering, Shape};
+use crate::garble::{evaluate, evaluate_in, garble_in, Shape};
 use brickyard_circuit::{Circuit, Layering};
 use brickyard_core::{Block, Error, Result};
 use std::borrow::Cow;
@@ -86,7 +86,7 @@ fn prepare<R: Relation + ?Sized>(rel: &R, k: usize) -> Result<Prepared> {
         )));
     }
     Ok(Prepared {
-        layering: layering(&part.circuit),
+        layering: part.circuit.layering(),
         ands: part.circuit.and_count() as u64,
         shape,
         inputs: part.inputs,

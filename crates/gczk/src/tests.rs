@@ -401,17 +401,3 @@ fn part_reading_a_later_entry_is_a_config_error() {
     );
     assert!(crate::holds(&rel, &bits(251, 241)).is_err());
 }
-
-/// The preallocated layering the relation uses is `Circuit::layering`
-/// exactly (same layers, order and AND numbering, hence the same tweaks).
-#[test]
-fn preallocated_layering_is_the_circuits() {
-    for c in [
-        relation(),
-        brickyard_circuit::builtin("aes128").unwrap(),
-        brickyard_circuit::builtin("sha256").unwrap(),
-        brickyard_circuit::builtin("add8").unwrap(),
-    ] {
-        assert_eq!(crate::garble::layering(&c), c.layering());
-    }
-}
