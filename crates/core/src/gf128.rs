@@ -108,8 +108,8 @@ impl std::ops::BitXorAssign for GfWide {
 /// [`gf_inner_product`] for bit-sliced matrices (one row per bit position,
 /// one Block per 128 items): a consistency check combines every row of a
 /// chunk with the same coefficients. Uses VPCLMULQDQ on four Blocks per
-/// instruction when the CPU has it (AVX-512F + VPCLMULQDQ), else PCLMULQDQ,
-/// else the portable multiplier.
+/// instruction when the CPU has it (AVX-512F + VPCLMULQDQ), on two with
+/// AVX2 + VPCLMULQDQ, else PCLMULQDQ, else the portable multiplier.
 ///
 /// # Panics
 /// If `stride < coef.len()` or `rows` is shorter than the rows read
@@ -126,6 +126,16 @@ pub fn gf_mul_acc_rows(coef: &[Block], rows: &[Block], stride: usize, acc: &mut 
             // (plus baseline SSE2), all detected just above; it touches
             // memory only through bounds-checked slices.
             unsafe { clmul::mul_acc_rows_512(coef, rows, stride, acc) };
+            return;
+        }
+        if std::arch::is_x86_feature_detected!("vpclmulqdq")
+            && std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("pclmulqdq")
+        {
+            // SAFETY: the kernel needs AVX2, VPCLMULQDQ and PCLMULQDQ (plus
+            // baseline SSE2), all detected just above; it touches memory
+            // only through bounds-checked slices.
+            unsafe { clmul::mul_acc_rows_256(coef, rows, stride, acc) };
             return;
         }
         if std::arch::is_x86_feature_detected!("pclmulqdq") {
@@ -363,6 +373,69 @@ mod clmul {
         }
     }
 
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn ld2(c: &[Block]) -> __m256i {
+        let a: [Block; 2] = c.try_into().expect("2 blocks");
+        bytemuck::cast(a)
+    }
+
+    /// Sum of the two 128-bit lanes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn fold2(v: __m256i) -> __m128i {
+        _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
+    }
+
+    /// [`super::gf_mul_acc_rows`] with 256-bit VPCLMULQDQ, two Blocks per
+    /// instruction, for CPUs that have it without AVX-512 (AMD Zen 3,
+    /// where a YMM carry-less multiply costs what an XMM one does), and
+    /// Karatsuba's three multiplies per product instead of four: the
+    /// accumulated `Σ (x_lo⊕x_hi)(c_lo⊕c_hi)` gives the middle term as
+    /// `Σ mid = Σ (x_lo⊕x_hi)(c_lo⊕c_hi) ⊕ Σ lo ⊕ Σ hi` (everything is
+    /// XOR-linear, so the correction is applied once per row). Per row
+    /// the two lanes are folded once, an odd last column uses PCLMULQDQ
+    /// (shape checked by the caller).
+    #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+    pub(super) fn mul_acc_rows_256(
+        coef: &[Block],
+        rows: &[Block],
+        stride: usize,
+        acc: &mut [GfWide],
+    ) {
+        let n = coef.len();
+        let pairs = n / 2;
+        // Each coefficient pair, and beside it (c_lo ⊕ c_hi) in the low
+        // half of each lane.
+        let cp: Vec<(__m256i, __m256i)> = (0..pairs)
+            .map(|i| {
+                let c = ld2(&coef[2 * i..2 * i + 2]);
+                (c, _mm256_xor_si256(c, _mm256_shuffle_epi32::<0x4E>(c)))
+            })
+            .collect();
+        for (r, a) in acc.iter_mut().enumerate() {
+            let row = &rows[r * stride..r * stride + n];
+            let z = _mm256_setzero_si256();
+            let (mut lo, mut mk, mut hi) = (z, z, z);
+            for (i, (c, ck)) in cp.iter().enumerate() {
+                let x = ld2(&row[2 * i..2 * i + 2]);
+                let xk = _mm256_xor_si256(x, _mm256_shuffle_epi32::<0x4E>(x));
+                lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128::<0x00>(x, *c));
+                hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128::<0x11>(x, *c));
+                mk = _mm256_xor_si256(mk, _mm256_clmulepi64_epi128::<0x00>(xk, *ck));
+            }
+            let mid = _mm256_xor_si256(mk, _mm256_xor_si256(lo, hi));
+            let (mut l, mut m, mut h) = (fold2(lo), fold2(mid), fold2(hi));
+            for (x, y) in row[2 * pairs..].iter().zip(&coef[2 * pairs..]) {
+                let (pl, pm, ph) = clmul(load(*x), load(*y));
+                l = _mm_xor_si128(l, pl);
+                m = _mm_xor_si128(m, pm);
+                h = _mm_xor_si128(h, ph);
+            }
+            add_wide(a, l, m, h);
+        }
+    }
+
     #[target_feature(enable = "pclmulqdq,sse2")]
     pub(super) fn inner_product(a: &[Block], b: &[Block]) -> Block {
         let z = _mm_setzero_si128();
@@ -527,6 +600,15 @@ mod tests {
                     // SAFETY: AVX-512F, VPCLMULQDQ and PCLMULQDQ detected just above.
                     unsafe { clmul::mul_acc_rows_512(&coef, &rows, stride, &mut acc) };
                     check(&acc, "vpclmulqdq");
+                }
+                if std::arch::is_x86_feature_detected!("vpclmulqdq")
+                    && std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("pclmulqdq")
+                {
+                    let mut acc = start.clone();
+                    // SAFETY: AVX2, VPCLMULQDQ and PCLMULQDQ detected just above.
+                    unsafe { clmul::mul_acc_rows_256(&coef, &rows, stride, &mut acc) };
+                    check(&acc, "vpclmulqdq-256");
                 }
             }
         }

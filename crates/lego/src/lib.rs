@@ -3,7 +3,7 @@
 //!
 //! | paper | code |
 //! |---|---|
-//! | Setup (F_HCOM init, base OTs) | [`LegoAlice`]/[`LegoBob`] `setup`: [`hcom`], [`delta_rot`] |
+//! | Setup (F_HCOM init, base OTs) | [`setup`]: 128 base OTs each way, KOS-extended to the commitments' OTs ([`hcom`]) and the Δ-ROT's ([`delta_rot`]) |
 //! | Generate 1 (Q, A) | [`generate::Plan::new`], [`params::LegoParams::components`] |
 //! | Generate 2 (Δ-ROTs, lsb Δ = 1) | [`delta_rot`] |
 //! | Generate 3–4 (gates, authenticators, commitments) | [`generate`], [`component`] |
@@ -36,6 +36,7 @@ pub mod params;
 mod party;
 pub mod records;
 pub mod security;
+pub mod setup;
 pub mod store;
 pub mod verleak;
 

@@ -12,6 +12,7 @@ use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Layout};
 use super::params::{LegoParams, Objective, DEFAULT_S};
 use super::security::Components;
+use super::setup;
 use super::store::{self as lstore, AliceReady, BobReady};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -230,14 +231,9 @@ impl Party for LegoAlice {
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         let sec = Components::new(self.opts.s)?;
         let prg = &mut self.prg;
-        // Both sessions' base OTs at once: Alice sends the commitments'
-        // and receives the Δ-ROT's, in one flight each way.
-        let pending = DeltaRotSender::prepare(prg, sec.delta_rot, true)?;
-        let (sent, got) = step("base OTs (commitments and delta-ROT)", || {
-            brickyard_ot::base::exchange_random(ch, prg, sec.commit.n(), pending.choices())
-        })?;
-        self.hcom = Some(HcomSender::from_base(sent, sec.commit)?);
-        self.rot = Some(pending.finish(got)?);
+        let (hcom, rot) = setup::alice(ch, prg, &sec)?;
+        self.hcom = Some(hcom);
+        self.rot = Some(rot);
         Ok(())
     }
 
@@ -472,12 +468,9 @@ impl Party for LegoBob {
     fn setup(&mut self, ch: &mut Channel) -> Result<()> {
         let sec = Components::new(self.opts.s)?;
         let prg = &mut self.prg;
-        let bits = HcomReceiver::watch_bits(prg, sec.commit);
-        let (sent, got) = step("base OTs (commitments and delta-ROT)", || {
-            brickyard_ot::base::exchange_random(ch, prg, sec.delta_rot.leaky_len(), &bits)
-        })?;
-        self.hcom = Some(HcomReceiver::from_base(prg, bits, got, sec.commit)?);
-        self.rot = Some(DeltaRotReceiver::from_base(prg, sec.delta_rot, sent)?);
+        let (hcom, rot) = setup::bob(ch, prg, &sec)?;
+        self.hcom = Some(hcom);
+        self.rot = Some(rot);
         Ok(())
     }
 

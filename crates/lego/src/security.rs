@@ -17,13 +17,14 @@ use serde::Serialize;
 
 /// The failure events of a LEGO run (one Generate call), in the order
 /// [`terms`] returns them.
-pub const TERMS: [&str; 6] = [
+pub const TERMS: [&str; 7] = [
     "bucketing (Theorem 2)",
     "commitments (binding, consistency check)",
     "VerLeak (step 5-7)",
     "Δ-ROT commitment (step 10)",
     "Δ-ROT leakage (KOS check + extraction)",
     "Δ confirmation",
+    "Setup's OT extensions (two KOS checks)",
 ];
 
 /// `⌈log2 #terms⌉`: what every component adds to s.
@@ -65,6 +66,12 @@ impl Components {
             return Err(Error::config(format!("lego: s = {s} is below 40")));
         }
         let s_c = component_s(s);
+        if setup_kos_log2() > -(s_c as f64) {
+            return Err(Error::config(format!(
+                "lego: s = {s} needs Setup's KOS checks below 2^-{s_c}; they give 2^{}",
+                setup_kos_log2()
+            )));
+        }
         let commit = CommitParams::new(s_c).map_err(|e| {
             Error::config(format!(
                 "lego: s = {s} (components at s + {MARGIN} = {s_c}) is not supported: {e}"
@@ -80,6 +87,12 @@ impl Components {
             confirm: confirming_min(s_c),
         })
     }
+}
+
+/// log2 of the chance that either of Setup's two KOS extensions
+/// ([`crate::setup`]) passes an inconsistent receiver unnoticed.
+pub fn setup_kos_log2() -> f64 {
+    1.0 + crate::setup::KOS_CHECK_LOG2
 }
 
 /// One failure term.
@@ -135,6 +148,7 @@ pub fn terms(p: &LegoParams, c: &Components, commitments: u64) -> Terms {
         -(c.spare_rots as f64),
         -(c.delta_rot.s as f64),
         confirm,
+        setup_kos_log2(),
     ];
     let terms: Vec<Term> = TERMS
         .iter()

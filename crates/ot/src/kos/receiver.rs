@@ -7,6 +7,7 @@ use crate::iknp::{fill_tweaks, transpose_to, KAPPA};
 use brickyard_core::hash::tccr_batch;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
+use zeroize::Zeroize;
 
 /// Receiver side of a KOS session.
 #[cfg_attr(feature = "fuzzing", derive(Clone))]
@@ -35,6 +36,20 @@ impl KosReceiver {
     pub fn setup_recorded(ch: &mut Channel, prg: &mut Prg) -> Result<(Self, Vec<u8>)> {
         let (core, flight) = ColReceiver::setup_recorded(ch, prg, KAPPA)?;
         Ok((Self::from_core(core, prg), flight))
+    }
+
+    /// The session from base OTs already run (as their sender, one pair
+    /// per column), e.g. together with base OTs the other way
+    /// ([`crate::base::exchange_random`]). `Config` unless there are
+    /// [`KAPPA`] pairs.
+    pub fn from_base(mut seeds: Vec<(Block, Block)>, prg: &mut Prg) -> Result<Self> {
+        if seeds.len() != KAPPA {
+            seeds.zeroize();
+            return Err(brickyard_core::Error::config(
+                "KOS: one base OT per column (128)",
+            ));
+        }
+        Ok(Self::from_core(ColReceiver::from_base(seeds), prg))
     }
 
     /// The session over a column core whose base OTs are done.

@@ -49,6 +49,26 @@ impl KosSender {
         Ok(Self::from_core(core, delta, prg))
     }
 
+    /// The session from base OTs already run (as their receiver, with
+    /// the bits of `delta` as choices, one per column: `seeds[j] =
+    /// k_j^{Δ_j}`), e.g. together with base OTs the other way
+    /// ([`crate::base::exchange_random`]). `Config` unless there are
+    /// [`KAPPA`] seeds.
+    pub fn from_base(delta: Block, mut seeds: Vec<Block>, prg: &mut Prg) -> Result<Self> {
+        if seeds.len() != KAPPA {
+            seeds.zeroize();
+            return Err(brickyard_core::Error::config(
+                "KOS: one base OT per column (128)",
+            ));
+        }
+        let bits = (0..KAPPA).map(|j| delta.bit(j)).collect();
+        Ok(Self::from_core(
+            ColSender::from_base(bits, seeds),
+            delta,
+            prg,
+        ))
+    }
+
     /// The session over a column core whose base OTs are done.
     pub(crate) fn from_core(core: ColSender, delta: Block, prg: &mut Prg) -> Self {
         KosSender {
