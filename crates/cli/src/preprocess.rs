@@ -37,7 +37,14 @@ brickyard preprocess --protocol lego --role alice --listen 0.0.0.0:7766 --store 
 brickyard preprocess --protocol lego --role bob --connect HOST:7766 --store b.store --and-gates 100000 --inputs 4096 --outputs 2048 $TLS\n\
 then later, for any circuit that fits:\n  \
 brickyard run --protocol lego --circuit builtin:aes128 --role alice --listen 0.0.0.0:7766 --store a.store --input 0x0001…0f $TLS\n  \
-brickyard run --protocol lego --circuit builtin:aes128 --role bob --connect HOST:7766 --store b.store --input 0x0011…ff $TLS"
+brickyard run --protocol lego --circuit builtin:aes128 --role bob --connect HOST:7766 --store b.store --input 0x0011…ff $TLS\n\n\
+JIMU's preprocessing is function-independent too (Setup with Step 5b, Generate with the wire pools,\n\
+Check, the OTs of Bob's input shares): --and-gates Q --inputs N makes Q AND buckets and pools for N\n\
+input bits of each party (--outputs is required with them and not used: outputs take no material),\n\
+or enough for --executions copies of --circuit. Each later `run --store` builds its circuit (any\n\
+circuit that fits) from unused records. One store per preprocessing (no batches are added):\n  \
+brickyard preprocess --protocol jimu --role alice --listen 0.0.0.0:7766 --store a.store --and-gates 20000 --inputs 512 --outputs 0 $TLS\n  \
+brickyard preprocess --protocol jimu --role bob --connect HOST:7766 --store b.store --and-gates 20000 --inputs 512 --outputs 0 $TLS"
 )]
 pub struct PreprocessArgs {
     #[command(flatten)]
@@ -51,14 +58,15 @@ pub struct PreprocessArgs {
     /// which adds a Generate batch to an existing store of the same session).
     #[arg(long)]
     store: PathBuf,
-    /// lego: Generate(q, n, m) for q AND gates (with --inputs and --outputs),
-    /// instead of enough for --executions copies of --circuit.
+    /// lego, jimu: Generate(q, n, m) for q AND gates (with --inputs and
+    /// --outputs), instead of enough for --executions copies of --circuit.
     #[arg(long, value_name = "Q", requires_all = ["inputs", "outputs"])]
     and_gates: Option<u64>,
-    /// lego: n input wires (input buckets, and as many Δ-ROTs).
+    /// lego: n input wires (input buckets, and as many Δ-ROTs); jimu: n
+    /// input bits of each party (pool wires, Bob's s shares each).
     #[arg(long, value_name = "N", requires_all = ["and_gates", "outputs"])]
     inputs: Option<u64>,
-    /// lego: m output wires (output blinders).
+    /// lego: m output wires (output blinders); jimu: not used.
     #[arg(long, value_name = "M", requires_all = ["and_gates", "inputs"])]
     outputs: Option<u64>,
     /// Where the store's MAC key is kept (default: $BRICKYARD_HOME/keys, outside the store).
@@ -74,6 +82,7 @@ pub fn run(args: PreprocessArgs) -> CliResult {
     let role: Role = args.role.parse().map_err(crate::error::CliError::Usage)?;
     let cfg = args.run.config()?;
     let lego = args.run.protocol == "lego";
+    let jimu = args.run.protocol == "jimu";
     let sizes = match (args.and_gates, args.inputs, args.outputs) {
         (Some(and_gates), Some(inputs), Some(outputs)) => Some(GenerateSize {
             and_gates,
@@ -82,9 +91,9 @@ pub fn run(args: PreprocessArgs) -> CliResult {
         }),
         _ => None,
     };
-    if sizes.is_some() && !lego {
+    if sizes.is_some() && !lego && !jimu {
         return Err(crate::error::CliError::Usage(
-            "--and-gates/--inputs/--outputs size lego's Generate; other protocols take --executions"
+            "--and-gates/--inputs/--outputs size lego's and jimu's Generate; other protocols take --executions"
                 .into(),
         ));
     }
@@ -104,6 +113,16 @@ pub fn run(args: PreprocessArgs) -> CliResult {
         crate::limits::check_memory(&args.run.protocol, &cfg, false)?;
     }
     let mut party = match sizes {
+        Some(g) if jimu => {
+            let size = brickyard_protocols::jimu::PoolSize {
+                and_gates: g.and_gates,
+                alice_inputs: g.inputs,
+                bob_inputs: g.inputs,
+            };
+            args.run
+                .tt
+                .jimu_party_sized(role, cfg.clone(), Some(size))?
+        }
         Some(g) => {
             args.run.cg.check_other("lego")?;
             let opts = LegoOptions {
@@ -122,6 +141,11 @@ pub fn run(args: PreprocessArgs) -> CliResult {
         about.insert(
             "material".to_string(),
             "function-independent (LEGO Generate batches)".to_string(),
+        );
+    } else if jimu {
+        about.insert(
+            "material".to_string(),
+            "function-independent (JIMU Setup, Generate, Check, share OTs)".to_string(),
         );
     } else {
         about.insert("circuit".to_string(), args.run.circuit.clone());

@@ -28,7 +28,8 @@ brickyard run --role bob --connect HOST:7766 --circuit builtin:aes128 --input - 
 A non-loopback address without TLS flags is refused unless --plain is given.\n\n\
 With --store DIR the run uses preprocessing made earlier by `brickyard preprocess` (see its --help).\n\
 For lego the store holds function-independent Generate batches: this run first builds --executions\n\
-copies of --circuit from unused buckets (Build, the dependent phase), then evaluates them.\n\
+copies of --circuit from unused buckets (Build, the dependent phase), then evaluates them; jimu\n\
+likewise builds each run's circuit from its store's unused buckets and wire pools.\n\
 Both parties must give the same --protocol, --circuit, --alice-groups/--bob-groups, --output and --executions;\n\
 the run stops with an error before any cryptography if they differ.\n\n",
     crate::localnet::spin_help!())

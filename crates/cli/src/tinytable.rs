@@ -164,7 +164,19 @@ impl TinyTableArgs {
     /// A JIMU party (default k, s), following `--cheat` when it names this
     /// role (or rigs Bob's J for it).
     pub fn jimu_party(&self, role: Role, cfg: RunConfig) -> Result<Box<dyn Party>, CliError> {
-        use brickyard_protocols::jimu::{new_party, Cheats};
+        self.jimu_party_sized(role, cfg, None)
+    }
+
+    /// [`Self::jimu_party`] whose preprocessing into a store makes `size`
+    /// (`None`: enough for --executions of --circuit).
+    pub fn jimu_party_sized(
+        &self,
+        role: Role,
+        cfg: RunConfig,
+        size: Option<brickyard_protocols::jimu::PoolSize>,
+    ) -> Result<Box<dyn Party>, CliError> {
+        use brickyard_protocols::jimu::{new_party_sized, Cheats};
+        let new_party = |role, cfg, opts, cheats| new_party_sized(role, cfg, opts, cheats, size);
         self.check_other("jimu")?;
         #[cfg(feature = "adversary")]
         let test_only = |c: Cheats| {

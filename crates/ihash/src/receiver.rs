@@ -123,6 +123,36 @@ impl Receiver {
         })
     }
 
+    /// A session restored for verification only, from its parameters,
+    /// Bob's watch set W (sorted, in range) and Alice's seed images: what a
+    /// store keeps of a Setup made in another process (JIMU's stored
+    /// preprocessing). It verifies as the original did; it holds no seed,
+    /// so any further Hash is refused (`Config`), never run with missing
+    /// streams.
+    pub fn restore_verifier(p: Params, watch: &[usize], images: Vec<[u8; 32]>) -> Result<Receiver> {
+        if watch.len() != p.w
+            || !watch.windows(2).all(|q| q[0] < q[1])
+            || watch.last().is_some_and(|&j| j >= p.n)
+        {
+            return Err(Error::Storage(
+                "ihash: a stored watch set is not w sorted positions of the code".into(),
+            ));
+        }
+        if !images.is_empty() && images.len() != p.n {
+            return Err(Error::Storage(
+                "ihash: stored seed images are not one per position".into(),
+            ));
+        }
+        let code = Code::new(p.field(), p.n, p.ell);
+        Ok(Receiver {
+            p,
+            prgs: Vec::new(),
+            verifier: Verifier::new(&code, watch),
+            images,
+            blocks_used: 0,
+        })
+    }
+
     /// The parameter set.
     pub fn params(&self) -> &Params {
         &self.p
@@ -156,6 +186,11 @@ impl Receiver {
         mut record: Option<&mut Vec<u8>>,
     ) -> Result<Rows> {
         let (n, ell, w, xi) = (self.p.n, self.p.ell, self.p.w, self.p.xi());
+        if self.prgs.is_empty() && w > 0 {
+            return Err(Error::config(
+                "ihash: this session was restored for verification only; it cannot hash",
+            ));
+        }
         let field = self.p.field();
         let total = count + xi;
         // Step 1c: ⟨m'_t⟩ at watched j = PRG(seed_j, t) (⊕ x'_j for parity),

@@ -158,6 +158,7 @@ fn bob_keys(st: &BobSetup) -> BobKeys<'_> {
         h_delta: &st.h_delta,
         d: &st.d,
         compress: &st.compress,
+        alice_rho: None,
     }
 }
 

@@ -21,8 +21,9 @@ pub mod seeds;
 
 pub use cheat::{Cheat, Cheats};
 pub use params::CutAndChoose;
-pub use protocol::party::{new_party, JimuAlice, JimuBob};
+pub use protocol::party::{new_party, new_party_sized, JimuAlice, JimuBob};
 pub use protocol::setup::STEP_5B;
+pub use protocol::store::PoolSize;
 pub use protocol::JimuOptions;
 
 /// Symbols `ℓ_w` of a wire label over GF(2^8) for computational security

@@ -145,6 +145,20 @@ pub struct BobKeys<'a> {
     pub d: &'a [[u8; 32]],
     /// A'.
     pub compress: &'a Compress,
+    /// Where Alice's input ρ of this execution sit in the replayed ρ
+    /// batch when the material came from a store (`store.rs`); `None`:
+    /// where `Sizes` puts them (Generate in this run).
+    pub alice_rho: Option<AliceRho<'a>>,
+}
+
+/// The ρ batch's size and the position in it of each of Alice's input ρ
+/// (her bit order), for the replay after extracting Δ.
+#[derive(Clone, Copy)]
+pub struct AliceRho<'a> {
+    /// Messages of the ρ batch.
+    pub batch: usize,
+    /// Position of Alice's input bit k's ρ.
+    pub at: &'a [usize],
 }
 
 /// Whether `w` is the label ⟨h⟩ (Some(false)) or ⟨h⟩ ⊕ ⟨Δ⟩ (Some(true))
@@ -474,11 +488,18 @@ fn recover<const L: usize>(
     if !ok {
         return Err(cheating("delta-recovery"));
     }
-    let rho = replay_random(&pp, &ps[..pp.ell], &[sz.rho_batch()]);
+    let batch = keys.alice_rho.map_or(sz.rho_batch(), |r| r.batch);
+    let rho = replay_random(&pp, &ps[..pp.ell], &[batch]);
     let rho = &rho[0];
     let mut x = Vec::with_capacity(sz.na);
     for (k, &flipped) in alice_is_flipped.iter().enumerate() {
-        let i = 3 * sz.t + sz.alice_input(ex.index, k);
+        let i = match keys.alice_rho {
+            Some(r) => match r.at.get(k) {
+                Some(&i) if i < batch => i,
+                _ => return Err(Error::Storage("jimu: no stored ρ position".into())),
+            },
+            None => 3 * sz.t + sz.alice_input(ex.index, k),
+        };
         // The replayed ρ must be the one Bob holds the i-hash of (a seed
         // other than H(Δ, i) at an unwatched position would give another
         // ρ: never a wrong x, an abort instead; Step 5b rules it out).

@@ -8,6 +8,7 @@
 //! | 4 Check (before Build, NST17 order) | independent | [`check`] |
 //! | 3(a) i–ii solderings (one flight) | dependent | [`build`] |
 //! | 1(a), 1(b) inputs; 3 Evaluate; 5 Output | online | [`eval`] |
+//! | (all but Build and online, kept between processes) | — | [`store`] |
 //!
 //! P1 = Alice = garbler = i-hash sender; P2 = Bob = evaluator = receiver.
 
@@ -18,6 +19,7 @@ pub mod generate;
 pub mod party;
 pub mod schedule;
 pub mod setup;
+pub mod store;
 
 use brickyard_core::{Block, Error, Result};
 use brickyard_garble::wide::Label;

@@ -2,18 +2,26 @@
 //! = Generate (with the pool i-hashes of Step 1), Check, and the random
 //! OTs of Bob's input shares; dependent = Build (wire assignment and
 //! solderings); online = inputs, Evaluate, Output.
+//!
+//! With a store attached ([`Party::attach_store`]) the preprocessing run
+//! writes Setup's keys and independent's material to it (`store.rs`) and
+//! never sees f; each later run reserves its circuit's share of the
+//! material and runs Build (dependent) before its executions.
 
 use super::build::{self, AliceExec, BobExec, Owner};
 use super::check::{self, Assignment};
-use super::eval::{self, AliceRots, BobKeys, BobRots, EvalScratch};
+use super::eval::{self, AliceRho, AliceRots, BobKeys, BobRots, EvalScratch};
 use super::generate::{self, AliceGates, BobGates, Sizes};
 use super::schedule::Schedule;
 use super::setup::{self, AliceSetup, BobSetup};
+use super::store::{self as jstore, BobKeysStored, BobSetupView, PoolSize};
 use super::JimuOptions;
 use crate::cheat::Cheats;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
+use brickyard_garble::wide::WideDelta;
+use brickyard_store::Store;
 use std::collections::VecDeque;
 
 /// Bob's J when he plays along with a strategy that rigs it
@@ -49,6 +57,10 @@ pub struct JimuAlice<const L: usize> {
     rots: Option<AliceRots>,
     ready: VecDeque<AliceExec<L>>,
     cheats: Cheats,
+    store: Option<Box<Store>>,
+    size: Option<PoolSize>,
+    /// Δ and ℓ_p of the stored Setup (a run from a store).
+    stored: Option<(WideDelta<L>, usize)>,
 }
 
 impl<const L: usize> JimuAlice<L> {
@@ -66,6 +78,9 @@ impl<const L: usize> JimuAlice<L> {
             rots: None,
             ready: VecDeque::new(),
             cheats: Cheats::default(),
+            store: None,
+            size: None,
+            stored: None,
         })
     }
 
@@ -74,9 +89,52 @@ impl<const L: usize> JimuAlice<L> {
         self.cheats = cheats;
         self
     }
+
+    /// A preprocessing into a store of `size` instead of enough for the
+    /// run's executions of its circuit.
+    pub fn with_pool_size(mut self, size: PoolSize) -> Self {
+        self.size = Some(size);
+        self
+    }
+}
+
+/// The [`Party`] store methods, the same for both roles.
+macro_rules! store_methods {
+    () => {
+        fn attach_store(&mut self, store: Store) -> Result<()> {
+            self.store = Some(Box::new(store));
+            Ok(())
+        }
+
+        /// Function-independent material: bound to (k, s) only (and to
+        /// the store's session and its one Setup).
+        fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
+            self.opts.security_parameters()
+        }
+
+        fn poison_store(&mut self, check: &str) -> Result<()> {
+            match self.store.as_mut() {
+                Some(s) => s.poison(check),
+                None => Ok(()),
+            }
+        }
+
+        fn dependent_in_online_run(&self) -> bool {
+            self.store.is_some()
+        }
+    };
+}
+
+fn store_size(cfg: &RunConfig, size: Option<PoolSize>) -> Result<PoolSize> {
+    match size {
+        Some(s) => Ok(s),
+        None => PoolSize::for_run(cfg),
+    }
 }
 
 impl<const L: usize> Party for JimuAlice<L> {
+    store_methods!();
+
     fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
         self.opts.security_parameters()
     }
@@ -92,7 +150,14 @@ impl<const L: usize> Party for JimuAlice<L> {
     }
 
     fn independent(&mut self, ch: &mut Channel) -> Result<()> {
-        let sz = Sizes::new(&self.cfg, &self.opts)?;
+        let sz = match self.store {
+            Some(_) => {
+                let sz = jstore::pool_sizes(store_size(&self.cfg, self.size)?, &self.opts)?;
+                jstore::agree_sizes(ch, &sz)?;
+                sz
+            }
+            None => Sizes::new(&self.cfg, &self.opts)?,
+        };
         let st = self.setup.as_mut().ok_or_else(|| missing("Setup"))?;
         let (g, com) = generate::alice(
             ch,
@@ -105,13 +170,39 @@ impl<const L: usize> Party for JimuAlice<L> {
             &self.cheats,
         )?;
         let asg = check::alice(ch, &g, &st.delta, &sz, &com)?;
-        self.rots = Some(eval::alice_rots(ch, &mut st.kos, &sz)?);
+        let rots = eval::alice_rots(ch, &mut st.kos, &sz)?;
+        if let Some(store) = self.store.as_mut() {
+            let perm = *st.perm.params();
+            return jstore::alice_store(store, &sz, &g, &asg, &rots, &st.delta, perm);
+        }
+        self.rots = Some(rots);
         self.gates = Some((g, asg));
         self.sz = Some(sz);
         Ok(())
     }
 
     fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+        if let Some(store) = self.store.as_mut() {
+            // Build from stored material (a later run that knows f).
+            let run = jstore::alice_take::<L>(store, ch, &self.cfg, &self.opts)?;
+            let execs = build::alice(
+                ch,
+                &self.cfg.circuit,
+                &self.owner,
+                &run.gates,
+                &run.asg,
+                &run.sz,
+                &run.delta,
+                run.lp,
+                &mut self.prg,
+                &self.cheats,
+            )?;
+            self.ready.extend(execs);
+            self.rots = Some(run.rots);
+            self.sz = Some(run.sz);
+            self.stored = Some((run.delta, run.lp));
+            return Ok(());
+        }
         let sz = self.sz.ok_or_else(|| missing("Generate"))?;
         let st = self.setup.as_ref().ok_or_else(|| missing("Setup"))?;
         let (g, asg) = self.gates.take().ok_or_else(|| missing("Generate"))?;
@@ -135,22 +226,17 @@ impl<const L: usize> Party for JimuAlice<L> {
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
         let x = brickyard_driver::layout::flatten(inputs);
         let sz = self.sz.ok_or_else(|| missing("Generate"))?;
-        let st = self.setup.as_ref().ok_or_else(|| missing("Setup"))?;
+        let delta = match (&self.stored, &self.setup) {
+            (Some((d, _)), _) => d,
+            (None, Some(st)) => &st.delta,
+            (None, None) => return Err(missing("Setup")),
+        };
         let ex = self
             .ready
             .pop_front()
             .ok_or_else(|| Error::Exhausted("jimu: no built execution left".into()))?;
         let rots = self.rots.as_ref().ok_or_else(|| missing("Generate"))?;
-        eval::alice(
-            ch,
-            &ex,
-            rots,
-            &sz,
-            &st.delta,
-            &x,
-            &mut self.prg,
-            &self.cheats,
-        )?;
+        eval::alice(ch, &ex, rots, &sz, delta, &x, &mut self.prg, &self.cheats)?;
         Ok(None)
     }
 }
@@ -169,6 +255,11 @@ pub struct JimuBob<const L: usize> {
     cheats: Cheats,
     sched: Schedule,
     scratch: EvalScratch<L>,
+    store: Option<Box<Store>>,
+    size: Option<PoolSize>,
+    /// The stored Setup's keys and, per built execution, where Alice's
+    /// input ρ sit in its ρ batch (a run from a store).
+    stored: Option<(BobKeysStored, Vec<Vec<usize>>)>,
 }
 
 impl<const L: usize> JimuBob<L> {
@@ -189,7 +280,16 @@ impl<const L: usize> JimuBob<L> {
             ready: VecDeque::new(),
             cheats: Cheats::default(),
             scratch: EvalScratch::default(),
+            store: None,
+            size: None,
+            stored: None,
         })
+    }
+
+    /// See [`JimuAlice::with_pool_size`].
+    pub fn with_pool_size(mut self, size: PoolSize) -> Self {
+        self.size = Some(size);
+        self
     }
 
     /// Follows `cheats` (adversary builds only deviate; under a strategy
@@ -202,6 +302,8 @@ impl<const L: usize> JimuBob<L> {
 }
 
 impl<const L: usize> Party for JimuBob<L> {
+    store_methods!();
+
     fn security_parameters(&self) -> std::collections::BTreeMap<String, String> {
         self.opts.security_parameters()
     }
@@ -217,7 +319,14 @@ impl<const L: usize> Party for JimuBob<L> {
     }
 
     fn independent(&mut self, ch: &mut Channel) -> Result<()> {
-        let sz = Sizes::new(&self.cfg, &self.opts)?;
+        let sz = match self.store {
+            Some(_) => {
+                let sz = jstore::pool_sizes(store_size(&self.cfg, self.size)?, &self.opts)?;
+                jstore::agree_sizes(ch, &sz)?;
+                sz
+            }
+            None => Sizes::new(&self.cfg, &self.opts)?,
+        };
         let st = self.setup.as_mut().ok_or_else(|| missing("Setup"))?;
         let j = match self.cheats.rigged_j() {
             Some(j) => j,
@@ -238,13 +347,64 @@ impl<const L: usize> Party for JimuBob<L> {
             r,
             &self.cheats,
         )?;
-        self.rots = Some(eval::bob_rots(ch, &mut st.kos, &sz, &mut self.prg)?);
+        let rots = eval::bob_rots(ch, &mut st.kos, &sz, &mut self.prg)?;
+        if let Some(store) = self.store.as_mut() {
+            let view = BobSetupView {
+                wire: &st.wire,
+                perm: &st.perm,
+                h_delta: &st.h_delta,
+                d: &st.d,
+                compress: &st.compress,
+            };
+            return jstore::bob_store(store, &sz, &g, &asg, &rots, &view);
+        }
+        self.rots = Some(rots);
         self.gates = Some((g, asg));
         self.sz = Some(sz);
         Ok(())
     }
 
     fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
+        if let Some(store) = self.store.as_mut() {
+            let run = jstore::bob_take::<L>(store, ch, &self.cfg, &self.opts)?;
+            let k = &run.keys;
+            let mut execs = build::bob(
+                ch,
+                &self.cfg.circuit,
+                &self.sched,
+                &self.owner,
+                &run.gates,
+                &run.asg,
+                &run.sz,
+                &k.wire,
+                &k.perm,
+                &k.h_delta,
+                &k.compress,
+            )?;
+            // Build numbers the run's gates 0..t; their hash tweaks are
+            // the numbers Generate garbled them under.
+            let na = run.sz.na;
+            let mut at = Vec::with_capacity(execs.len());
+            for ex in &mut execs {
+                for id in ex.buckets.id.iter_mut() {
+                    *id = *run.numbers.get(*id as usize).ok_or_else(|| {
+                        Error::Storage("jimu: built gate outside the stored run".into())
+                    })?;
+                }
+                let first = ex.index * na;
+                at.push(
+                    run.rho_at
+                        .get(first..first + na)
+                        .ok_or_else(|| Error::Storage("jimu: stored pool too short".into()))?
+                        .to_vec(),
+                );
+            }
+            self.ready.extend(execs);
+            self.rots = Some(run.rots);
+            self.sz = Some(run.sz);
+            self.stored = Some((run.keys, at));
+            return Ok(());
+        }
         let sz = self.sz.ok_or_else(|| missing("Generate"))?;
         let st = self.setup.as_ref().ok_or_else(|| missing("Setup"))?;
         let (g, asg) = self.gates.as_mut().ok_or_else(|| missing("Generate"))?;
@@ -271,19 +431,34 @@ impl<const L: usize> Party for JimuBob<L> {
     fn online(&mut self, ch: &mut Channel, inputs: &PartyInputs) -> Result<Option<Outputs>> {
         let y = brickyard_driver::layout::flatten(inputs);
         let sz = self.sz.ok_or_else(|| missing("Generate"))?;
-        let st = self.setup.as_ref().ok_or_else(|| missing("Setup"))?;
         let ex = self
             .ready
             .pop_front()
             .ok_or_else(|| Error::Exhausted("jimu: no built execution left".into()))?;
         let rots = self.rots.as_ref().ok_or_else(|| missing("Generate"))?;
-        let keys = BobKeys {
-            wire: st.wire.verifier(),
-            perm: st.perm.verifier(),
-            perm_params: *st.perm.params(),
-            h_delta: &st.h_delta,
-            d: &st.d,
-            compress: &st.compress,
+        let keys = match (&self.stored, &self.setup) {
+            (Some((k, at)), _) => BobKeys {
+                wire: k.wire.verifier(),
+                perm: k.perm.verifier(),
+                perm_params: *k.perm.params(),
+                h_delta: &k.h_delta,
+                d: &k.d,
+                compress: &k.compress,
+                alice_rho: Some(AliceRho {
+                    batch: k.rho_batch,
+                    at: at.get(ex.index).ok_or_else(|| missing("Build"))?,
+                }),
+            },
+            (None, Some(st)) => BobKeys {
+                wire: st.wire.verifier(),
+                perm: st.perm.verifier(),
+                perm_params: *st.perm.params(),
+                h_delta: &st.h_delta,
+                d: &st.d,
+                compress: &st.compress,
+                alice_rho: None,
+            },
+            (None, None) => return Err(missing("Setup")),
         };
         let bits = eval::bob(
             ch,
@@ -312,12 +487,46 @@ pub fn new_party(
     opts: JimuOptions,
     cheats: Cheats,
 ) -> Result<Box<dyn Party>> {
+    new_party_sized(role, cfg, opts, cheats, None)
+}
+
+/// [`new_party`] whose preprocessing into a store makes `size` (`None`:
+/// enough for the run's executions of its circuit).
+pub fn new_party_sized(
+    role: Role,
+    cfg: RunConfig,
+    opts: JimuOptions,
+    cheats: Cheats,
+    size: Option<PoolSize>,
+) -> Result<Box<dyn Party>> {
     use brickyard_garble::wide::{L127, L88};
+    fn sized<P>(p: P, size: Option<PoolSize>, f: fn(P, PoolSize) -> P) -> P {
+        match size {
+            Some(s) => f(p, s),
+            None => p,
+        }
+    }
     Ok(match (opts.k, role) {
-        (88, Role::Alice) => Box::new(JimuAlice::<L88>::new(cfg, opts)?.with_cheats(cheats)),
-        (88, Role::Bob) => Box::new(JimuBob::<L88>::new(cfg, opts)?.with_cheats(cheats)),
-        (127, Role::Alice) => Box::new(JimuAlice::<L127>::new(cfg, opts)?.with_cheats(cheats)),
-        (127, Role::Bob) => Box::new(JimuBob::<L127>::new(cfg, opts)?.with_cheats(cheats)),
+        (88, Role::Alice) => Box::new(sized(
+            JimuAlice::<L88>::new(cfg, opts)?.with_cheats(cheats),
+            size,
+            JimuAlice::with_pool_size,
+        )),
+        (88, Role::Bob) => Box::new(sized(
+            JimuBob::<L88>::new(cfg, opts)?.with_cheats(cheats),
+            size,
+            JimuBob::with_pool_size,
+        )),
+        (127, Role::Alice) => Box::new(sized(
+            JimuAlice::<L127>::new(cfg, opts)?.with_cheats(cheats),
+            size,
+            JimuAlice::with_pool_size,
+        )),
+        (127, Role::Bob) => Box::new(sized(
+            JimuBob::<L127>::new(cfg, opts)?.with_cheats(cheats),
+            size,
+            JimuBob::with_pool_size,
+        )),
         (k, _) => {
             return Err(Error::config(format!(
                 "jimu: k = {k} (the paper's settings are 88 and 127)"

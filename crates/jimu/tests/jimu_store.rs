@@ -1,0 +1,418 @@
+//! Store-backed JIMU: Setup, Generate, Check and the share OTs in one
+//! "process" (a preprocessing run into fresh stores, no circuit), then
+//! Build and Eval of different circuits in later runs, each with fresh
+//! party objects and reopened stores. Material is used once: later runs
+//! take later records, exhaustion is refused before anything is reserved,
+//! a peer's shifted index is a named error that leaves the store as it
+//! was, and corrupt bytes are a storage error.
+
+use brickyard_core::channel::memory_pair;
+use brickyard_core::Error;
+use brickyard_jimu::{new_party_sized, Cheats, JimuOptions, PoolSize};
+use brickyard_protocols::driver::{run_party, PhaseSet};
+use brickyard_protocols::{Outputs, PartyInputs, Role, RunConfig};
+use brickyard_store::{info_with_key, Expected, SessionId, Store, StoreConfig};
+use brickyard_testkit::*;
+use serde_json::Value;
+use std::path::Path;
+
+const OPTS: JimuOptions = JimuOptions { k: 88, s: 40 };
+
+/// Honest parties; `fast` skips Step 5b's proof (seconds per Setup) with
+/// the test-only switch of `adversary` builds (CI's `--all-features`):
+/// the tests that use it are about the store, not Step 5b, and
+/// `two_circuits_from_one_preprocessing` runs the proof.
+fn cheats(fast: bool) -> Cheats {
+    #[cfg(feature = "adversary")]
+    if fast {
+        return Cheats::default().without_step_5b();
+    }
+    let _ = fast;
+    Cheats::default()
+}
+
+enum Mode {
+    /// Preprocess `PoolSize` into new stores.
+    Preprocess(PoolSize),
+    /// Build + Eval, one execution per input pair.
+    Online(Vec<(PartyInputs, PartyInputs)>),
+}
+
+fn key(dir: &Path, role: Role) -> std::path::PathBuf {
+    dir.join(format!("{}.key", role.name()))
+}
+
+fn open(dir: &Path, role: Role) -> brickyard_core::Result<Store> {
+    let mut e = Expected::new("jimu", role.store_role());
+    e.key_path = Some(key(dir, role));
+    e.parameters = OPTS.security_parameters();
+    Store::open(&dir.join(role.name()), &e)
+}
+
+/// Both parties in two threads over a memory channel; Bob's outputs.
+/// `prepare` may change a party's store before the run (adversary tests).
+fn both(
+    dir: &Path,
+    cfg: &RunConfig,
+    mode: &Mode,
+    fast: bool,
+    prepare: fn(Role, &mut Store),
+) -> brickyard_core::Result<Vec<Outputs>> {
+    both_with(dir, cfg, mode, prepare, move || cheats(fast))
+}
+
+/// [`both`] with each party following `strategy()`.
+fn both_with(
+    dir: &Path,
+    cfg: &RunConfig,
+    mode: &Mode,
+    prepare: fn(Role, &mut Store),
+    strategy: impl Fn() -> Cheats,
+) -> brickyard_core::Result<Vec<Outputs>> {
+    let (ca, cb) = memory_pair();
+    let mut handles = Vec::new();
+    for (role, mut ch) in [(Role::Alice, ca), (Role::Bob, cb)] {
+        let mut cfg = cfg.clone();
+        let dir = dir.to_path_buf();
+        let (size, my_in) = match mode {
+            Mode::Preprocess(s) => (Some(*s), Vec::new()),
+            Mode::Online(ins) => (
+                None,
+                ins.iter()
+                    .map(|(a, b)| if role == Role::Alice { a } else { b }.clone())
+                    .collect::<Vec<_>>(),
+            ),
+        };
+        let phases = PhaseSet {
+            preprocess: size.is_some(),
+            online: size.is_none(),
+        };
+        cfg.executions = my_in.len().max(1);
+        let cheats = strategy();
+        handles.push(std::thread::spawn(move || {
+            let mut store = if size.is_some() {
+                let mut sc = StoreConfig::new("jimu", role.store_role(), SessionId([7; 16]));
+                sc.key_path = Some(key(&dir, role));
+                sc.parameters = OPTS.security_parameters();
+                Store::create(&dir.join(role.name()), sc)?
+            } else {
+                open(&dir, role)?
+            };
+            prepare(role, &mut store);
+            let mut party = new_party_sized(role, cfg.clone(), OPTS, cheats, size)?;
+            party.attach_store(store)?;
+            let r = run_party("jimu", party.as_mut(), role, &mut ch, &cfg, &my_in, phases);
+            drop(ch);
+            r
+        }));
+    }
+    let mut runs: Vec<_> = handles
+        .into_iter()
+        .map(|h| h.join().expect("party thread"))
+        .collect();
+    let bob = runs.pop().unwrap();
+    let alice = runs.pop().unwrap();
+    // The party that failed first names the cause; its peer may only see
+    // the channel close.
+    let named = |r: &brickyard_core::Result<_>| {
+        matches!(
+            r,
+            Err(Error::Storage(_) | Error::Cheating { .. } | Error::Exhausted(_))
+        )
+    };
+    if named(&alice) {
+        return Err(alice.err().unwrap());
+    }
+    if named(&bob) {
+        return Err(bob.err().unwrap());
+    }
+    let b = bob?;
+    alice?;
+    Ok(b.outputs.into_iter().flatten().collect())
+}
+
+fn none(_: Role, _: &mut Store) {}
+
+/// (kind, produced, next index) of the jimu kinds in `role`'s store.
+fn kinds(dir: &Path, role: Role) -> Vec<(String, u64, u64)> {
+    let info = info_with_key(&dir.join(role.name()), Some(&key(dir, role))).unwrap();
+    let mut v: Vec<_> = info
+        .kinds
+        .iter()
+        .map(|k| (k.name.clone(), k.produced, k.next_index))
+        .collect();
+    v.sort();
+    v
+}
+
+/// One execution's inputs: (Alice's, Bob's).
+type InputPair = (PartyInputs, PartyInputs);
+
+fn wire_bits(s: &str) -> Vec<bool> {
+    s.chars().map(|c| c == '1').collect()
+}
+
+/// The first `max` vectors of a shared circuit: its config (executions =
+/// vectors), inputs and expected outputs.
+fn vectors(file: &str, max: usize) -> Option<(RunConfig, Vec<InputPair>, Vec<Outputs>)> {
+    let dir = shared_circuits()?;
+    let text = std::fs::read_to_string(dir.join("vectors.json")).unwrap();
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let c = brickyard_circuit::load(dir.join(file)).unwrap();
+    let cfg = cfg_for(c);
+    let (mut ins, mut want) = (Vec::new(), Vec::new());
+    for v in json["circuits"][file]["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(max)
+    {
+        let bits: Vec<Vec<bool>> = v["input_wire_bits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| wire_bits(s.as_str().unwrap()))
+            .filter(|b| !b.is_empty())
+            .collect();
+        let a = cfg.alice_groups.iter().map(|&g| bits[g].clone()).collect();
+        let b = cfg.bob_groups.iter().map(|&g| bits[g].clone()).collect();
+        ins.push((a, b));
+        want.push(
+            v["output_wire_bits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| wire_bits(s.as_str().unwrap()))
+                .collect(),
+        );
+    }
+    Some((cfg, ins, want))
+}
+
+/// What `e` executions of `cfg`'s circuit take: (buckets, wires, shares).
+fn takes(cfg: &RunConfig, e: u64) -> [u64; 3] {
+    let mut one = cfg.clone();
+    one.executions = 1;
+    let p = PoolSize::for_run(&one).unwrap();
+    [
+        p.and_gates * e,
+        (p.alice_inputs + p.and_gates) * e,
+        p.bob_inputs * OPTS.s as u64 * e,
+    ]
+}
+
+fn next(dir: &Path, role: Role) -> [u64; 3] {
+    let k = kinds(dir, role);
+    let at = |n: &str| k.iter().find(|x| x.0 == n).unwrap().2;
+    [at("jimu-bucket"), at("jimu-wire"), at("jimu-share")]
+}
+
+/// One preprocessing (with Step 5b's proof), then AES-128 and two
+/// executions of a 64-bit adder in separate runs, each on the published
+/// vectors, each taking the next unused records; what is left is refused
+/// for a run that needs more, before anything is reserved.
+#[test]
+fn two_circuits_from_one_preprocessing() {
+    let Some((aes, aes_in, aes_want)) = vectors("bristol_fashion/aes_128.txt", 1) else {
+        return;
+    };
+    let (add, add_in, add_want) = vectors("bristol_fashion/adder64.txt", 2).unwrap();
+    let (ta, tb) = (takes(&aes, 1), takes(&add, 2));
+    let size = PoolSize {
+        and_gates: ta[0] + tb[0],
+        alice_inputs: 128 + 2 * 64,
+        bob_inputs: 128 + 2 * 64,
+    };
+    let d = tempfile::tempdir().unwrap();
+    both(d.path(), &aes, &Mode::Preprocess(size), false, none).unwrap();
+    for role in [Role::Alice, Role::Bob] {
+        assert_eq!(next(d.path(), role), [0, 0, 0]);
+        let k = kinds(d.path(), role);
+        let produced: Vec<u64> = k.iter().map(|x| x.1).collect();
+        // bucket, share, wire (sorted by name).
+        assert_eq!(
+            produced,
+            vec![size.and_gates, 256 * 40, 256 + size.and_gates]
+        );
+    }
+    // AES-128 (key Alice, plaintext Bob).
+    let out = both(d.path(), &aes, &Mode::Online(aes_in), true, none).unwrap();
+    assert_eq!(out, aes_want);
+    assert_eq!(next(d.path(), Role::Bob), ta);
+    assert_eq!(next(d.path(), Role::Alice), ta);
+    // The adder, twice, from the records after AES's.
+    let out = both(d.path(), &add, &Mode::Online(add_in.clone()), true, none).unwrap();
+    assert_eq!(out, add_want);
+    let used: Vec<u64> = ta.iter().zip(tb).map(|(a, b)| a + b).collect();
+    assert_eq!(next(d.path(), Role::Bob).to_vec(), used);
+    // Everything Alice's inputs and the ANDs need is used: one more adder
+    // execution is refused on both sides alike, nothing reserved.
+    let r = both(
+        d.path(),
+        &add,
+        &Mode::Online(add_in[..1].to_vec()),
+        true,
+        none,
+    );
+    assert!(
+        matches!(&r, Err(Error::Exhausted(m)) if m.contains("nothing was reserved")),
+        "{r:?}"
+    );
+    assert_eq!(next(d.path(), Role::Bob).to_vec(), used);
+    assert_eq!(next(d.path(), Role::Alice).to_vec(), used);
+}
+
+/// A store of a few random-circuit executions: material is used once
+/// across runs (second run takes later records; when all is used, a run
+/// is refused); results match the plaintext evaluator.
+#[test]
+fn material_is_used_once_across_runs() {
+    let mut rng = Rng(0x5170);
+    let c = random_circuit(&mut rng, 2, 60, 2);
+    let mut cfg = cfg_for(c);
+    cfg.executions = 3;
+    let size = PoolSize::for_run(&cfg).unwrap();
+    let d = tempfile::tempdir().unwrap();
+    both(d.path(), &cfg, &Mode::Preprocess(size), true, none).unwrap();
+    let mut pairs = Vec::new();
+    for _ in 0..3 {
+        let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+        let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+        let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
+        pairs.push((x, y, want));
+    }
+    // One execution, then two.
+    let run = |ps: &[(PartyInputs, PartyInputs, Outputs)]| {
+        let ins = ps.iter().map(|(x, y, _)| (x.clone(), y.clone())).collect();
+        both(d.path(), &cfg, &Mode::Online(ins), true, none)
+    };
+    assert_eq!(run(&pairs[..1]).unwrap(), vec![pairs[0].2.clone()]);
+    assert_eq!(next(d.path(), Role::Alice), takes(&cfg, 1));
+    let out = run(&pairs[1..]).unwrap();
+    assert_eq!(out, vec![pairs[1].2.clone(), pairs[2].2.clone()]);
+    assert_eq!(next(d.path(), Role::Bob), takes(&cfg, 3));
+    // Used material is never handed out again.
+    let r = run(&pairs[..1]);
+    assert!(matches!(r, Err(Error::Exhausted(_))), "{r:?}");
+    assert_eq!(next(d.path(), Role::Bob), takes(&cfg, 3));
+}
+
+/// Bytes of a stored record changed on disk: the store's MAC refuses
+/// them (`Storage`), never a wrong output or a panic.
+#[test]
+fn corrupt_record_is_a_storage_error() {
+    let mut rng = Rng(0x5171);
+    let cfg = cfg_for(random_circuit(&mut rng, 2, 40, 1));
+    let size = PoolSize::for_run(&cfg).unwrap();
+    let d = tempfile::tempdir().unwrap();
+    both(d.path(), &cfg, &Mode::Preprocess(size), true, none).unwrap();
+    let dir = d.path().join("bob");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("jimu-bucket"))
+        .expect("bucket data file");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    std::fs::write(&file, bytes).unwrap();
+    let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+    let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+    let r = both(d.path(), &cfg, &Mode::Online(vec![(x, y)]), true, none);
+    assert!(matches!(r, Err(Error::Storage(_))), "{r:?}");
+}
+
+/// A peer that claims another next index (as if it could use records
+/// again, or skip some) or a state no honest store is in is refused by
+/// name at the handshake, and our store is left exactly as it was: the
+/// next honest run uses the same records and gives the right output.
+#[cfg(feature = "adversary")]
+#[test]
+fn shifted_index_is_refused_and_the_store_is_unchanged() {
+    use brickyard_store::SyncLie;
+    let mut rng = Rng(0x5172);
+    let mut cfg = cfg_for(random_circuit(&mut rng, 2, 40, 1));
+    cfg.executions = 2;
+    let size = PoolSize::for_run(&cfg).unwrap();
+    cfg.executions = 1;
+    let d = tempfile::tempdir().unwrap();
+    both(d.path(), &cfg, &Mode::Preprocess(size), true, none).unwrap();
+    let mut pairs = Vec::new();
+    for _ in 0..2 {
+        let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+        let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+        let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
+        pairs.push((x, y, want));
+    }
+    let online = |i: usize| Mode::Online(vec![(pairs[i].0.clone(), pairs[i].1.clone())]);
+    assert_eq!(
+        both(d.path(), &cfg, &online(0), true, none).unwrap(),
+        vec![pairs[0].2.clone()]
+    );
+    // Alice claims her buckets start one execution earlier (at used
+    // ones): Bob, the honest side, refuses by name before reserving
+    // anything, and his store is exactly as it was.
+    let bob_before = kinds(d.path(), Role::Bob);
+    fn back(role: Role, s: &mut Store) {
+        if role == Role::Alice {
+            s.lie_at_sync(SyncLie::ShiftNext { kind: 0, by: -1 });
+        }
+    }
+    let r = both(d.path(), &cfg, &online(1), true, back);
+    assert!(
+        matches!(
+            &r,
+            Err(Error::Config(_)
+                | Error::Cheating {
+                    check: "store-sync"
+                })
+        ),
+        "{r:?}"
+    );
+    assert_eq!(
+        kinds(d.path(), Role::Bob),
+        bob_before,
+        "Bob's store changed"
+    );
+    // Bob claims his wires' next index is past the end of what was made:
+    // Alice, honest here, refuses by name (`Config`, naming the kind:
+    // with one record per unit the claim is "a different next index")
+    // before reserving anything; her records and indices are untouched.
+    // (New stores: Alice, who lied above, went on and reserved.)
+    let d = tempfile::tempdir().unwrap();
+    both(d.path(), &cfg, &Mode::Preprocess(size), true, none).unwrap();
+    let alice_before = kinds(d.path(), Role::Alice);
+    fn past(role: Role, s: &mut Store) {
+        if role == Role::Bob {
+            s.lie_at_sync(SyncLie::NextPastEnd { kind: 1 });
+        }
+    }
+    let r = both(d.path(), &cfg, &online(1), true, past);
+    let msg = format!("{r:?}");
+    assert!(msg.contains("Config") && msg.contains("jimu-wire"), "{msg}");
+    assert_eq!(kinds(d.path(), Role::Alice), alice_before);
+}
+
+/// Alice's NAND bucket gate (Bob's J rigged so it lands in the first
+/// bucket) in a store-backed run: Bob extracts Δ in the online run of a
+/// later process and recovers Alice's input from the ρ batch replayed at
+/// the positions his store recorded, outputting f(x, y), never aborting.
+#[cfg(feature = "adversary")]
+#[test]
+fn two_valid_labels_from_a_store_give_f_of_x_y() {
+    use brickyard_jimu::Cheat;
+    let mut rng = Rng(0x5173);
+    for round in 0..3 {
+        let cfg = cfg_for(random_circuit(&mut rng, 2, 50, 2));
+        let size = PoolSize::for_run(&cfg).unwrap();
+        let d = tempfile::tempdir().unwrap();
+        // Step 5b skipped (test-only): this test is about the recovery.
+        let rigged = || Cheats::new(Cheat::TwoValidLabels).without_step_5b();
+        both_with(d.path(), &cfg, &Mode::Preprocess(size), none, rigged).unwrap();
+        let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+        let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+        let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
+        let out = both_with(d.path(), &cfg, &Mode::Online(vec![(x, y)]), none, rigged);
+        assert_eq!(out.unwrap(), vec![want], "round {round}");
+    }
+}
