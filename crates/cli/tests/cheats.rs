@@ -217,6 +217,11 @@ const JIMU: &[(&str, Expect)] = &[
     // The one strategy run with Step 5b (the others skip it): Alice proves
     // with Δ off in one bit, Bob's proof check rejects it in Setup.
     ("alice:bad-delta-proof", Expect::Abort(&["gczk-output"])),
+    // Run with Step 5b too: the statement digests differ before any proof.
+    (
+        "alice:misreport-5b-statement",
+        Expect::Abort(&["step-5b-statement"]),
+    ),
     // Bob's J rigged: caught with probability 1/2 (Lemma 5.3).
     (
         "alice:checked-row",
@@ -263,7 +268,10 @@ fn every_strategy(protocol: &str, table: &[(&str, Expect)]) {
         ];
         // jimu's Step 5b proof costs seconds: only its own strategy runs it
         // (the test-only switch of adversary builds skips it for the rest).
-        if protocol == "jimu" && *name != "alice:bad-delta-proof" {
+        if protocol == "jimu"
+            && *name != "alice:bad-delta-proof"
+            && *name != "alice:misreport-5b-statement"
+        {
             args.push("--test-skip-step-5b");
         }
         let out = brickyard(&args);

@@ -116,7 +116,7 @@ pub fn decode(data: &[u8]) -> Result<()> {
     };
     let d = dealt((sel >> 1) as usize);
     let ch = &mut brickyard_core::channel::scripted(rest);
-    protocol::agree(ch, &d.circuit)?;
+    protocol::agree(ch, &d.circuit, protocol::Mismatch::Config)?;
     if sel & 1 == 0 {
         // The commitment's randomness is the prover's own (fixed here).
         let prg = &mut Prg::from_seed(Block(7));

@@ -7,7 +7,7 @@
 //!
 //! | JKO13 step | code | check name |
 //! |---|---|---|
-//! | both parties agree on `R` | [`protocol`] (circuit digest) | — (`Config`) |
+//! | both parties agree on `R` | [`protocol`] (circuit digest) | — (`Config`; a caller that derives `R` from a shared transcript names it: [`Mismatch`]) |
 //! | verifier garbles `R` from one seed | [`garble::garble`], [`protocol::Opening`] | — |
 //! | prover gets its witness labels by committed OT (KOS extension, verifier = sender) | [`ot::send_labels`], [`ot::receive_labels`] | `kos-consistency` (verifier) |
 //! | prover evaluates, commits to the output label | [`garble::evaluate`], [`commit`] | — |
@@ -40,9 +40,11 @@ pub mod relation;
 mod tests;
 
 pub use garble::Shape;
-pub use protocol::{prove, prove_relation, verify, verify_relation};
+pub use protocol::{
+    prove, prove_relation, prove_relation_as, verify, verify_relation, verify_relation_as, Mismatch,
+};
 #[cfg(feature = "adversary")]
-pub use protocol::{prove_cheating, ProverCheat};
+pub use protocol::{prove_cheating, prove_cheating_as, ProverCheat};
 pub use relation::{holds, Part, Relation};
 
 /// The prover found that the verifier's base-OT flight (it is the base OTs'

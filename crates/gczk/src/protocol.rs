@@ -60,8 +60,9 @@ impl Opening {
 }
 
 /// A digest of the relation (wires, groups, gates), exchanged first so that
-/// two parties holding different statements stop with `Config` before any
-/// cryptography, instead of failing a check.
+/// two parties holding different statements stop before any cryptography
+/// (with `Config`, or the caller's named check: [`Mismatch`]), instead of
+/// failing a check.
 pub fn digest(circuit: &Circuit) -> [u8; 32] {
     let mut h = blake3::Hasher::new_derive_key("brickyard 2026-11 gczk relation digest v1");
     h.update(&circuit.num_wires.to_le_bytes());
@@ -90,16 +91,36 @@ pub fn digest(circuit: &Circuit) -> [u8; 32] {
     *h.finalize().as_bytes()
 }
 
-pub(crate) fn agree<R: Relation + ?Sized>(ch: &mut Channel, rel: &R) -> Result<()> {
+/// What a relation-digest mismatch means, which only the caller knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mismatch {
+    /// Each party's caller chose its relation (standalone use): different
+    /// relations are a configuration error (`Config`), as a differing
+    /// circuit is in the driver's run agreement; nobody has cheated.
+    Config,
+    /// Both parties derive the relation from a transcript they share (JIMU's
+    /// Step 5b statement): a differing digest means the peer misreports
+    /// that transcript, `Cheating { check }` with this name.
+    Cheating(&'static str),
+}
+
+pub(crate) fn agree<R: Relation + ?Sized>(
+    ch: &mut Channel,
+    rel: &R,
+    mismatch: Mismatch,
+) -> Result<()> {
     let mine = rel.digest();
     ch.send_bytes(&mine)?;
     ch.flush()?;
     let mut theirs = [0u8; 32];
     ch.recv_bytes(&mut theirs)?;
     if theirs != mine {
-        return Err(Error::config(
-            "gczk: prover and verifier hold different relations (digests differ)",
-        ));
+        return Err(match mismatch {
+            Mismatch::Config => {
+                Error::config("gczk: prover and verifier hold different relations (digests differ)")
+            }
+            Mismatch::Cheating(check) => Error::Cheating { check },
+        });
     }
     Ok(())
 }
@@ -148,7 +169,7 @@ type VerifierCheatOpt = VerifierCheat;
 /// `gczk-garbling`) when the verifier's garbling or OTs are not the honest
 /// function of the seed it opens, and then opens nothing.
 pub fn prove(ch: &mut Channel, circuit: &Circuit, witness: &[bool]) -> Result<()> {
-    prove_inner(ch, circuit, witness, None)
+    prove_inner(ch, circuit, witness, None, Mismatch::Config)
 }
 
 /// [`prove`] for a relation given part by part ([`Relation`]): memory is
@@ -158,19 +179,41 @@ pub fn prove_relation<R: Relation + ?Sized>(
     rel: &R,
     witness: &[bool],
 ) -> Result<()> {
-    prove_inner(ch, rel, witness, None)
+    prove_inner(ch, rel, witness, None, Mismatch::Config)
 }
 
 /// [`verify`] for a relation given part by part.
 pub fn verify_relation<R: Relation + ?Sized>(ch: &mut Channel, rel: &R) -> Result<()> {
-    verify_inner(ch, rel, None)
+    verify_inner(ch, rel, None, Mismatch::Config)
+}
+
+/// [`prove_relation`] of a relation both parties derive from a shared
+/// transcript: a digest mismatch is `mismatch` (e.g.
+/// `Mismatch::Cheating("step-5b-statement")`) instead of `Config`.
+pub fn prove_relation_as<R: Relation + ?Sized>(
+    ch: &mut Channel,
+    rel: &R,
+    witness: &[bool],
+    mismatch: Mismatch,
+) -> Result<()> {
+    prove_inner(ch, rel, witness, None, mismatch)
+}
+
+/// [`verify_relation`] with the meaning of a digest mismatch given, as
+/// [`prove_relation_as`].
+pub fn verify_relation_as<R: Relation + ?Sized>(
+    ch: &mut Channel,
+    rel: &R,
+    mismatch: Mismatch,
+) -> Result<()> {
+    verify_inner(ch, rel, None, mismatch)
 }
 
 /// Verifies a proof that the prover knows a witness with `circuit = 1`.
 /// Fails with `Cheating { check }` (`gczk-commitment`, `gczk-output`) when
 /// it does not.
 pub fn verify(ch: &mut Channel, circuit: &Circuit) -> Result<()> {
-    verify_inner(ch, circuit, None)
+    verify_inner(ch, circuit, None, Mismatch::Config)
 }
 
 /// [`prove`] playing a cheat (feature `adversary`): lets other crates test
@@ -182,7 +225,20 @@ pub fn prove_cheating<R: Relation + ?Sized>(
     witness: &[bool],
     cheat: ProverCheat,
 ) -> Result<()> {
-    prove_inner(ch, rel, witness, Some(cheat))
+    prove_inner(ch, rel, witness, Some(cheat), Mismatch::Config)
+}
+
+/// [`prove_cheating`] with the meaning of a digest mismatch given, as
+/// [`prove_relation_as`].
+#[cfg(feature = "adversary")]
+pub fn prove_cheating_as<R: Relation + ?Sized>(
+    ch: &mut Channel,
+    rel: &R,
+    witness: &[bool],
+    cheat: ProverCheat,
+    mismatch: Mismatch,
+) -> Result<()> {
+    prove_inner(ch, rel, witness, Some(cheat), mismatch)
 }
 
 /// The relation's witness width; for a plain circuit also its shape check
@@ -199,6 +255,7 @@ pub(crate) fn prove_inner<R: Relation + ?Sized>(
     rel: &R,
     witness: &[bool],
     cheat: Option<ProverCheatOpt>,
+    mismatch: Mismatch,
 ) -> Result<()> {
     let inputs = witness_bits(rel)?;
     if witness.len() != inputs {
@@ -207,7 +264,7 @@ pub(crate) fn prove_inner<R: Relation + ?Sized>(
             witness.len(),
         )));
     }
-    agree(ch, rel)?;
+    agree(ch, rel, mismatch)?;
     let mut prg = Prg::new();
     let (mut kos, flight) = brickyard_ot::KosReceiver::setup_recorded(ch, &mut prg)?;
     #[cfg(any(test, feature = "adversary"))]
@@ -305,9 +362,10 @@ pub(crate) fn verify_inner<R: Relation + ?Sized>(
     ch: &mut Channel,
     rel: &R,
     cheat: Option<VerifierCheatOpt>,
+    mismatch: Mismatch,
 ) -> Result<()> {
     let inputs = witness_bits(rel)?;
-    agree(ch, rel)?;
+    agree(ch, rel, mismatch)?;
     let seed = Prg::new().random_block();
     let opening = Opening::from_seed(seed, inputs);
     #[allow(unused_mut)]

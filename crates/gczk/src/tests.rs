@@ -1,7 +1,7 @@
 //! The proof on a toy relation: "I know a, b ∉ {0, 1} (16 bits each) with
 //! a · b = 60491 mod 2^32" (251 · 241), a few hundred ANDs.
 
-use crate::protocol::{prove_inner, verify_inner, ProverCheat, VerifierCheat};
+use crate::protocol::{prove_inner, verify_inner, Mismatch, ProverCheat, VerifierCheat};
 use crate::{prove, verify, Relation};
 use crate::{CHECK_COMMITMENT, CHECK_GARBLING, CHECK_OT_LABELS, CHECK_OT_SENDER, CHECK_OUTPUT};
 use brickyard_circuit::{BitVec, Circuit, CircuitBuilder};
@@ -44,8 +44,8 @@ fn run(
     std::thread::scope(|s| {
         // Each party's channel is dropped as soon as it returns, so the
         // other one sees the hang-up at once instead of a read timeout.
-        let hp = s.spawn(move || prove_inner(&mut p, c, witness, pc));
-        let rv = verify_inner(&mut v, c, vc);
+        let hp = s.spawn(move || prove_inner(&mut p, c, witness, pc, Mismatch::Config));
+        let rv = verify_inner(&mut v, c, vc, Mismatch::Config);
         drop(v);
         (hp.join().expect("prover thread"), rv)
     })
@@ -203,6 +203,46 @@ fn different_relations_stop_with_config() {
     assert!(matches!(rv, Err(Error::Config(_))), "{rv:?}");
 }
 
+/// A caller that derives the relation from a shared transcript names the
+/// mismatch: both sides stop with `Cheating` of that name (and with
+/// `Config` when the same relations are run as plain `prove`/`verify`).
+#[test]
+fn different_relations_as_named_check() {
+    let c = relation();
+    let mut other = relation();
+    let k = other
+        .gates
+        .iter()
+        .position(|g| matches!(g, brickyard_circuit::Gate::Xor { .. }))
+        .expect("an XOR");
+    if let brickyard_circuit::Gate::Xor { a, b, out } = other.gates[k] {
+        other.gates[k] = brickyard_circuit::Gate::Xor { a: b, b: a, out };
+    }
+    const NAME: &str = "test-statement";
+    let c = &c;
+    let (mut p, mut v) = memory_pair();
+    let (rp, rv) = std::thread::scope(|s| {
+        let h = s.spawn(move || {
+            crate::prove_relation_as(&mut p, c, &bits(251, 241), Mismatch::Cheating(NAME))
+        });
+        let rv = crate::verify_relation_as(&mut v, &other, Mismatch::Cheating(NAME));
+        (h.join().expect("prover"), rv)
+    });
+    assert_eq!(check_of(&rp), Some(NAME), "{rp:?}");
+    assert_eq!(check_of(&rv), Some(NAME), "{rv:?}");
+    // Equal relations under the named meaning still prove.
+    let (mut p, mut v) = memory_pair();
+    let (rp, rv) = std::thread::scope(|s| {
+        let h = s.spawn(move || {
+            crate::prove_relation_as(&mut p, c, &bits(251, 241), Mismatch::Cheating(NAME))
+        });
+        let rv = crate::verify_relation_as(&mut v, c, Mismatch::Cheating(NAME));
+        (h.join().expect("prover"), rv)
+    });
+    rp.unwrap();
+    rv.unwrap();
+}
+
 /// Records what each party sends in one honest run.
 fn transcripts() -> (Vec<u8>, Vec<u8>) {
     let c = relation();
@@ -343,8 +383,8 @@ fn run_split(
 ) -> (Result<()>, Result<()>) {
     let (mut p, mut v) = memory_pair();
     std::thread::scope(|s| {
-        let hp = s.spawn(move || prove_inner(&mut p, rel, witness, pc));
-        let rv = verify_inner(&mut v, rel, vc);
+        let hp = s.spawn(move || prove_inner(&mut p, rel, witness, pc, Mismatch::Config));
+        let rv = verify_inner(&mut v, rel, vc, Mismatch::Config);
         drop(v);
         (hp.join().expect("prover thread"), rv)
     })

@@ -38,7 +38,10 @@ pub struct Rows {
 }
 
 impl Rows {
-    pub(crate) fn zeroed(count: usize, width: usize) -> Rows {
+    /// `count` rows of `width` zero bytes (callers fill them with
+    /// [`Rows::get_mut`], e.g. a batch of pairs for
+    /// [`Verifier::verify_batch`](crate::Verifier::verify_batch)).
+    pub fn zeroed(count: usize, width: usize) -> Rows {
         let stride = stride_for(width);
         Rows {
             width,
@@ -107,6 +110,15 @@ impl Rows {
 
     pub(crate) fn padded_mut(&mut self) -> &mut [u8] {
         &mut self.data
+    }
+
+    /// Makes it `count` rows: rows cut off are wiped, new rows are zero.
+    pub fn resize(&mut self, count: usize) {
+        if count <= self.len() {
+            self.truncate(count);
+        } else {
+            self.data.resize(count * self.stride, 0);
+        }
     }
 
     pub(crate) fn truncate(&mut self, count: usize) {

@@ -109,9 +109,57 @@ impl Verifier {
             hashes.len() == msgs.len() && ok.len() == msgs.len(),
             "verify_batch: hashes, messages and results differ in number"
         );
+        self.batch(hashes, msgs, None, |i, d, _| ok[i] = d == 0);
+    }
+
+    /// For every pair, which of ⟨h⟩ and ⟨h⟩ ⊕ `shift` the message
+    /// verifies against: `Some(false)` if Verify(hashes\[i\], msgs\[i\]),
+    /// else `Some(true)` if Verify(hashes\[i\] ⊕ shift, msgs\[i\]), else
+    /// `None` — the two one-by-one checks a garbled-circuit evaluator makes
+    /// of a label it cannot tell apart from its Δ-shifted twin (shift =
+    /// ⟨Δ⟩), from one product G_W · m per pair. A `shift` or rows of the
+    /// wrong width give `None` everywhere.
+    pub fn verify_batch_either(
+        &self,
+        hashes: &Rows,
+        shift: &[u8],
+        msgs: &Rows,
+        out: &mut [Option<bool>],
+    ) {
+        assert!(
+            hashes.len() == msgs.len() && out.len() == msgs.len(),
+            "verify_batch_either: hashes, messages and results differ in number"
+        );
+        if shift.len() != self.watch.len() {
+            out.fill(None);
+            return;
+        }
+        self.batch(hashes, msgs, Some(shift), |i, d0, d1| {
+            out[i] = if d0 == 0 {
+                Some(false)
+            } else if d1 == 0 {
+                Some(true)
+            } else {
+                None
+            };
+        });
+    }
+
+    /// The batch kernel: calls `found(i, d0, d1)` for every pair, with d0
+    /// the OR of the differences between ⟨h⟩ and Encode(m)|_W (plus
+    /// out-of-field message bits) and d1 the same against ⟨h⟩ ⊕ shift (d1
+    /// = d0 without a shift). Rows of the wrong width give d0 = d1 = 1.
+    fn batch(
+        &self,
+        hashes: &Rows,
+        msgs: &Rows,
+        shift: Option<&[u8]>,
+        mut found: impl FnMut(usize, u8, u8),
+    ) {
+        let n = msgs.len();
         let w = self.watch.len();
         if msgs.width() != self.ell || hashes.width() != w {
-            ok.fill(false);
+            (0..n).for_each(|i| found(i, 1, 1));
             return;
         }
         // Whole 16-byte columns: the padding of `Rows` (zeros up to a
@@ -122,11 +170,12 @@ impl Verifier {
         let mut m_t = Zeroizing::new(vec![0u8; ell16 * BLOCK]);
         let mut h_t = Zeroizing::new(vec![0u8; w16 * BLOCK]);
         let mut diff = [0u8; BLOCK];
+        let mut diff1 = [0u8; BLOCK];
         let outside = !((self.field.order() - 1) as u8);
         let sys = self.systematic;
         let mut start = 0;
-        while start < ok.len() {
-            let len = BLOCK.min(ok.len() - start);
+        while start < n {
+            let len = BLOCK.min(n - start);
             transpose(
                 &msgs.padded()[start * ms..],
                 ms,
@@ -147,26 +196,60 @@ impl Verifier {
                 .apply_add_strided(&m_t, BLOCK, len, &mut h_t[sys * BLOCK..], BLOCK);
             let d = &mut diff[..len];
             d.fill(0);
+            let d1 = &mut diff1[..len];
+            d1.fill(0);
             for (k, &j) in self.watch[..sys].iter().enumerate() {
                 let (h, m) = (&h_t[k * BLOCK..][..len], &m_t[j * BLOCK..][..len]);
-                for ((d, &h), &m) in d.iter_mut().zip(h).zip(m) {
-                    *d |= h ^ m;
-                }
-            }
-            for k in sys..w {
-                for (d, &h) in d.iter_mut().zip(&h_t[k * BLOCK..][..len]) {
-                    *d |= h;
-                }
-            }
-            if outside != 0 {
-                for c in 0..self.ell {
-                    for (d, &m) in d.iter_mut().zip(&m_t[c * BLOCK..][..len]) {
-                        *d |= m & outside;
+                match shift {
+                    None => {
+                        for ((d, &h), &m) in d.iter_mut().zip(h).zip(m) {
+                            *d |= h ^ m;
+                        }
+                    }
+                    Some(sh) => {
+                        let c = sh[k];
+                        for (((d, d1), &h), &m) in d.iter_mut().zip(d1.iter_mut()).zip(h).zip(m) {
+                            *d |= h ^ m;
+                            *d1 |= h ^ m ^ c;
+                        }
                     }
                 }
             }
-            for (o, &d) in ok[start..start + len].iter_mut().zip(d.iter()) {
-                *o = d == 0;
+            for k in sys..w {
+                let h = &h_t[k * BLOCK..][..len];
+                match shift {
+                    None => {
+                        for (d, &h) in d.iter_mut().zip(h) {
+                            *d |= h;
+                        }
+                    }
+                    Some(sh) => {
+                        let c = sh[k];
+                        for ((d, d1), &h) in d.iter_mut().zip(d1.iter_mut()).zip(h) {
+                            *d |= h;
+                            *d1 |= h ^ c;
+                        }
+                    }
+                }
+            }
+            if outside != 0 {
+                let mut bad = [0u8; BLOCK];
+                let bad = &mut bad[..len];
+                for c in 0..self.ell {
+                    for (b, &m) in bad.iter_mut().zip(&m_t[c * BLOCK..][..len]) {
+                        *b |= m & outside;
+                    }
+                }
+                for ((d, d1), &b) in d.iter_mut().zip(d1.iter_mut()).zip(bad.iter()) {
+                    *d |= b;
+                    *d1 |= b;
+                }
+            }
+            if shift.is_none() {
+                d1.copy_from_slice(d);
+            }
+            for (k, (&a, &b)) in d.iter().zip(d1.iter()).enumerate() {
+                found(start + k, a, b);
             }
             start += len;
         }

@@ -129,3 +129,63 @@ fn batch_verification_fails_rows_of_the_wrong_width() {
     v.verify_batch(&long_hashes, &msgs, &mut ok);
     assert!(ok.iter().all(|&b| !b), "a 22-symbol i-hash never verifies");
 }
+
+/// `verify_batch_either` against the two one-by-one checks: Some(false) iff
+/// Verify(h, m), else Some(true) iff Verify(h ⊕ shift, m), else None; pairs
+/// built on h, on h ⊕ shift and broken, around the block size.
+#[test]
+fn batch_either_matches_the_two_checks_pair_by_pair() {
+    let seed = 0x5eed_ba7c_0002u128;
+    println!("seed {seed:#x}");
+    let mut prg = Prg::from_seed(Block(seed));
+    for &(f, n, ell, w) in &[(&GF256, 86, 32, 21), (&GF64, 44, 20, 19)] {
+        let code = Code::new(f, n, ell);
+        let watch = random_watch(n, w, &mut prg);
+        let v = Verifier::new(&code, &watch);
+        let mask = (f.order() - 1) as u8;
+        let mut d = vec![0u8; ell];
+        prg.fill_bytes(&mut d);
+        d.iter_mut().for_each(|x| *x &= mask);
+        d[0] |= 1;
+        let cd = code.encode_reference(&d);
+        let shift: Vec<u8> = watch.iter().map(|&j| cd[j]).collect();
+        for count in [1, 255, 256, 257, 600] {
+            let (mut hashes, msgs, _) = pairs(&code, &watch, count, &mut prg);
+            // A third of the i-hashes get the shift added: an honest
+            // message then verifies against h ⊕ shift only.
+            let mut flipped = vec![false; count];
+            for (i, fl) in flipped.iter_mut().enumerate() {
+                if prg.gen_range(3) == 0 {
+                    brickyard_ihash::xor_into(hashes.get_mut(i), &shift);
+                    *fl = true;
+                }
+            }
+            let mut out = vec![Some(false); count];
+            v.verify_batch_either(&hashes, &shift, &msgs, &mut out);
+            let mut alt = vec![0u8; w];
+            let (mut seen_true, mut seen_none) = (false, false);
+            for i in 0..count {
+                alt.copy_from_slice(hashes.get(i));
+                brickyard_ihash::xor_into(&mut alt, &shift);
+                let want = if v.verify(hashes.get(i), msgs.get(i)) {
+                    Some(false)
+                } else if v.verify(&alt, msgs.get(i)) {
+                    Some(true)
+                } else {
+                    None
+                };
+                assert_eq!(out[i], want, "pair {i} of {count} (flipped {})", flipped[i]);
+                seen_true |= want == Some(true);
+                seen_none |= want.is_none();
+            }
+            if count > 100 {
+                assert!(seen_true && seen_none, "both outcomes exercised");
+            }
+        }
+        // A shift of the wrong width: None everywhere.
+        let (hashes, msgs, _) = pairs(&code, &watch, 20, &mut prg);
+        let mut out = vec![Some(false); 20];
+        v.verify_batch_either(&hashes, &shift[1..], &msgs, &mut out);
+        assert!(out.iter().all(Option::is_none));
+    }
+}

@@ -29,6 +29,10 @@ pub enum Cheat {
     BadPermSeed,
     /// alice: proves Step 5b with a witness whose Δ is off in one bit.
     BadDeltaProof,
+    /// alice: proves Step 5b over a statement other than the one the
+    /// transcript gives (one byte of ⟨Δ⟩'s public shifts changed): the
+    /// statement digests differ.
+    MisreportStatement,
     /// alice: one parity correction of the label i-hash batch is wrong.
     MalformedIhash,
     /// alice: one chosen output-label i-hash is of a wrong label.
@@ -62,6 +66,7 @@ impl Cheat {
         ("alice:wrong-output-rho", Cheat::WrongOutputRho, "one output wire's ρ^o is wrong (flips the output if accepted)"),
         ("alice:bad-perm-seed", Cheat::BadPermSeed, "one permutation seed H(Δ, i) does not match its D_i"),
         ("alice:bad-delta-proof", Cheat::BadDeltaProof, "Alice proves Step 5b with a Δ off in one bit (she has no witness)"),
+        ("alice:misreport-5b-statement", Cheat::MisreportStatement, "Alice proves Step 5b over a statement other than the transcript's (one byte of ⟨Δ⟩'s shifts changed)"),
         ("alice:malformed-ihash", Cheat::MalformedIhash, "one parity correction of the label i-hashes is wrong"),
         ("alice:bad-output-ihash", Cheat::BadOutputIhash, "one garbled gate's output-label i-hash is of a wrong label"),
         ("alice:selective-ot", Cheat::SelectiveOt, "one OT message of one of Bob's input shares is wrong"),

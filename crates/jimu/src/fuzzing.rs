@@ -476,6 +476,55 @@ mod tests {
         assert_eq!(check_of(decode(&patch(5, last, 1))), "output-rho");
     }
 
+    /// Check and Build verify their pairs in batches: one bad pair in the
+    /// middle of a batch still trips its own named check, and with two bad
+    /// pairs the error is that of the first in the one-by-one order (a
+    /// gate's ρ's, then its labels, gate after gate; a soldering's ρ, then
+    /// its label, soldering after soldering).
+    #[test]
+    fn one_bad_pair_inside_a_batch_trips_its_check() {
+        let f = fixture();
+        let multi = |step: u8, patches: &[(usize, u8)]| {
+            let mut v = vec![0x80 | step];
+            for &(off, x) in patches {
+                v.extend_from_slice(&(off as u16).to_le_bytes());
+                v.push(x);
+            }
+            check_of(decode(&v))
+        };
+        let hdr = 4;
+        let lp = f.b_setup.perm.params().ell;
+        let lw = 16 * L;
+        // Check: c gates, 3c ρ's then 3c labels in one frame.
+        let c = f.b_asg.checked.len();
+        assert!(c >= 8, "too few checked gates for a batch: {c}");
+        let rho = |k: usize, s: usize| hdr + (3 * k + s) * lp;
+        let label = |k: usize, s: usize| hdr + 3 * c * lp + (3 * k + s) * lw;
+        let mid = c / 2;
+        assert_eq!(multi(2, &[(rho(mid, 1), 1)]), "check-gate-rho");
+        assert_eq!(multi(2, &[(label(mid, 2) + 5, 1)]), "check-gate-label");
+        assert_eq!(multi(2, &[(label(c - 1, 0), 0x10)]), "check-gate-label");
+        // An earlier gate's label before a later gate's ρ.
+        assert_eq!(
+            multi(2, &[(label(1, 1), 1), (rho(c - 1, 2), 1)]),
+            "check-gate-label"
+        );
+        assert_eq!(
+            multi(2, &[(rho(1, 0), 1), (label(c - 1, 2), 1)]),
+            "check-gate-rho"
+        );
+        // Build: n solderings (3 per bucket gate), their ρ's then their δ's.
+        let n = 3 * f.sz.bucket * f.sz.n * f.sz.e;
+        assert!(n >= 8, "too few solderings for a batch: {n}");
+        let srho = |k: usize| hdr + k * lp;
+        let slab = |k: usize| hdr + n * lp + k * lw;
+        assert_eq!(multi(3, &[(srho(n / 2), 1)]), "solder-rho");
+        assert_eq!(multi(3, &[(slab(n / 2) + 7, 4)]), "solder-label");
+        assert_eq!(multi(3, &[(slab(n - 1), 1)]), "solder-label");
+        assert_eq!(multi(3, &[(slab(2), 1), (srho(n - 1), 1)]), "solder-label");
+        assert_eq!(multi(3, &[(srho(2), 1), (slab(n - 1), 1)]), "solder-rho");
+    }
+
     #[test]
     fn eval_checks_alice_labels_and_bobs_share_labels() {
         let f = fixture();

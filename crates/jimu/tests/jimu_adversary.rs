@@ -34,7 +34,7 @@ fn run_j(
         (Cheats::new(cheat), Cheats::default())
     };
     // Step 5b only where it is the subject (test-only switch: CI budget).
-    let (ac, bc) = if cheat == Cheat::BadDeltaProof {
+    let (ac, bc) = if matches!(cheat, Cheat::BadDeltaProof | Cheat::MisreportStatement) {
         (ac, bc)
     } else {
         (ac.without_step_5b(), bc.without_step_5b())
@@ -405,4 +405,23 @@ fn false_step_5b_proof_is_rejected_in_setup() {
         matches!(ea, Some(Error::PeerAborted { .. } | Error::Disconnected(_))),
         "Alice should see Bob's abort, got {ea:?}"
     );
+}
+
+/// Alice proves Step 5b over a statement other than the one the Setup
+/// transcript gives (`alice:misreport-5b-statement`): the statement
+/// digests differ before any proof message, and Bob stops with exactly
+/// `step-5b-statement` (never `Config`, never an output), for every y.
+#[test]
+fn misreported_step_5b_statement_is_caught_by_name() {
+    let t = play(
+        Cheat::MisreportStatement,
+        &[brickyard_jimu::delta_zk::CHECK_STATEMENT],
+        1,
+        88,
+    );
+    assert_eq!(
+        brickyard_jimu::delta_zk::CHECK_STATEMENT,
+        "step-5b-statement"
+    );
+    assert_eq!((t.caught, t.correct), (3, 0), "{t:?}");
 }

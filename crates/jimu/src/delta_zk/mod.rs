@@ -20,11 +20,21 @@
 
 pub mod circuit;
 mod stamp;
+
+/// Both parties derive the statement from the Setup transcript; their
+/// statement digests differ only if the peer misreports that transcript
+/// (an honest pair always agrees), so the mismatch is cheating, not a
+/// configuration error as in standalone gczk use.
+pub const CHECK_STATEMENT: &str = "step-5b-statement";
+
+/// What a statement-digest mismatch is here ([`CHECK_STATEMENT`]).
+const MISMATCH: Mismatch = Mismatch::Cheating(CHECK_STATEMENT);
 #[cfg(test)]
 mod tests;
 
 use brickyard_core::gf256::Field;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_gczk::Mismatch;
 use brickyard_ihash::Code;
 use zeroize::Zeroizing;
 
@@ -175,13 +185,14 @@ impl Witness {
 /// Alice's side of Step 5b: proves `st` with `w`. A witness that does not
 /// satisfy `st` is refused locally (`Config`); a verifier who deviates is
 /// caught by `brickyard_gczk`'s checks (`gczk-ot-sender`, `gczk-ot-labels`,
-/// `gczk-garbling`).
+/// `gczk-garbling`), one who reports another statement by
+/// [`CHECK_STATEMENT`].
 pub fn prove(ch: &mut Channel, st: &Statement, w: &Witness) -> Result<()> {
     if w.delta.len() != st.delta_ihash.ell || w.seeds.len() != st.seed_images.len() {
         return Err(Error::config("delta_zk: witness of the wrong shape"));
     }
     st.check_shape()?;
-    brickyard_gczk::prove_relation(ch, &circuit::Parts::new(st), &w.bits())
+    brickyard_gczk::prove_relation_as(ch, &circuit::Parts::new(st), &w.bits(), MISMATCH)
 }
 
 /// Alice's side of Step 5b going on with a witness that does not satisfy
@@ -192,17 +203,19 @@ pub fn prove_false(ch: &mut Channel, st: &Statement, w: &Witness) -> Result<()> 
         return Err(Error::config("delta_zk: witness of the wrong shape"));
     }
     st.check_shape()?;
-    brickyard_gczk::prove_cheating(
+    brickyard_gczk::prove_cheating_as(
         ch,
         &circuit::Parts::new(st),
         &w.bits(),
         brickyard_gczk::ProverCheat::FalseWitness,
+        MISMATCH,
     )
 }
 
 /// Bob's side of Step 5b: accepts iff Alice proved `st`; a failed proof is
-/// `Cheating { check: "gczk-output" }` (or `gczk-commitment`).
+/// `Cheating { check: "gczk-output" }` (or `gczk-commitment`), a statement
+/// other than Alice's `Cheating { check: "step-5b-statement" }`.
 pub fn verify(ch: &mut Channel, st: &Statement) -> Result<()> {
     st.check_shape()?;
-    brickyard_gczk::verify_relation(ch, &circuit::Parts::new(st))
+    brickyard_gczk::verify_relation_as(ch, &circuit::Parts::new(st), MISMATCH)
 }

@@ -19,7 +19,7 @@ use brickyard_circuit::{Circuit, Gate};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_garble::wide::{self, Compress, Label, WideDelta};
-use brickyard_ihash::{Receiver, Rows};
+use brickyard_ihash::{Receiver, Rows, Verifier};
 
 /// The circuit's input wires in the run's input order (groups concatenated).
 pub fn input_wires(c: &Circuit) -> Vec<u32> {
@@ -240,6 +240,95 @@ pub fn alice<const L: usize>(
     Ok(execs)
 }
 
+/// Solderings Bob verifies per batch: a slice of the walk whose four
+/// row sets (about 170 bytes a soldering at k = 88) stay in L2.
+const SLICE: usize = 4096;
+
+/// The solderings of a slice of Bob's walk, waiting for verification:
+/// the ρ pair (⟨ρ_wire⟩ ⊕ ⟨ρ_gate⟩, the sent ρ difference) and the label
+/// pair (⟨w_wire⟩ ⊕ ⟨w_gate⟩ ⊕ p⟨Δ⟩, the sent δ) of each, in walk order.
+struct SolderBatch {
+    want_rho: Rows,
+    rho: Rows,
+    want_lab: Rows,
+    lab: Rows,
+    rho_ok: Vec<bool>,
+    lab_ok: Vec<bool>,
+    len: usize,
+}
+
+impl SolderBatch {
+    fn new(wp: usize, lp: usize, ww: usize, lw: usize) -> SolderBatch {
+        SolderBatch {
+            want_rho: Rows::zeroed(SLICE, wp),
+            rho: Rows::zeroed(SLICE, lp),
+            want_lab: Rows::zeroed(SLICE, ww),
+            lab: Rows::zeroed(SLICE, lw),
+            rho_ok: vec![false; SLICE],
+            lab_ok: vec![false; SLICE],
+            len: 0,
+        }
+    }
+
+    /// The rows of the next soldering, to be filled.
+    fn next(&mut self) -> (&mut [u8], &mut [u8], &mut [u8], &mut [u8]) {
+        let i = self.len;
+        self.len += 1;
+        (
+            self.want_rho.get_mut(i),
+            self.rho.get_mut(i),
+            self.want_lab.get_mut(i),
+            self.lab.get_mut(i),
+        )
+    }
+
+    fn full(&self) -> bool {
+        self.len == SLICE
+    }
+
+    /// Verifies the waiting solderings and empties the batch; the error is
+    /// the one checking them one by one in walk order would give (ρ before
+    /// label of each soldering).
+    fn verify(&mut self, wv: &Verifier, pv: &Verifier) -> Result<()> {
+        let n = self.len;
+        if n == 0 {
+            return Ok(());
+        }
+        if n < SLICE {
+            for r in [
+                &mut self.want_rho,
+                &mut self.rho,
+                &mut self.want_lab,
+                &mut self.lab,
+            ] {
+                r.resize(n);
+            }
+        }
+        pv.verify_batch(&self.want_rho, &self.rho, &mut self.rho_ok[..n]);
+        wv.verify_batch(&self.want_lab, &self.lab, &mut self.lab_ok[..n]);
+        if n < SLICE {
+            for r in [
+                &mut self.want_rho,
+                &mut self.rho,
+                &mut self.want_lab,
+                &mut self.lab,
+            ] {
+                r.resize(SLICE);
+            }
+        }
+        self.len = 0;
+        for (&r, &l) in self.rho_ok[..n].iter().zip(&self.lab_ok[..n]) {
+            if !r {
+                return Err(cheating("solder-rho"));
+            }
+            if !l {
+                return Err(cheating("solder-label"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// `buf[o] = buf[a] ⊕ buf[b]` for rows of `w` bytes.
 fn xor_row(buf: &mut [u8], w: usize, a: usize, b: usize, o: usize) {
     for k in 0..w {
@@ -278,9 +367,7 @@ pub fn bob<const L: usize>(
     let ins = input_wires(c);
     let nw = c.num_wires as usize;
     let gates: [&Rows; 3] = [&g.hl, &g.hr, &g.ho];
-    let mut want_rho = vec![0u8; wp];
-    let mut want_lab = vec![0u8; ww];
-    let mut lab_bytes = vec![0u8; 16 * L];
+    let mut batch = SolderBatch::new(wp, lp, ww, 16 * L);
     let mut execs = Vec::with_capacity(sz.e);
     let mut at = 0usize;
     let nb = sz.bucket * sz.n;
@@ -343,20 +430,19 @@ pub fn bob<const L: usize>(
                         let mut delta = [zero; 3];
                         for (side, wire_id) in [a, b, o].into_iter().enumerate() {
                             let diff = &rhos[at * lp..(at + 1) * lp];
-                            want_rho.copy_from_slice(&hr[wire_id * wp..(wire_id + 1) * wp]);
-                            xor_bytes(&mut want_rho, g.hrho.get(3 * gi + side));
-                            if !pv.verify(&want_rho, diff) {
-                                return Err(cheating("solder-rho"));
-                            }
                             let dl: Label<L> = std::array::from_fn(|k| labs[at * L + k]);
+                            let (want_rho, rho, want_lab, lab) = batch.next();
+                            want_rho.copy_from_slice(&hr[wire_id * wp..(wire_id + 1) * wp]);
+                            xor_bytes(want_rho, g.hrho.get(3 * gi + side));
+                            rho.copy_from_slice(diff);
                             want_lab.copy_from_slice(&hm[wire_id * ww..(wire_id + 1) * ww]);
-                            xor_bytes(&mut want_lab, gates[side].get(gi));
+                            xor_bytes(want_lab, gates[side].get(gi));
                             if parity(diff) {
-                                xor_bytes(&mut want_lab, h_delta);
+                                xor_bytes(want_lab, h_delta);
                             }
-                            label_bytes_into(&dl, &mut lab_bytes);
-                            if !wv.verify(&want_lab, &lab_bytes) {
-                                return Err(cheating("solder-label"));
+                            label_bytes_into(&dl, lab);
+                            if batch.full() {
+                                batch.verify(wv, pv)?;
                             }
                             delta[side] = dl;
                             at += 1;
@@ -372,6 +458,7 @@ pub fn bob<const L: usize>(
                 }
             }
         }
+        batch.verify(wv, pv)?;
         let h_out_rho = c
             .outputs
             .iter()
@@ -388,4 +475,85 @@ pub fn bob<const L: usize>(
         });
     }
     Ok(execs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use brickyard_core::gf256::{GF256, GF64};
+    use brickyard_ihash::Code;
+
+    fn verifier(code: &Code, w: usize, prg: &mut Prg) -> Verifier {
+        let mut all: Vec<usize> = (0..code.n()).collect();
+        prg.shuffle(&mut all);
+        let mut watch = all[..w].to_vec();
+        watch.sort_unstable();
+        Verifier::new(code, &watch)
+    }
+
+    /// A soldering batch over more than two slices, honest but for one
+    /// pair: the verdict is that pair's named check, wherever it sits
+    /// (first, inside or last of a slice, or in the last partial slice),
+    /// and with a bad ρ and a bad label the earlier soldering's check
+    /// (its ρ first if both are its own).
+    #[test]
+    fn soldering_batch_names_the_first_bad_pair() {
+        let seed = 0x27_b17c_0001u128;
+        println!("seed {seed:#x}");
+        let mut prg = Prg::from_seed(Block(seed));
+        let (lc, pc) = (Code::new(&GF256, 86, 32), Code::new(&GF64, 44, 20));
+        let (wv, pv) = (verifier(&lc, 21, &mut prg), verifier(&pc, 19, &mut prg));
+        let total = 2 * SLICE + 37;
+        // (soldering index, is it the label) of each corrupted pair.
+        let run = |bad: &[(usize, bool)], prg: &mut Prg| -> Result<()> {
+            let mut b = SolderBatch::new(19, 20, 21, 32);
+            for k in 0..total {
+                let (want_rho, rho, want_lab, lab) = b.next();
+                prg.fill_bytes(rho);
+                rho.iter_mut().for_each(|x| *x &= 63);
+                pv.watched_symbols(rho, want_rho);
+                prg.fill_bytes(lab);
+                wv.watched_symbols(lab, want_lab);
+                for &(i, is_label) in bad {
+                    if i == k {
+                        if is_label {
+                            want_lab[3] ^= 0x41;
+                        } else {
+                            want_rho[0] ^= 1;
+                        }
+                    }
+                }
+                if b.full() {
+                    b.verify(&wv, &pv)?;
+                }
+            }
+            b.verify(&wv, &pv)
+        };
+        run(&[], &mut prg).expect("honest solderings verify");
+        let name = |r: Result<()>| match r {
+            Err(Error::Cheating { check }) => check,
+            other => panic!("expected a named check, got {other:?}"),
+        };
+        for at in [0, 1, SLICE - 1, SLICE, SLICE + 1234, 2 * SLICE + 36] {
+            assert_eq!(
+                name(run(&[(at, true)], &mut prg)),
+                "solder-label",
+                "at {at}"
+            );
+            assert_eq!(name(run(&[(at, false)], &mut prg)), "solder-rho", "at {at}");
+        }
+        let mid = SLICE / 2;
+        assert_eq!(
+            name(run(&[(mid, true), (mid + 1, false)], &mut prg)),
+            "solder-label"
+        );
+        assert_eq!(
+            name(run(&[(mid, false), (mid + 1, true)], &mut prg)),
+            "solder-rho"
+        );
+        assert_eq!(
+            name(run(&[(mid, true), (mid, false)], &mut prg)),
+            "solder-rho"
+        );
+    }
 }

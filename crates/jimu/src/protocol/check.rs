@@ -8,12 +8,14 @@
 //! gate, the bound Sec. 6.3's T is computed from).
 
 use super::generate::{commit_j, AliceGates, BobGates, Sizes};
-use super::{cheating, label_bytes, parity, xored};
+use super::{cheating, label_bytes_into, parity, xor_bytes};
 use crate::cheat::{Cheat, Cheats};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
-use brickyard_garble::wide::{self, eval_batch, Compress, Label, WideDelta, WideScratch};
-use brickyard_ihash::Receiver;
+use brickyard_garble::wide::{
+    self, eval_batch_compressed_at, Compress, Label, WideDelta, WideScratch,
+};
+use brickyard_ihash::{Receiver, Rows};
 
 /// What J selects.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,44 +111,84 @@ pub fn bob<const L: usize>(
     let mut labels = vec![Block::ZERO; 3 * c * L];
     ch.recv_blocks(&mut labels)?;
     let (wv, pv) = (wire.verifier(), perm.verifier());
-    let mut scratch = WideScratch::new();
+    let (wp, ww) = (pv.watch().len(), wv.watch().len());
+    // Every opening is verified in batches (3c ρ pairs, 3c label pairs)
+    // and every checked gate evaluated in one call; the checks are then
+    // read gate by gate in the order one-at-a-time checking makes them, so
+    // the error is that of the first failing pair.
+    let mut h_rho = Rows::zeroed(3 * c, wp);
+    let mut m_rho = Rows::zeroed(3 * c, lp);
+    let mut h_lab = Rows::zeroed(3 * c, ww);
+    let mut m_lab = Rows::zeroed(3 * c, 16 * L);
+    let lab = |k: usize| -> Label<L> { std::array::from_fn(|q| labels[k * L + q]) };
     for (k, &(i, a, b)) in asg.checked.iter().enumerate() {
-        let rho = |s: usize| &rhos[(3 * k + s) * lp..(3 * k + s + 1) * lp];
         let mut ps = [false; 3];
         for (s, p) in ps.iter_mut().enumerate() {
-            if !pv.verify(g.hrho.get(3 * i + s), rho(s)) {
-                return Err(cheating("check-gate-rho"));
-            }
-            *p = parity(rho(s));
+            let r = &rhos[(3 * k + s) * lp..(3 * k + s + 1) * lp];
+            h_rho
+                .get_mut(3 * k + s)
+                .copy_from_slice(g.hrho.get(3 * i + s));
+            m_rho.get_mut(3 * k + s).copy_from_slice(r);
+            *p = parity(r);
         }
-        let lab = |s: usize| -> Label<L> { std::array::from_fn(|q| labels[(3 * k + s) * L + q]) };
-        let (wl, wr, wo) = (lab(0), lab(1), lab(2));
-        for (w, h, bit) in [
-            (&wl, &g.hl, a ^ ps[0]),
-            (&wr, &g.hr, b ^ ps[1]),
-            (&wo, &g.ho, (a & b) ^ ps[2]),
-        ] {
-            let want = if bit {
-                xored(h.get(i), h_delta)
-            } else {
-                h.get(i).to_vec()
-            };
-            if !wv.verify(&want, &label_bytes(w)) {
-                return Err(cheating("check-gate-label"));
+        for (s, (h, bit)) in [
+            (&g.hl, a ^ ps[0]),
+            (&g.hr, b ^ ps[1]),
+            (&g.ho, (a & b) ^ ps[2]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let want = h_lab.get_mut(3 * k + s);
+            want.copy_from_slice(h.get(i));
+            if bit {
+                xor_bytes(want, h_delta);
             }
+            label_bytes_into(&lab(3 * k + s), m_lab.get_mut(3 * k + s));
         }
-        let mut out = [[Block::ZERO; L]];
-        eval_batch(
-            &[wl],
-            &[wr],
-            &g.tables[2 * i..2 * i + 2],
-            compress,
-            0,
-            i as u64,
-            &mut out,
-            &mut scratch,
-        )?;
-        if out[0] != wo {
+    }
+    let mut rho_ok = vec![false; 3 * c];
+    pv.verify_batch(&h_rho, &m_rho, &mut rho_ok);
+    let mut lab_ok = vec![false; 3 * c];
+    wv.verify_batch(&h_lab, &m_lab, &mut lab_ok);
+    let (mut wl, mut wr, mut cl, mut cr) = (
+        Vec::with_capacity(c),
+        Vec::with_capacity(c),
+        Vec::with_capacity(c),
+        Vec::with_capacity(c),
+    );
+    let mut ids = Vec::with_capacity(c);
+    let mut tables = Vec::with_capacity(2 * c);
+    for (k, &(i, _, _)) in asg.checked.iter().enumerate() {
+        let (l, r) = (lab(3 * k), lab(3 * k + 1));
+        cl.push(compress.apply(&l));
+        cr.push(compress.apply(&r));
+        wl.push(l);
+        wr.push(r);
+        ids.push(i as u64);
+        tables.extend_from_slice(&g.tables[2 * i..2 * i + 2]);
+    }
+    let mut out = vec![[Block::ZERO; L]; c];
+    eval_batch_compressed_at(
+        &wl,
+        &wr,
+        &cl,
+        &cr,
+        &tables,
+        compress,
+        0,
+        &ids,
+        &mut out,
+        &mut WideScratch::new(),
+    )?;
+    for (k, o) in out.iter().enumerate() {
+        if rho_ok[3 * k..3 * k + 3].contains(&false) {
+            return Err(cheating("check-gate-rho"));
+        }
+        if lab_ok[3 * k..3 * k + 3].contains(&false) {
+            return Err(cheating("check-gate-label"));
+        }
+        if *o != lab(3 * k + 2) {
             return Err(cheating("check-gate-eval"));
         }
     }

@@ -18,7 +18,7 @@ use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_garble::wide::{
     self, eval_batch_compressed_at, Compress, Label, WideDelta, WideScratch,
 };
-use brickyard_ihash::{replay_random, Params, Verifier};
+use brickyard_ihash::{replay_random, Params, Rows, Verifier};
 use brickyard_ot::{KosReceiver, KosSender};
 use zeroize::Zeroizing;
 
@@ -161,26 +161,6 @@ pub struct AliceRho<'a> {
     pub at: &'a [usize],
 }
 
-/// Whether `w` is the label ⟨h⟩ (Some(false)) or ⟨h⟩ ⊕ ⟨Δ⟩ (Some(true))
-/// commits to, or neither; `bytes` and `alt` are scratch (16·L and w
-/// bytes), so a check allocates nothing.
-fn verifies_either<const L: usize>(
-    v: &Verifier,
-    h: &[u8],
-    hd: &[u8],
-    w: &Label<L>,
-    bytes: &mut [u8],
-    alt: &mut [u8],
-) -> Option<bool> {
-    label_bytes_into(w, bytes);
-    if v.verify(h, bytes) {
-        return Some(false);
-    }
-    alt.copy_from_slice(h);
-    xor_bytes(alt, hd);
-    v.verify(alt, bytes).then_some(true)
-}
-
 /// Bob's reusable buffers for Eval (they grow to the largest layer and
 /// hold labels: wiped on drop).
 #[derive(Default)]
@@ -191,6 +171,14 @@ pub struct EvalScratch<const L: usize> {
     cr: Zeroizing<Vec<Block>>,
     out: Zeroizing<Vec<Label<L>>>,
     hash: WideScratch,
+    /// The layer's distinct candidate output labels, bucket by bucket.
+    cand: Zeroizing<Vec<Label<L>>>,
+    /// Each bucket's candidates: `cand[span.0..span.1]`.
+    span: Vec<(usize, usize)>,
+    /// The candidates' i-hash rows and label rows, for one batch.
+    rows: Option<(Rows, Rows)>,
+    /// What the batch found for each candidate.
+    which: Vec<Option<bool>>,
 }
 
 /// What Step 3 found.
@@ -230,8 +218,6 @@ pub fn bob<const L: usize>(
     let hd = keys.h_delta;
     let ns = sz.nb * sz.s;
     let base = ex.index * ns;
-    let mut bytes = vec![0u8; 16 * L];
-    let mut alt = vec![0u8; ww];
     // Step 1(b) i–iii: y_{i,1} ⊕ … ⊕ y_{i,s} = y_i; OT corrections.
     let mut share_bits = Vec::with_capacity(ns);
     for &yi in y {
@@ -264,46 +250,53 @@ pub fn bob<const L: usize>(
     let mut out_rho = vec![0u8; n_out * lp];
     ch.recv_bytes(&mut out_rho)?;
     // Step 1(b) iv–v: each share label checked against
-    // ⟨w^0⟩ ⊕ y_{i,j}⟨Δ⟩; a failure is remembered (delayed abort, Step 5a).
-    let mut bob_label_failed = false;
+    // ⟨w^0⟩ ⊕ y_{i,j}⟨Δ⟩ (one batch); a failure is remembered (delayed
+    // abort, Step 5a).
     let nw = c.num_wires as usize;
     let mut lab = Zeroizing::new(vec![[Block::ZERO; L]; nw]);
     // Compress(label) of every wire (linear: XOR gates XOR them).
     let mut clab = Zeroizing::new(vec![Block::ZERO; nw]);
     let ins = input_wires(c);
     let mut share_labels = Zeroizing::new(vec![[Block::ZERO; L]; ns]);
+    let mut want = Rows::zeroed(ns, ww);
+    let mut got_bytes = Rows::zeroed(ns, 16 * L);
     for (k, sl) in share_labels.iter_mut().enumerate() {
         let yb = share_bits[k];
         let z: Label<L> = label_at(&got, 2 * k + yb as usize);
         let w = wide::xor(&z, &label_at(&pad, k));
-        let h = &ex.h_shares[k * ww..(k + 1) * ww];
-        label_bytes_into(&w, &mut bytes);
-        let ok = if yb {
-            alt.copy_from_slice(h);
-            xor_bytes(&mut alt, hd);
-            keys.wire.verify(&alt, &bytes)
-        } else {
-            keys.wire.verify(h, &bytes)
-        };
-        if !ok {
-            bob_label_failed = true;
+        let h = want.get_mut(k);
+        h.copy_from_slice(&ex.h_shares[k * ww..(k + 1) * ww]);
+        if yb {
+            xor_bytes(h, hd);
         }
+        label_bytes_into(&w, got_bytes.get_mut(k));
         *sl = w;
     }
+    let mut ok = vec![false; ns];
+    keys.wire.verify_batch(&want, &got_bytes, &mut ok);
+    drop(got_bytes);
+    let bob_label_failed = ok.contains(&false);
     // Step 1(a): Alice's labels, each one of ⟨w^{p}⟩, ⟨w^{p}⟩ ⊕ ⟨Δ⟩.
+    let mut hs = Rows::zeroed(sz.na, ww);
+    let mut ls = Rows::zeroed(sz.na, 16 * L);
+    for (pos, &w) in ins.iter().enumerate() {
+        if let Owner::Alice(k) = owner[pos] {
+            let w = w as usize;
+            hs.get_mut(k).copy_from_slice(&ex.hm[w * ww..(w + 1) * ww]);
+            label_bytes_into(&label_at::<L>(&got, 2 * ns + k), ls.get_mut(k));
+        }
+    }
+    let mut which = vec![None; sz.na];
+    keys.wire.verify_batch_either(&hs, hd, &ls, &mut which);
+    drop(ls);
     let mut alice_is_flipped = vec![false; sz.na];
+    for (f, w) in alice_is_flipped.iter_mut().zip(&which) {
+        *f = w.ok_or_else(|| cheating("alice-input-label"))?;
+    }
     for (pos, &w) in ins.iter().enumerate() {
         let w = w as usize;
         match owner[pos] {
-            Owner::Alice(k) => {
-                let l: Label<L> = label_at(&got, 2 * ns + k);
-                let h = &ex.hm[w * ww..(w + 1) * ww];
-                match verifies_either(keys.wire, h, hd, &l, &mut bytes, &mut alt) {
-                    Some(f) => alice_is_flipped[k] = f,
-                    None => return Err(cheating("alice-input-label")),
-                }
-                lab[w] = l;
-            }
+            Owner::Alice(k) => lab[w] = label_at(&got, 2 * ns + k),
             Owner::Bob(k) => {
                 lab[w] = share_labels[k * sz.s..(k + 1) * sz.s]
                     .iter()
@@ -313,13 +306,15 @@ pub fn bob<const L: usize>(
         clab[w] = keys.compress.apply(&lab[w]);
     }
     // Step 5(c)'s ρ^o, checked against ⟨ρ^o⟩.
-    let field = keys.perm_params.field();
-    for (o, r) in out_rho.chunks_exact(lp).enumerate() {
-        if !r.iter().all(|&v| field.contains(v))
-            || !keys.perm.verify(&ex.h_out_rho[o * wp..(o + 1) * wp], r)
-        {
-            return Err(cheating("output-rho"));
-        }
+    // (verify_batch also fails a ρ with a symbol outside GF(2^σ)).
+    let mut ok = vec![false; n_out];
+    keys.perm.verify_batch(
+        &Rows::from_flat(&ex.h_out_rho, wp),
+        &Rows::from_flat(&out_rho, lp),
+        &mut ok,
+    );
+    if ok.contains(&false) {
+        return Err(cheating("output-rho"));
     }
     // Step 3: a layer at a time.
     let walk = evaluate(sched, ex, sz.bucket, keys, &mut lab, &mut clab, scratch)?;
@@ -335,15 +330,19 @@ pub fn bob<const L: usize>(
         Walk::Done => {}
     }
     // Step 5(c): bit = p_o if the label is w^{p_o}, else 1 − p_o.
-    let mut bits = Vec::with_capacity(n_out);
+    let mut hs = Rows::zeroed(n_out, ww);
+    let mut ls = Rows::zeroed(n_out, 16 * L);
     for (o, &w) in c.outputs.iter().flat_map(|g| g.wires.iter()).enumerate() {
         let w = w as usize;
+        hs.get_mut(o).copy_from_slice(&ex.hm[w * ww..(w + 1) * ww]);
+        label_bytes_into(&lab[w], ls.get_mut(o));
+    }
+    let mut which = vec![None; n_out];
+    keys.wire.verify_batch_either(&hs, hd, &ls, &mut which);
+    let mut bits = Vec::with_capacity(n_out);
+    for (o, f) in which.iter().enumerate() {
         let p = parity(&out_rho[o * lp..(o + 1) * lp]);
-        let h = &ex.hm[w * ww..(w + 1) * ww];
-        match verifies_either(keys.wire, h, hd, &lab[w], &mut bytes, &mut alt) {
-            Some(f) => bits.push(p ^ f),
-            None => return Err(cheating("output-label")),
-        }
+        bits.push(p ^ f.ok_or_else(|| cheating("output-label"))?);
     }
     Ok(bits)
 }
@@ -365,8 +364,6 @@ fn evaluate<const L: usize>(
     let ww = keys.wire.watch().len();
     let hd = keys.h_delta;
     let bk = &ex.buckets;
-    let mut bytes = vec![0u8; 16 * L];
-    let mut alt = vec![0u8; ww];
     let mut at = 0usize;
     for layer in &sched.layers {
         for g in &layer.linear {
@@ -415,30 +412,54 @@ fn evaluate<const L: usize>(
             &mut s.out,
             &mut s.hash,
         )?;
-        let mut empty = false;
-        let mut extracted = None;
-        for (k, &(_, _, o, _)) in layer.ands.iter().enumerate() {
-            let o = o as usize;
-            let h = &ex.hm[o * ww..(o + 1) * ww];
-            // The single-good-gate rule: one valid label → use it; two
-            // different valid labels → Δ*. A candidate equal to the valid
-            // label found so far is that label (no second verification);
-            // one equal to a rejected candidate is rejected again.
-            let mut valid: Option<Label<L>> = None;
-            let mut rejected: Option<Label<L>> = None;
+        // The single-good-gate rule: one valid label → use it; two
+        // different valid labels → Δ*. Each bucket's distinct candidates
+        // (B equal ones from an honest bucket: one) are verified for the
+        // whole layer in one batch, against ⟨h⟩ and ⟨h⟩ ⊕ ⟨Δ⟩; then, in
+        // bucket order, the first valid candidate is the label and a later
+        // valid one (distinct, so different) gives Δ*, as checking them one
+        // by one would.
+        s.cand.clear();
+        s.span.clear();
+        for k in 0..layer.ands.len() {
+            let first = s.cand.len();
             for j in 0..bucket {
                 let wo = wide::xor(&s.out[k * bucket + j], &bk.dout[at + k * bucket + j]);
-                if valid == Some(wo) || rejected == Some(wo) {
-                    continue;
+                if !s.cand[first..].contains(&wo) {
+                    s.cand.push(wo);
                 }
-                if verifies_either(keys.wire, h, hd, &wo, &mut bytes, &mut alt).is_none() {
-                    rejected = Some(wo);
+            }
+            s.span.push((first, s.cand.len()));
+        }
+        let n = s.cand.len();
+        let (hs, ls) = s
+            .rows
+            .get_or_insert_with(|| (Rows::zeroed(0, ww), Rows::zeroed(0, 16 * L)));
+        hs.resize(n);
+        ls.resize(n);
+        for (&(_, _, o, _), &(from, to)) in layer.ands.iter().zip(&s.span) {
+            let o = o as usize;
+            for c in from..to {
+                hs.get_mut(c).copy_from_slice(&ex.hm[o * ww..(o + 1) * ww]);
+                label_bytes_into(&s.cand[c], ls.get_mut(c));
+            }
+        }
+        s.which.clear();
+        s.which.resize(n, None);
+        keys.wire.verify_batch_either(hs, hd, ls, &mut s.which);
+        let mut empty = false;
+        let mut extracted = None;
+        for (&(_, _, o, _), &(from, to)) in layer.ands.iter().zip(&s.span) {
+            let o = o as usize;
+            let mut valid: Option<Label<L>> = None;
+            for c in from..to {
+                if s.which[c].is_none() {
                     continue;
                 }
                 match valid {
-                    None => valid = Some(wo),
+                    None => valid = Some(s.cand[c]),
                     Some(w) => {
-                        extracted.get_or_insert(wide::xor(&w, &wo));
+                        extracted.get_or_insert(wide::xor(&w, &s.cand[c]));
                         break;
                     }
                 }
@@ -491,8 +512,11 @@ fn recover<const L: usize>(
     let batch = keys.alice_rho.map_or(sz.rho_batch(), |r| r.batch);
     let rho = replay_random(&pp, &ps[..pp.ell], &[batch]);
     let rho = &rho[0];
-    let mut x = Vec::with_capacity(sz.na);
-    for (k, &flipped) in alice_is_flipped.iter().enumerate() {
+    // The replayed ρ must be the one Bob holds the i-hash of (a seed
+    // other than H(Δ, i) at an unwatched position would give another ρ:
+    // never a wrong x, an abort instead; Step 5b rules it out).
+    let mut replayed = Rows::zeroed(sz.na, pp.ell);
+    for k in 0..sz.na {
         let i = match keys.alice_rho {
             Some(r) => match r.at.get(k) {
                 Some(&i) if i < batch => i,
@@ -500,17 +524,19 @@ fn recover<const L: usize>(
             },
             None => 3 * sz.t + sz.alice_input(ex.index, k),
         };
-        // The replayed ρ must be the one Bob holds the i-hash of (a seed
-        // other than H(Δ, i) at an unwatched position would give another
-        // ρ: never a wrong x, an abort instead; Step 5b rules it out).
-        if !keys
-            .perm
-            .verify(&ex.h_alice_rho[k * wp..(k + 1) * wp], rho.get(i))
-        {
-            return Err(cheating("delta-recovery"));
-        }
-        x.push(parity(rho.get(i)) ^ flipped);
+        replayed.get_mut(k).copy_from_slice(rho.get(i));
     }
+    let mut ok = vec![false; sz.na];
+    keys.perm
+        .verify_batch(&Rows::from_flat(&ex.h_alice_rho, wp), &replayed, &mut ok);
+    if ok.contains(&false) {
+        return Err(cheating("delta-recovery"));
+    }
+    let x: Vec<bool> = alice_is_flipped
+        .iter()
+        .enumerate()
+        .map(|(k, &flipped)| parity(replayed.get(k)) ^ flipped)
+        .collect();
     let mut bits = owner.iter().map(|o| match *o {
         Owner::Alice(k) => x[k],
         Owner::Bob(k) => y[k],

@@ -125,6 +125,7 @@ pub const CHECKS: &[&str] = &[
     "perm-seed",
     "ihash-consistency",
     "compress-rank",
+    "step-5b-statement",
     "cut-and-choose-open",
     "check-gate-rho",
     "check-gate-label",

@@ -185,7 +185,13 @@ fn step_5b_alice(
     delta: &[u8],
     cheats: &Cheats,
 ) -> Result<()> {
-    let st = statement_alice(wire, perm, delta);
+    #[allow(unused_mut)]
+    let mut st = statement_alice(wire, perm, delta);
+    #[cfg(feature = "adversary")]
+    if cheats.is(Cheat::MisreportStatement) {
+        let j = cheats.at(st.delta_ihash.shifts.len());
+        st.delta_ihash.shifts[j] ^= 1;
+    }
     #[allow(unused_mut)]
     let mut w = Witness {
         delta: Zeroizing::new(delta.to_vec()),
