@@ -85,8 +85,8 @@ GROUPS = {
 SITES = [
     # --- lego (NST17 Fig. 1-2) ---
     ("cut-and-choose-selection", "cut-and-choose-selection", "cut_and_choose.rs",
-     "(gates.len() >= need_g && auths.len() >= need_a && checked_a >= confirming_min(p.s))",
-     "gates.len() >= need_g && auths.len() >= need_a && checked_a >= confirming_min(p.s)",
+     "(gates.len() >= need_g && auths.len() >= need_a && checked_a >= plan.sec.confirm)",
+     "gates.len() >= need_g && auths.len() >= need_a && checked_a >= plan.sec.confirm",
      "lego", "pass"),
     ("delta-rot-proof-of-knowledge", "delta-rot-proof-of-knowledge", "cut_and_choose.rs",
      "if honest_check && hcom.xor_of(set)? != v {",
@@ -97,7 +97,8 @@ SITES = [
     ("cut-and-choose-authenticator", "cut-and-choose-authenticator", "cut_and_choose.rs",
      "if !auth_accepts(k, &t, j as u64) {", "!auth_accepts(k, &t, j as u64)", "lego"),
     ("delta-rot-commitment", "delta-rot-commitment", "cut_and_choose.rs",
-     "if got != rot_r[n..n + S as usize] {", "got != rot_r[n..n + S as usize]", "lego"),
+     "if got != rot_r[n..n + plan.sec.spare_rots] {",
+     "got != rot_r[n..n + plan.sec.spare_rots]", "lego"),
     ("verleak-lsb-delta", "verleak-lsb-delta", "verleak.rs",
      "if !bits[n + m] {", "!bits[n + m]", "lego"),
     ("input-key-lsb", "input-key-lsb", "eval.rs",
@@ -120,13 +121,13 @@ SITES = [
      "if m.bit(bit) != claim {", "m.bit(bit) != claim", "commit"),
     ("commit-consistency", "commit-consistency", "receiver.rs",
      """self.check_combination(
-                        &p.combos[a * N..(a + 1) * N],
+                        &p.combos[a * n..(a + 1) * n],
                         t,
                         m,
                         "commit-consistency",
                     )""",
      """self.check_combination(
-                        &p.combos[a * N..(a + 1) * N],
+                        &p.combos[a * n..(a + 1) * n],
                         t,
                         m,
                         "commit-consistency",
@@ -188,7 +189,7 @@ SITES = [
     ("ihash-setup-key", "ihash-setup-key", "setup.rs",
      "let outcome = if answer == key {", "answer == key", "ihash", "pass"),
     ("ihash-setup-shares", "ihash-setup-shares", "setup.rs",
-     "let outcome = if key_hash(p, key) == h || cheat.extra_seed {",
+     "let mut outcome = if key_hash(p, key) == h || cheat.extra_seed {",
      "key_hash(p, key) == h", "ihash", "pass"),
 ]
 
