@@ -4,7 +4,7 @@
 //! `docs/protocols/jimu.md`, "Interactive hash"):
 //! 1. Alice draws seeds s_1..s_n and a key K, Shamir-shares K with
 //!    threshold n − w into k_1..k_n, and sends h = H(K).
-//! 2. n maliciously secure 1-of-2 base OTs (CO15, `brickyard-ot`): pair j is
+//! 2. n maliciously secure 1-of-2 base OTs (Masny–Rindal, `brickyard-ot`): pair j is
 //!    (k_j, s_j); Bob picks s_j for the w positions of his watch set W and
 //!    k_j elsewhere.
 //! 3. Bob interpolates K' from his n − w shares and checks H(K') = h
