@@ -1,12 +1,13 @@
 //! Standard circuits, addressable by name (`builtin:NAME` on the CLI).
 //!
 //! Names: `aes128`, `aes128-round`, `aes128-final-round`, `aes128-cbc:M`,
-//! `sha256`, `addN`, `subN`, `mulN`, `ltN`, `eqN`, `hammingN`,
+//! `des`, `des-expanded`, `sha256`, `addN`, `subN`, `mulN`, `ltN`, `eqN`, `hammingN`,
 //! `levenshtein-cell:W`, `levenshtein:L`. Group layouts and bit orders are in
 //! each module and in `docs/circuits.md`.
 
 pub mod aes;
 pub mod arith;
+pub mod des;
 pub mod levenshtein;
 pub mod sbox;
 pub mod sha256;
@@ -58,6 +59,8 @@ pub fn builtin(name: &str) -> Result<Circuit, LibraryError> {
         "aes128-round" => return Ok(aes::aes128_round(false)),
         "aes128-final-round" => return Ok(aes::aes128_round(true)),
         "sha256" => return Ok(sha256::sha256()),
+        "des" => return Ok(des::des()),
+        "des-expanded" => return Ok(des::des_expanded()),
         _ => {}
     }
     if let Some(m) = name.strip_prefix("aes128-cbc:") {
@@ -95,6 +98,8 @@ pub fn builtin_names() -> Vec<(String, String)> {
         ("aes128-round", "one AES round SubBytes,ShiftRows,MixColumns,AddRoundKey: state(128), round_key(128) -> state(128)"),
         ("aes128-final-round", "last AES round (no MixColumns): state(128), round_key(128) -> state(128)"),
         ("aes128-cbc:M", "AES-128-CBC of M blocks, IV = 0: key(128), plaintext(128*M) -> ciphertext(128*M)"),
+        ("des", "DES encryption (FIPS 46-3), key schedule inside: key(64, parity bits ignored), plaintext(64) -> ciphertext(64); REVERSED bit order"),
+        ("des-expanded", "DES encryption under given round keys: round_keys(768 = K1..K16), plaintext(64) -> ciphertext(64); REVERSED bit order"),
         ("sha256", "SHA-256 compression: block(512), chaining_value(256) -> chaining_value(256); REVERSED bit order"),
         ("addN", "a + b mod 2^N: a(N), b(N) -> out(N); LSB first"),
         ("subN", "a - b mod 2^N: a(N), b(N) -> out(N)"),
