@@ -175,3 +175,24 @@ fn registered_as_jimu() {
     };
     assert!(step("alice") && step("bob"), "{:?}", r.report.steps);
 }
+
+/// DES (`builtin:des`, the paper's second application; key from Alice,
+/// block from Bob) under jimu: FIPS 46-3's worked example and a second
+/// published vector, from one preprocessing, against their known
+/// ciphertexts.
+#[test]
+fn des_known_answers() {
+    let c = brickyard_circuit::builtin("des").unwrap();
+    let mut cfg = cfg_for(c);
+    assert_eq!(
+        (cfg.alice_groups.clone(), cfg.bob_groups.clone()),
+        (vec![0], vec![1])
+    );
+    cfg.executions = 2;
+    let v = |h: &str| brickyard_circuit::parse_value(h, 64).unwrap();
+    let ai = vec![vec![v("0x133457799bbcdff1")], vec![v("0x0e329232ea6d0d73")]];
+    let bi = vec![vec![v("0x0123456789abcdef")], vec![v("0x8787878787878787")]];
+    let r = run(&cfg, 88, ai, bi);
+    assert_eq!(r.bob_outputs[0], vec![v("0x85e813540f0ab405")]);
+    assert_eq!(r.bob_outputs[1], vec![v("0x0000000000000000")]);
+}

@@ -146,6 +146,19 @@ fn aes128_fips197() {
     assert_eq!(run.bob_outputs[0], want);
 }
 
+/// DES (`builtin:des`: key from Alice, block from Bob) on FIPS 46-3's
+/// worked example.
+#[test]
+fn des_known_answer() {
+    let c = brickyard_circuit::builtin("des").unwrap();
+    let cfg = cfg_for(c);
+    let v = |h: &str| brickyard_circuit::parse_value(h, 64).unwrap();
+    let ai = vec![vec![v("0x133457799bbcdff1")]];
+    let bi = vec![vec![v("0x0123456789abcdef")]];
+    let run = run_memory("lego", &cfg, ai, bi).unwrap();
+    assert_eq!(run.bob_outputs[0], vec![v("0x85e813540f0ab405")]);
+}
+
 #[test]
 fn both_output_mode_and_exhaustion_are_refused() {
     let mut rng = Rng(3);
