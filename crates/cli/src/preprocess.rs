@@ -42,7 +42,8 @@ JIMU's preprocessing is function-independent too (Setup with Step 5b, Generate w
 Check, the OTs of Bob's input shares): --and-gates Q --inputs N makes Q AND buckets and pools for N\n\
 input bits of each party (--outputs is required with them and not used: outputs take no material),\n\
 or enough for --executions copies of --circuit. Each later `run --store` builds its circuit (any\n\
-circuit that fits) from unused records. One store per preprocessing (no batches are added):\n  \
+circuit that fits) from unused records. Running preprocess again on the same stores adds a\n\
+batch with its own Setup (one run takes all its material from one batch):\n  \
 brickyard preprocess --protocol jimu --role alice --listen 0.0.0.0:7766 --store a.store --and-gates 20000 --inputs 512 --outputs 0 $TLS\n  \
 brickyard preprocess --protocol jimu --role bob --connect HOST:7766 --store b.store --and-gates 20000 --inputs 512 --outputs 0 $TLS"
 )]
@@ -54,8 +55,8 @@ pub struct PreprocessArgs {
     role: String,
     #[command(flatten)]
     peer: PeerArgs,
-    /// The store directory to create (must not exist yet, except for lego,
-    /// which adds a Generate batch to an existing store of the same session).
+    /// The store directory to create (must not exist yet, except for lego
+    /// and jimu, which add a batch to an existing store of the same session).
     #[arg(long)]
     store: PathBuf,
     /// lego, jimu: Generate(q, n, m) for q AND gates (with --inputs and
@@ -100,10 +101,10 @@ pub fn run(args: PreprocessArgs) -> CliResult {
     // Local mistakes are reported before connecting: the address, the
     // store directory, the memory a Generate of this size needs.
     args.peer.check()?;
-    let add_batch = lego && args.store.join("manifest.json").exists();
+    let add_batch = (lego || jimu) && args.store.join("manifest.json").exists();
     if !add_batch && args.store.exists() {
         return Err(crate::error::CliError::Usage(format!(
-            "{}: already exists (preprocess makes a new store; only lego adds batches to an existing one)",
+            "{}: already exists (preprocess makes a new store; only lego and jimu add batches to an existing one)",
             args.store.display()
         )));
     }
@@ -154,7 +155,7 @@ pub fn run(args: PreprocessArgs) -> CliResult {
             args.run.executions.to_string(),
         );
     }
-    // Adding a lego batch to an existing store: open it (and check what it
+    // Adding a lego or jimu batch to an existing store: open it (and check what it
     // was made for) before connecting.
     let existing = if add_batch {
         let mut expected = Expected::new(&args.run.protocol, role.store_role());
@@ -172,8 +173,8 @@ pub fn run(args: PreprocessArgs) -> CliResult {
         Prg::new().fill_bytes(&mut contribution);
         let session = agree_session_id(&mut ch, role.store_role(), contribution)?;
         match existing {
-            // Another Generate batch; lego checks the peer's store is of
-            // the same session before generating.
+            // Another batch; the run agreement checks the peer's store
+            // is of the same session before anything is generated.
             Some(store) => Ok(store),
             None => {
                 let mut scfg = StoreConfig::new(&args.run.protocol, role.store_role(), session);

@@ -4,7 +4,8 @@
 //! party objects and reopened stores. Material is used once: later runs
 //! take later records, exhaustion is refused before anything is reserved,
 //! a peer's shifted index is a named error that leaves the store as it
-//! was, and corrupt bytes are a storage error.
+//! was, and corrupt bytes are a storage error. A second preprocessing adds
+//! a batch with its own Setup; runs take their material from one batch.
 
 use brickyard_core::channel::memory_pair;
 use brickyard_core::Error;
@@ -34,6 +35,8 @@ fn cheats(fast: bool) -> Cheats {
 enum Mode {
     /// Preprocess `PoolSize` into new stores.
     Preprocess(PoolSize),
+    /// Preprocess `PoolSize` as another batch of the existing stores.
+    AddBatch(PoolSize),
     /// Build + Eval, one execution per input pair.
     Online(Vec<(PartyInputs, PartyInputs)>),
 }
@@ -74,8 +77,9 @@ fn both_with(
     for (role, mut ch) in [(Role::Alice, ca), (Role::Bob, cb)] {
         let mut cfg = cfg.clone();
         let dir = dir.to_path_buf();
+        let create = matches!(mode, Mode::Preprocess(_));
         let (size, my_in) = match mode {
-            Mode::Preprocess(s) => (Some(*s), Vec::new()),
+            Mode::Preprocess(s) | Mode::AddBatch(s) => (Some(*s), Vec::new()),
             Mode::Online(ins) => (
                 None,
                 ins.iter()
@@ -90,7 +94,7 @@ fn both_with(
         cfg.executions = my_in.len().max(1);
         let cheats = strategy();
         handles.push(std::thread::spawn(move || {
-            let mut store = if size.is_some() {
+            let mut store = if create {
                 let mut sc = StoreConfig::new("jimu", role.store_role(), SessionId([7; 16]));
                 sc.key_path = Some(key(&dir, role));
                 sc.parameters = OPTS.security_parameters();
@@ -415,4 +419,89 @@ fn two_valid_labels_from_a_store_give_f_of_x_y() {
         let out = both_with(d.path(), &cfg, &Mode::Online(vec![(x, y)]), none, rigged);
         assert_eq!(out.unwrap(), vec![want], "round {round}");
     }
+}
+
+/// (produced, next index) of each kind of batch `n` (`jimu-bucket-n`, …;
+/// batch 0 has the plain names) in `role`'s store.
+fn batch_kinds(dir: &Path, role: Role, n: u32) -> [(u64, u64); 3] {
+    let k = kinds(dir, role);
+    let name = |base: &str| match n {
+        0 => base.to_string(),
+        n => format!("{base}-{n}"),
+    };
+    ["jimu-bucket", "jimu-wire", "jimu-share"].map(|b| {
+        let x = k
+            .iter()
+            .find(|x| x.0 == name(b))
+            .expect("kind of the batch");
+        (x.1, x.2)
+    })
+}
+
+/// Issue #27 item 3 with two preprocessings into the same stores: the
+/// second adds batch 1 (its own Setup, its own kinds) and leaves batch
+/// 0's records and indices alone; each run takes all its material from
+/// the oldest batch that has enough for it (a run too big for batch 0's
+/// rest goes to batch 1, a later small one back to batch 0's rest),
+/// outputs match the plaintext evaluator, and a run when no batch has
+/// enough is refused with nothing reserved. A third preprocessing adds
+/// batch 2, and that run goes through.
+#[test]
+fn second_preprocessing_adds_a_batch() {
+    let mut rng = Rng(0x5174);
+    let mut cfg = cfg_for(random_circuit(&mut rng, 2, 50, 2));
+    cfg.executions = 2;
+    let two = PoolSize::for_run(&cfg).unwrap();
+    cfg.executions = 1;
+    let one = PoolSize::for_run(&cfg).unwrap();
+    let d = tempfile::tempdir().unwrap();
+    both(d.path(), &cfg, &Mode::Preprocess(two), true, none).unwrap();
+    let b0 = batch_kinds(d.path(), Role::Bob, 0);
+    both(d.path(), &cfg, &Mode::AddBatch(two), true, none).unwrap();
+    let (t1, t2) = (takes(&cfg, 1), takes(&cfg, 2));
+    for role in [Role::Alice, Role::Bob] {
+        // Batch 0 untouched; batch 1 as large, unused.
+        assert_eq!(batch_kinds(d.path(), role, 0), b0);
+        let b1 = batch_kinds(d.path(), role, 1);
+        assert_eq!(b1.map(|x| x.0), t2);
+        assert_eq!(b1.map(|x| x.1), [0; 3]);
+    }
+    let mut pairs = Vec::new();
+    for _ in 0..6 {
+        let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+        let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+        let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
+        pairs.push((x, y, want));
+    }
+    let run = |ps: &[(PartyInputs, PartyInputs, Outputs)]| {
+        let ins = ps.iter().map(|(x, y, _)| (x.clone(), y.clone())).collect();
+        both(d.path(), &cfg, &Mode::Online(ins), true, none)
+    };
+    let want = |ps: &[(PartyInputs, PartyInputs, Outputs)]| {
+        ps.iter().map(|p| p.2.clone()).collect::<Vec<_>>()
+    };
+    let nexts = |role: Role| [0, 1].map(|n| batch_kinds(d.path(), role, n).map(|x| x.1));
+    // One execution: batch 0.
+    assert_eq!(run(&pairs[..1]).unwrap(), want(&pairs[..1]));
+    assert_eq!(nexts(Role::Alice), [t1, [0; 3]]);
+    // Two: batch 0 has one left, so all of it comes from batch 1.
+    assert_eq!(run(&pairs[1..3]).unwrap(), want(&pairs[1..3]));
+    assert_eq!(nexts(Role::Bob), [t1, t2]);
+    assert_eq!(nexts(Role::Alice), [t1, t2]);
+    // One: the rest of batch 0.
+    assert_eq!(run(&pairs[3..4]).unwrap(), want(&pairs[3..4]));
+    assert_eq!(nexts(Role::Bob), [t2, t2]);
+    // Nothing left anywhere: refused on both sides, nothing reserved.
+    let r = run(&pairs[4..5]);
+    assert!(
+        matches!(&r, Err(Error::Exhausted(m)) if m.contains("nothing was reserved")),
+        "{r:?}"
+    );
+    assert_eq!(nexts(Role::Alice), [t2, t2]);
+    assert_eq!(nexts(Role::Bob), [t2, t2]);
+    // A third preprocessing (one execution) is batch 2, and serves the run.
+    both(d.path(), &cfg, &Mode::AddBatch(one), true, none).unwrap();
+    assert_eq!(batch_kinds(d.path(), Role::Alice, 2).map(|x| x.0), t1);
+    assert_eq!(run(&pairs[5..6]).unwrap(), want(&pairs[5..6]));
+    assert_eq!(batch_kinds(d.path(), Role::Bob, 2).map(|x| x.1), t1);
 }

@@ -173,7 +173,7 @@ impl<const L: usize> Party for JimuAlice<L> {
         let rots = eval::alice_rots(ch, &mut st.kos, &sz)?;
         if let Some(store) = self.store.as_mut() {
             let perm = *st.perm.params();
-            return jstore::alice_store(store, &sz, &g, &asg, &rots, &st.delta, perm);
+            return jstore::alice_store(store, ch, &sz, &g, &asg, &rots, &st.delta, perm);
         }
         self.rots = Some(rots);
         self.gates = Some((g, asg));
@@ -356,7 +356,7 @@ impl<const L: usize> Party for JimuBob<L> {
                 d: &st.d,
                 compress: &st.compress,
             };
-            return jstore::bob_store(store, &sz, &g, &asg, &rots, &view);
+            return jstore::bob_store(store, ch, &sz, &g, &asg, &rots, &view);
         }
         self.rots = Some(rots);
         self.gates = Some((g, asg));

@@ -19,21 +19,36 @@
 //! and the sealed secret `jimu-setup`: Alice's Δ (and ℓ_p); Bob's i-hash
 //! parameters, watch sets W_w and W_p, ⟨Δ⟩, D_i and A' (the state his
 //! verifiers and the Δ-recovery need), and both the counts (Q, B, T, the ρ
-//! batch). A store is made by one preprocessing run; its material is bound
-//! to its session, to (k, s) (the store's parameters) and, through the
-//! counts, to the one Setup that made it. Nothing in it depends on a
-//! circuit: one run of `e` executions of f takes `e·N` buckets, `e·(n_A +
-//! N)` wires and `e·n_B·s` shares, whatever it took before.
+//! batch). Nothing in it depends on a circuit: one run of `e` executions
+//! of f takes `e·N` buckets, `e·(n_A + N)` wires and `e·n_B·s` shares,
+//! whatever it took before.
 //!
-//! Single use: before Build both parties agree on each kind's next index
+//! Batches: every preprocessing run into a store adds one [`Batch`] — a
+//! whole Setup, Generate, Check and share OTs with its own Δ, watch sets
+//! and i-hash keys, its own three kinds (`jimu-bucket-n`, … for n ≥ 1)
+//! and its own Setup secret, listed in `jimu-batches` once durable. A
+//! batch's material is bound to the store's session, to (k, s) and,
+//! through its kind names, to the one Setup that made it; B and T are
+//! computed from that batch's Q (Sec. 6.3), so any subset of its buckets
+//! keeps the 2^-s bound. A later batch does not reuse the earlier Setup:
+//! reusing it would need the i-hash sender's PRG seeds and stream
+//! positions and the w watched seeds kept in the store (only verifiers
+//! are kept), and a fresh Setup makes each batch exactly the one-batch
+//! argument (`docs/protocols/jimu.md`, "Several preprocessings"). Batch
+//! numbers are agreed before anything is written ([`agree_batch`]: one
+//! above the highest either store has used).
+//!
+//! Single use: before Build both parties exchange their batch lists, agree
+//! on each kind's next index of every batch both hold
 //! (`Store::sync_next_index`: a claim no honest store can make is
 //! `Cheating { check: "store-sync" }`, a different one `Config`; either
-//! leaves the store as it was), check that enough is left (`Exhausted`
-//! before anything is reserved), then reserve the run's records durably
-//! and only then read them. Reserved material is burned whatever happens
-//! next (its solderings are about to be sent: reusing a gate for another
-//! circuit would open two solderings of its labels); unreserved material
-//! is untouched by any abort.
+//! leaves the store as it was), pick the oldest batch with enough left for
+//! the whole run (`Exhausted` before anything is reserved if none has),
+//! then reserve the run's records durably and only then read them.
+//! Reserved material is burned whatever happens next (its solderings are
+//! about to be sent: reusing a gate for another circuit would open two
+//! solderings of its labels); unreserved material is untouched by any
+//! abort.
 
 use super::check::Assignment;
 use super::eval::{AliceRots, BobRots};
@@ -58,8 +73,109 @@ pub const WIRES: &str = "jimu-wire";
 pub const SHARES: &str = "jimu-share";
 /// The three kinds, in the order of [`Need`].
 pub const KINDS: [&str; 3] = [BUCKETS, WIRES, SHARES];
-/// The sealed Setup secret.
+/// The sealed Setup secret (of batch 0; batch n's is `jimu-setup-n`).
 pub const SETUP_SECRET: &str = "jimu-setup";
+/// The sealed list of complete batches (postcard `Vec<u32>`), written
+/// after a batch's records and Setup secret are durable. A store made
+/// before batches existed has none and one batch, 0, if it holds
+/// [`SETUP_SECRET`].
+pub const BATCHES_SECRET: &str = "jimu-batches";
+
+/// One preprocessing (Setup, Generate, Check, share OTs) in a store. Each
+/// batch has its own Setup (Δ, watch sets, ⟨Δ⟩, D_i, A'), its own kinds
+/// and its own secret, so its records are bound to the Setup that made
+/// them; a run takes all its material from one batch. Batch 0 keeps the
+/// names of [`KINDS`] and [`SETUP_SECRET`]; batch n ≥ 1 appends `-n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Batch(pub u32);
+
+impl Batch {
+    fn name(self, base: &str) -> String {
+        match self.0 {
+            0 => base.to_string(),
+            n => format!("{base}-{n}"),
+        }
+    }
+    /// The batch's three kinds, in [`KINDS`] order.
+    pub fn kinds(self) -> [String; 3] {
+        KINDS.map(|k| self.name(k))
+    }
+    fn secret(self) -> String {
+        self.name(SETUP_SECRET)
+    }
+    /// The batch a kind name belongs to, if it is one of ours.
+    fn of_kind(name: &str) -> Option<Batch> {
+        KINDS.iter().find_map(|k| {
+            let rest = name.strip_prefix(k)?;
+            if rest.is_empty() {
+                return Some(Batch(0));
+            }
+            let n = rest.strip_prefix('-')?;
+            if n.starts_with('0') || !n.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            n.parse().ok().filter(|&n| n > 0).map(Batch)
+        })
+    }
+}
+
+/// The complete batches of this store, oldest first.
+pub fn batches(store: &Store) -> Result<Vec<Batch>> {
+    match store.get_secret(BATCHES_SECRET)? {
+        Some(b) => {
+            let v: Vec<u32> = postcard::from_bytes(&b).map_err(|e| {
+                Error::Storage(format!("jimu: the batch list does not decode: {e}"))
+            })?;
+            Ok(v.into_iter().map(Batch).collect())
+        }
+        None if store.get_secret(SETUP_SECRET)?.is_some() => Ok(vec![Batch(0)]),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The highest batch number this store has used, listed or not (a
+/// preprocessing that stopped before listing its batch leaves its kinds).
+fn highest_used(store: &Store) -> Result<Option<u32>> {
+    let listed = batches(store)?.into_iter().map(|b| b.0).max();
+    let kinds = store
+        .info()
+        .kinds
+        .iter()
+        .filter_map(|k| Batch::of_kind(&k.name))
+        .map(|b| b.0)
+        .max();
+    Ok(listed.max(kinds))
+}
+
+/// Both parties, before a preprocessing writes anything: the new batch's
+/// number, one above the highest either store has used (so neither store
+/// holds anything under it, and a number never names material of two
+/// different preprocessings). A number this store already uses (only a
+/// peer that lies about its own can make one) is refused (`Config`).
+pub fn agree_batch(store: &Store, ch: &mut Channel) -> Result<Batch> {
+    let mine = highest_used(store)?;
+    ch.send_msg(&mine)?;
+    let theirs: Option<u32> = ch.recv_msg()?;
+    let batch = match mine.max(theirs) {
+        None => Batch(0),
+        Some(n) => Batch(
+            n.checked_add(1)
+                .ok_or_else(|| Error::config("jimu: no batch number is left in this store"))?,
+        ),
+    };
+    let used = store
+        .info()
+        .kinds
+        .iter()
+        .any(|k| Batch::of_kind(&k.name) == Some(batch));
+    if used || store.get_secret(&batch.secret())?.is_some() {
+        return Err(Error::config(format!(
+            "jimu: batch {} is already used in this store; refusing to write over it",
+            batch.0
+        )));
+    }
+    Ok(batch)
+}
 
 /// Function-independent size of a preprocessing: AND gates (buckets) and
 /// input wires of each party.
@@ -209,11 +325,12 @@ fn enc<T: Serialize>(v: &T) -> Result<Zeroizing<Vec<u8>>> {
         .map_err(|e| Error::config(format!("jimu: cannot encode the Setup secret: {e}")))
 }
 
-fn load<T: DeserializeOwned>(store: &Store) -> Result<T> {
-    let b = store.get_secret(SETUP_SECRET)?.ok_or_else(|| {
-        Error::Storage(
-            "jimu: the store holds no Setup secret (preprocessing did not finish)".into(),
-        )
+fn load<T: DeserializeOwned>(store: &Store, batch: Batch) -> Result<T> {
+    let b = store.get_secret(&batch.secret())?.ok_or_else(|| {
+        Error::Storage(format!(
+            "jimu: the store holds no Setup secret of batch {} (preprocessing did not finish)",
+            batch.0
+        ))
     })?;
     postcard::from_bytes(&b)
         .map_err(|e| Error::Storage(format!("jimu: the Setup secret does not decode: {e}")))
@@ -239,15 +356,15 @@ fn bob_sizes(c: &Counts, ww: usize, wp: usize) -> [usize; 3] {
 /// what it held (Alice's records are secret).
 struct Out<'a> {
     store: &'a mut Store,
-    kind: &'static str,
+    kind: String,
     buf: Zeroizing<Vec<u8>>,
 }
 
 impl<'a> Out<'a> {
-    fn new(store: &'a mut Store, kind: &'static str) -> Self {
+    fn new(store: &'a mut Store, kind: &str) -> Self {
         Out {
             store,
-            kind,
+            kind: kind.to_string(),
             buf: Zeroizing::new(Vec::with_capacity(1 << 20)),
         }
     }
@@ -262,7 +379,7 @@ impl<'a> Out<'a> {
     }
     fn flush(&mut self) -> Result<()> {
         if !self.buf.is_empty() {
-            self.store.append(self.kind, &self.buf)?;
+            self.store.append(&self.kind, &self.buf)?;
             self.buf.zeroize();
             self.buf.clear();
         }
@@ -270,8 +387,8 @@ impl<'a> Out<'a> {
     }
 }
 
-fn add_kinds(store: &mut Store, sizes: [usize; 3]) -> Result<()> {
-    for (k, size) in KINDS.iter().zip(sizes) {
+fn add_kinds(store: &mut Store, batch: Batch, sizes: [usize; 3]) -> Result<()> {
+    for (k, size) in batch.kinds().iter().zip(sizes) {
         // A kind of records of 0 bytes (B = 0: a preprocessing without AND
         // gates) is stored as 1-byte records of nothing; it holds none.
         let size = u32::try_from(size.max(1))
@@ -281,10 +398,12 @@ fn add_kinds(store: &mut Store, sizes: [usize; 3]) -> Result<()> {
     Ok(())
 }
 
-/// Makes the material visible: the secret after the records are durable.
-fn publish(store: &mut Store, secret: &[u8], counts: &Counts) -> Result<()> {
+/// Makes the material visible: the batch's secret after its records are
+/// durable, then the batch list (so a listed batch is always complete).
+fn publish(store: &mut Store, batch: Batch, secret: &[u8], counts: &Counts) -> Result<()> {
     store.commit()?;
-    for (k, n) in KINDS.iter().zip(counts.records) {
+    let kinds = batch.kinds();
+    for (k, n) in kinds.iter().zip(counts.records) {
         if store.produced(k)? != n {
             return Err(Error::Storage(format!(
                 "jimu: kind `{k}` holds {} records after preprocessing, {n} were made",
@@ -292,13 +411,22 @@ fn publish(store: &mut Store, secret: &[u8], counts: &Counts) -> Result<()> {
             )));
         }
     }
-    store.put_secret(SETUP_SECRET, secret)?;
-    for (k, what) in [
-        (BUCKETS, "AND gates"),
-        (WIRES, "pool wires (Alice's inputs and AND outputs)"),
-        (SHARES, "shares of Bob's input bits"),
-    ] {
-        store.declare_unit(what, &[(k, 1)])?;
+    store.put_secret(&batch.secret(), secret)?;
+    let mut list: Vec<u32> = batches(store)?.into_iter().map(|b| b.0).collect();
+    list.push(batch.0);
+    let list = postcard::to_stdvec(&list)
+        .map_err(|e| Error::config(format!("jimu: cannot encode the batch list: {e}")))?;
+    store.put_secret(BATCHES_SECRET, &list)?;
+    let suffix = match batch.0 {
+        0 => String::new(),
+        n => format!(" (batch {n})"),
+    };
+    for (k, what) in kinds.iter().zip([
+        "AND gates",
+        "pool wires (Alice's inputs and AND outputs)",
+        "shares of Bob's input bits",
+    ]) {
+        store.declare_unit(&format!("{what}{suffix}"), &[(k, 1)])?;
     }
     Ok(())
 }
@@ -309,6 +437,7 @@ fn publish(store: &mut Store, secret: &[u8], counts: &Counts) -> Result<()> {
 #[allow(clippy::too_many_arguments)]
 pub fn alice_store<const L: usize>(
     store: &mut Store,
+    ch: &mut Channel,
     sz: &Sizes,
     g: &AliceGates<L>,
     asg: &Assignment,
@@ -316,12 +445,14 @@ pub fn alice_store<const L: usize>(
     delta: &WideDelta<L>,
     perm: Params,
 ) -> Result<()> {
+    let batch = agree_batch(store, ch)?;
+    let [bk, wk, sk] = batch.kinds();
     let counts = Counts::of(sz, 16 * L);
     let lp = perm.ell;
-    add_kinds(store, alice_sizes(&counts, lp))?;
+    add_kinds(store, batch, alice_sizes(&counts, lp))?;
     let short = || Error::config("jimu: Generate's output is shorter than its sizes");
     let mut lab = Zeroizing::new(vec![0u8; 16 * L]);
-    let mut out = Out::new(store, BUCKETS);
+    let mut out = Out::new(store, &bk);
     for q in 0..sz.n {
         let gates = asg
             .bucketed
@@ -340,7 +471,7 @@ pub fn alice_store<const L: usize>(
         out.end_record()?;
     }
     out.flush()?;
-    let mut out = Out::new(store, WIRES);
+    let mut out = Out::new(store, &wk);
     for i in 0..sz.na + sz.n {
         label_bytes_into(g.pool.get(i).ok_or_else(short)?, &mut lab);
         out.put(&lab);
@@ -348,7 +479,7 @@ pub fn alice_store<const L: usize>(
         out.end_record()?;
     }
     out.flush()?;
-    let mut out = Out::new(store, SHARES);
+    let mut out = Out::new(store, &sk);
     let first = sz.na + sz.n;
     for i in 0..sz.nb * sz.s {
         label_bytes_into(g.pool.get(first + i).ok_or_else(short)?, &mut lab);
@@ -366,7 +497,7 @@ pub fn alice_store<const L: usize>(
         perm,
         counts,
     };
-    publish(store, &enc(&secret)?, &counts)
+    publish(store, batch, &enc(&secret)?, &counts)
 }
 
 /// What Bob's Setup leaves that the online phase needs.
@@ -386,17 +517,20 @@ pub struct BobSetupView<'a> {
 /// Bob: writes one preprocessing to `store`.
 pub fn bob_store<const L: usize>(
     store: &mut Store,
+    ch: &mut Channel,
     sz: &Sizes,
     g: &BobGates<L>,
     asg: &Assignment,
     rots: &BobRots,
     st: &BobSetupView<'_>,
 ) -> Result<()> {
+    let batch = agree_batch(store, ch)?;
+    let [bk, wk, sk] = batch.kinds();
     let counts = Counts::of(sz, 16 * L);
     let (ww, wp) = (st.wire.params().w, st.perm.params().w);
-    add_kinds(store, bob_sizes(&counts, ww, wp))?;
+    add_kinds(store, batch, bob_sizes(&counts, ww, wp))?;
     let short = || Error::config("jimu: Generate's output is shorter than its sizes");
-    let mut out = Out::new(store, BUCKETS);
+    let mut out = Out::new(store, &bk);
     for q in 0..sz.n {
         let gates = asg
             .bucketed
@@ -419,7 +553,7 @@ pub fn bob_store<const L: usize>(
         out.end_record()?;
     }
     out.flush()?;
-    let mut out = Out::new(store, WIRES);
+    let mut out = Out::new(store, &wk);
     for i in 0..sz.na + sz.n {
         out.put(g.pool.get(i));
         out.put(g.hrho.get(3 * sz.t + i));
@@ -427,7 +561,7 @@ pub fn bob_store<const L: usize>(
         out.end_record()?;
     }
     out.flush()?;
-    let mut out = Out::new(store, SHARES);
+    let mut out = Out::new(store, &sk);
     let first = sz.na + sz.n;
     for i in 0..sz.nb * sz.s {
         out.put(g.pool.get(first + i));
@@ -458,7 +592,7 @@ pub fn bob_store<const L: usize>(
         compress: st.compress.rows().to_vec(),
         counts,
     };
-    publish(store, &enc(&secret)?, &counts)
+    publish(store, batch, &enc(&secret)?, &counts)
 }
 
 /// What one run of `e` executions of `c` takes of each kind.
@@ -500,12 +634,56 @@ pub fn need(cfg: &RunConfig, opts: &JimuOptions, bucket: usize) -> Result<Need> 
     })
 }
 
-/// Both parties: the next-index handshake over the three kinds, the
-/// capacity check, and the durable reservation and verified read of the
-/// run's records. On any error before the reservation the store is
-/// unchanged.
-fn take(store: &mut Store, ch: &mut Channel, need: &Need) -> Result<[Zeroizing<Vec<u8>>; 3]> {
-    store.sync_next_index(ch, &KINDS)?;
+/// The most batches a peer's list may name (a bound on what we read).
+const MAX_BATCHES: usize = 1 << 16;
+
+/// The run's material: its batch, that batch's counts, the run's needs and
+/// the reserved records of each kind.
+struct Taken {
+    batch: Batch,
+    counts: Counts,
+    need: Need,
+    bytes: [Zeroizing<Vec<u8>>; 3],
+}
+
+/// Both parties: the batches both stores list (exchanged, intersected in
+/// ascending order), the next-index handshake over all their kinds, the
+/// choice of the oldest batch with enough unused material of every kind
+/// for the whole run (both sides choose alike from the agreed state), and
+/// the durable reservation and verified read of the run's records. On
+/// any error before the reservation the store is unchanged.
+fn take(
+    store: &mut Store,
+    ch: &mut Channel,
+    cfg: &RunConfig,
+    opts: &JimuOptions,
+    label_bytes: usize,
+    counts_of: impl Fn(&Store, Batch) -> Result<Counts>,
+) -> Result<Taken> {
+    let mine = batches(store)?;
+    ch.send_msg(&mine.iter().map(|b| b.0).collect::<Vec<u32>>())?;
+    let theirs: Vec<u32> = ch.recv_msg()?;
+    if theirs.len() > MAX_BATCHES {
+        return Err(Error::Malformed(format!(
+            "jimu: the peer lists {} batches (at most {MAX_BATCHES})",
+            theirs.len()
+        )));
+    }
+    let common: Vec<Batch> = mine
+        .iter()
+        .copied()
+        .filter(|b| theirs.contains(&b.0))
+        .collect();
+    if common.is_empty() {
+        return Err(Error::Storage(format!(
+            "jimu: no complete preprocessing batch is in both stores (ours lists {:?}, the \
+             peer's {theirs:?}); preprocessing did not finish",
+            mine.iter().map(|b| b.0).collect::<Vec<_>>()
+        )));
+    }
+    let kinds: Vec<String> = common.iter().flat_map(|b| b.kinds()).collect();
+    let refs: Vec<&str> = kinds.iter().map(String::as_str).collect();
+    store.sync_next_index(ch, &refs)?;
     let info = store.info();
     let left = |k: &str| {
         info.kinds
@@ -513,34 +691,59 @@ fn take(store: &mut Store, ch: &mut Channel, need: &Need) -> Result<[Zeroizing<V
             .find(|x| x.name == k)
             .map_or(0, |x| x.remaining)
     };
-    if KINDS.iter().zip(need.records).any(|(k, n)| left(k) < n) {
-        let [b, w, s] = need.records;
-        return Err(Error::Exhausted(format!(
-            "jimu: this run needs {b} AND buckets, {w} pool wires and {s} input shares; the \
-             store has {}, {} and {} unused; nothing was reserved (run `brickyard preprocess \
-             --protocol jimu` for a new store)",
-            left(BUCKETS),
-            left(WIRES),
-            left(SHARES)
-        )));
+    let mut chosen = None;
+    let mut most = [0u64; 3];
+    let mut wanted = None;
+    for &b in &common {
+        let counts = counts_of(store, b)?;
+        check_counts(store, b, &counts, label_bytes, opts)?;
+        let need = need(cfg, opts, to_usize(counts.bucket)?)?;
+        let have = b.kinds().map(|k| left(&k));
+        wanted.get_or_insert(need.records);
+        if have.iter().zip(need.records).all(|(h, n)| *h >= n) {
+            chosen = Some((b, counts, need));
+            break;
+        }
+        if have.iter().sum::<u64>() > most.iter().sum::<u64>() {
+            most = have;
+        }
     }
-    let wants: Vec<(&str, u64)> = KINDS
+    let Some((batch, counts, need)) = chosen else {
+        let [b, w, s] = wanted.unwrap_or_default();
+        return Err(Error::Exhausted(format!(
+            "jimu: this run needs {b} AND buckets, {w} pool wires and {s} input shares from one \
+             preprocessing batch; none of the {} batches both stores hold has that many unused \
+             (the fullest has {}, {} and {}); nothing was reserved (run `brickyard preprocess \
+             --protocol jimu` on the same stores to add a batch)",
+            common.len(),
+            most[0],
+            most[1],
+            most[2]
+        )));
+    };
+    let kinds = batch.kinds();
+    let wants: Vec<(&str, u64)> = kinds
         .iter()
-        .copied()
+        .map(String::as_str)
         .zip(need.records)
         .filter(|(_, n)| *n > 0)
         .collect();
     let rs = store.reserve_many(&wants)?;
     let mut out: [Zeroizing<Vec<u8>>; 3] = Default::default();
     for r in &rs {
-        let i = KINDS
+        let i = kinds
             .iter()
-            .position(|k| *k == r.kind())
+            .position(|k| k == r.kind())
             .ok_or_else(|| Error::Storage("jimu: reservation of an unknown kind".into()))?;
         out[i] = Zeroizing::new(store.read(r)?);
     }
     store.finish_many(rs)?;
-    Ok(out)
+    Ok(Taken {
+        batch,
+        counts,
+        need,
+        bytes: out,
+    })
 }
 
 /// Cuts `bytes` into `count` records of `size`; `Storage` if they disagree.
@@ -591,14 +794,20 @@ fn gate_number(f: &mut Fields<'_>, t: u64) -> Result<u64> {
     Ok(i)
 }
 
-fn check_counts(store: &Store, c: &Counts, label_bytes: usize, opts: &JimuOptions) -> Result<()> {
+fn check_counts(
+    store: &Store,
+    batch: Batch,
+    c: &Counts,
+    label_bytes: usize,
+    opts: &JimuOptions,
+) -> Result<()> {
     if c.label_bytes != label_bytes as u64 {
         return Err(Error::Storage(format!(
             "jimu: the store's labels have {} bytes, k = {} needs {label_bytes}",
             c.label_bytes, opts.k
         )));
     }
-    for (k, n) in KINDS.iter().zip(c.records) {
+    for (k, n) in batch.kinds().iter().zip(c.records) {
         if store.produced(k)? != n {
             return Err(Error::Storage(format!(
                 "jimu: kind `{k}` holds {} records, its Setup secret says {n}",
@@ -636,6 +845,20 @@ fn identity(sz: &Sizes) -> Assignment {
     }
 }
 
+/// Alice's Δ from a batch's secret (its colour bit must be 1).
+fn alice_delta<const L: usize>(secret: &AliceSecret) -> Result<Label<L>> {
+    if secret.delta.len() != 16 * L {
+        return Err(Error::Storage(
+            "jimu: the stored Δ has the wrong length".into(),
+        ));
+    }
+    let d: Label<L> = label_from_bytes(&secret.delta);
+    if !d[0].lsb() {
+        return Err(Error::Storage("jimu: the stored Δ has colour bit 0".into()));
+    }
+    Ok(d)
+}
+
 /// Alice: reserves and reads the material of `cfg`'s executions.
 pub fn alice_take<const L: usize>(
     store: &mut Store,
@@ -643,12 +866,15 @@ pub fn alice_take<const L: usize>(
     cfg: &RunConfig,
     opts: &JimuOptions,
 ) -> Result<AliceRun<L>> {
-    let secret: AliceSecret = load(store)?;
-    let c = secret.counts;
-    check_counts(store, &c, 16 * L, opts)?;
+    let taken = take(store, ch, cfg, opts, 16 * L, |st, b| {
+        let secret = load::<AliceSecret>(st, b)?;
+        alice_delta::<L>(&secret)?;
+        Ok(secret.counts)
+    })?;
+    let secret: AliceSecret = load(store, taken.batch)?;
+    let c = taken.counts;
+    let (need, bytes) = (taken.need, taken.bytes);
     let lp = secret.perm.ell;
-    let need = need(cfg, opts, to_usize(c.bucket)?)?;
-    let bytes = take(store, ch, &need)?;
     let sizes = alice_sizes(&c, lp);
     let sz = need.sz;
     let lb = 16 * L;
@@ -680,10 +906,7 @@ pub fn alice_take<const L: usize>(
         pool.push(label_from_bytes(f.take(lb)?));
         rots.push((f.block()?, f.block()?));
     }
-    let d: Label<L> = label_from_bytes(&secret.delta);
-    if !d[0].lsb() {
-        return Err(Error::Storage("jimu: the stored Δ has colour bit 0".into()));
-    }
+    let d = alice_delta::<L>(&secret)?;
     Ok(AliceRun {
         gates: AliceGates {
             ml,
@@ -739,16 +962,8 @@ fn watch(w: &[u64]) -> Result<Vec<usize>> {
     w.iter().map(|&j| to_usize(j)).collect()
 }
 
-/// Bob: reserves and reads the material of `cfg`'s executions.
-pub fn bob_take<const L: usize>(
-    store: &mut Store,
-    ch: &mut Channel,
-    cfg: &RunConfig,
-    opts: &JimuOptions,
-) -> Result<BobRun<L>> {
-    let secret: BobSecret = load(store)?;
-    let c = secret.counts;
-    check_counts(store, &c, 16 * L, opts)?;
+/// Bob's Setup keys from a batch's secret, checked against (k, s).
+fn bob_keys<const L: usize>(secret: &BobSecret, opts: &JimuOptions) -> Result<BobKeysStored> {
     let (pw, pp) = opts.ihash_params(16 * L)?;
     if secret.wire != pw || secret.perm != pp {
         return Err(Error::Storage(
@@ -762,15 +977,34 @@ pub fn bob_take<const L: usize>(
         d: secret.d.clone(),
         compress: Compress::from_rows(&secret.compress, 16 * L)
             .map_err(|e| Error::Storage(format!("jimu: the stored A' is unusable: {e}")))?,
-        rho_batch: to_usize(c.rho_batch)?,
+        rho_batch: to_usize(secret.counts.rho_batch)?,
     };
     if keys.h_delta.len() != pw.w || keys.d.len() != pp.n {
         return Err(Error::Storage(
             "jimu: the stored ⟨Δ⟩ or D_i have the wrong length".into(),
         ));
     }
-    let need = need(cfg, opts, to_usize(c.bucket)?)?;
-    let bytes = take(store, ch, &need)?;
+    Ok(keys)
+}
+
+/// Bob: reserves and reads the material of `cfg`'s executions.
+pub fn bob_take<const L: usize>(
+    store: &mut Store,
+    ch: &mut Channel,
+    cfg: &RunConfig,
+    opts: &JimuOptions,
+) -> Result<BobRun<L>> {
+    // Each candidate batch's keys are checked before anything is reserved.
+    let taken = take(store, ch, cfg, opts, 16 * L, |st, b| {
+        let secret = load::<BobSecret>(st, b)?;
+        bob_keys::<L>(&secret, opts)?;
+        Ok(secret.counts)
+    })?;
+    let secret: BobSecret = load(store, taken.batch)?;
+    let keys = bob_keys::<L>(&secret, opts)?;
+    let c = taken.counts;
+    let (need, bytes) = (taken.need, taken.bytes);
+    let (pw, pp) = (*keys.wire.params(), *keys.perm.params());
     let (ww, wp) = (pw.w, pp.w);
     let sizes = bob_sizes(&c, ww, wp);
     let sz = need.sz;
