@@ -3,7 +3,8 @@
 //! AND gates and inputs (no circuit); later `brickyard run --store`
 //! processes build AES-128 (FIPS-197 vector) and then a 32-bit adder from
 //! the unused records, each in new processes. When the material is used
-//! up, a run fails cleanly on both sides with nothing reserved.
+//! up, a run fails cleanly on both sides with nothing reserved; a second
+//! `preprocess` into the same stores adds a batch the next run uses.
 
 use std::path::Path;
 use std::process::Output;
@@ -116,4 +117,37 @@ fn jimu_preprocess_then_two_circuits_in_later_processes() {
     assert_eq!(consumed(&home, b), [6431, 6591, 6400]);
     let v = info(&home, b);
     assert_eq!(kind_field(&v, "jimu-bucket", "burned"), 0);
+
+    // Preprocessing again on the same stores adds batch 1 (its own Setup
+    // and kinds); the same run now goes through from it, batch 0 as it was.
+    let more = [
+        "preprocess",
+        "--protocol",
+        "jimu",
+        "--and-gates",
+        "31",
+        "--inputs",
+        "32",
+        "--outputs",
+        "0",
+    ];
+    let (ao, bo) = pair(&home, &more, &["--store", a], &["--store", b]);
+    ok(&ao);
+    ok(&bo);
+    let (ao, bo) = pair(
+        &home,
+        &add,
+        &["--store", a, "--input", "1"],
+        &["--store", b, "--input", "2"],
+    );
+    ok(&ao);
+    ok(&bo);
+    assert_eq!(String::from_utf8_lossy(&bo.stdout).trim(), "0x00000003");
+    for s in [a, b] {
+        assert_eq!(consumed(&home, s), [6431, 6591, 6400]);
+        let v = info(&home, s);
+        let batch1 = ["jimu-bucket-1", "jimu-wire-1", "jimu-share-1"]
+            .map(|k| (kind_field(&v, k, "produced"), kind_field(&v, k, "consumed")));
+        assert_eq!(batch1, [(31, 31), (63, 63), (32 * 40, 32 * 40)]);
+    }
 }
