@@ -61,16 +61,16 @@ fn both(
     fast: bool,
     prepare: fn(Role, &mut Store),
 ) -> brickyard_core::Result<Vec<Outputs>> {
-    both_with(dir, cfg, mode, prepare, move || cheats(fast))
+    both_with(dir, cfg, mode, prepare, move |_| cheats(fast))
 }
 
-/// [`both`] with each party following `strategy()`.
+/// [`both`] with each party following `strategy(its role)`.
 fn both_with(
     dir: &Path,
     cfg: &RunConfig,
     mode: &Mode,
     prepare: fn(Role, &mut Store),
-    strategy: impl Fn() -> Cheats,
+    strategy: impl Fn(Role) -> Cheats,
 ) -> brickyard_core::Result<Vec<Outputs>> {
     let (ca, cb) = memory_pair();
     let mut handles = Vec::new();
@@ -92,7 +92,7 @@ fn both_with(
             online: size.is_none(),
         };
         cfg.executions = my_in.len().max(1);
-        let cheats = strategy();
+        let cheats = strategy(role);
         handles.push(std::thread::spawn(move || {
             let mut store = if create {
                 let mut sc = StoreConfig::new("jimu", role.store_role(), SessionId([7; 16]));
@@ -411,7 +411,7 @@ fn two_valid_labels_from_a_store_give_f_of_x_y() {
         let size = PoolSize::for_run(&cfg).unwrap();
         let d = tempfile::tempdir().unwrap();
         // Step 5b skipped (test-only): this test is about the recovery.
-        let rigged = || Cheats::new(Cheat::TwoValidLabels).without_step_5b();
+        let rigged = |_| Cheats::new(Cheat::TwoValidLabels).without_step_5b();
         both_with(d.path(), &cfg, &Mode::Preprocess(size), none, rigged).unwrap();
         let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
         let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
@@ -504,4 +504,137 @@ fn second_preprocessing_adds_a_batch() {
     assert_eq!(batch_kinds(d.path(), Role::Alice, 2).map(|x| x.0), t1);
     assert_eq!(run(&pairs[5..6]).unwrap(), want(&pairs[5..6]));
     assert_eq!(batch_kinds(d.path(), Role::Bob, 2).map(|x| x.1), t1);
+}
+
+/// Alice following `cheat`, Bob honest (Step 5b skipped: test-only).
+#[cfg(feature = "adversary")]
+fn alice_cheats(cheat: brickyard_jimu::Cheat) -> impl Fn(Role) -> Cheats {
+    move |role| match role {
+        Role::Alice => Cheats::new(cheat).without_step_5b(),
+        Role::Bob => Cheats::default().without_step_5b(),
+    }
+}
+
+/// Bob's y: all zeros, all ones, random.
+#[cfg(feature = "adversary")]
+fn ys(rng: &mut Rng, cfg: &RunConfig) -> Vec<PartyInputs> {
+    let r = random_inputs(rng, cfg, Role::Bob, 1).remove(0);
+    let zero: PartyInputs = r.iter().map(|g| vec![false; g.len()]).collect();
+    let one: PartyInputs = r.iter().map(|g| vec![true; g.len()]).collect();
+    vec![zero, one, r]
+}
+
+/// Issue #27 item 4 against store-backed runs: after an honest
+/// preprocessing into fresh stores, an online run in which Alice cheats in
+/// Build or Eval, for y = 0…0, 1…1 and random. Each always-caught cheat
+/// ends in `Cheating { check }` with its check named (`solder-label`,
+/// `solder-rho`, `alice-input-label`, `output-rho`); `selective-ot` ends
+/// in the delayed `bob-input-label` abort or in f(x, y), both outcomes
+/// appearing (all 18 alike has probability 2^-17); never a wrong output.
+/// A caught run poisons the honest party's store: a later run with it is
+/// refused before anything is used.
+#[cfg(feature = "adversary")]
+#[test]
+fn online_cheats_against_a_store_name_their_check() {
+    use brickyard_jimu::Cheat;
+    let mut rng = Rng(0x5175);
+    let cfg = cfg_for(random_circuit(&mut rng, 2, 40, 2));
+    let size = PoolSize::for_run(&cfg).unwrap();
+    let fresh = || {
+        let d = tempfile::tempdir().unwrap();
+        both(d.path(), &cfg, &Mode::Preprocess(size), true, none).unwrap();
+        d
+    };
+    let online = |x: &PartyInputs, y: &PartyInputs| Mode::Online(vec![(x.clone(), y.clone())]);
+    let (mut caught, mut correct) = (0, 0);
+    for (round, y) in ys(&mut rng, &cfg).into_iter().enumerate() {
+        for (cheat, check) in [
+            (Cheat::BadSolderLabel, "solder-label"),
+            (Cheat::BadSolderRho, "solder-rho"),
+            (Cheat::WrongInputLabel, "alice-input-label"),
+            (Cheat::WrongOutputRho, "output-rho"),
+        ] {
+            let d = fresh();
+            let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+            let r = both_with(d.path(), &cfg, &online(&x, &y), none, alice_cheats(cheat));
+            assert!(
+                matches!(&r, Err(Error::Cheating { check: c }) if *c == check),
+                "{cheat:?}: {r:?}"
+            );
+            if round == 0 {
+                // Bob's store is poisoned: nothing more from it.
+                let r = both(d.path(), &cfg, &online(&x, &y), true, none);
+                let msg = format!("{r:?}");
+                assert!(msg.contains("poisoned") && msg.contains(check), "{msg}");
+            }
+        }
+        for _ in 0..6 {
+            let d = fresh();
+            let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+            let want = cfg.circuit.eval(&assemble(&cfg, &x, &y)).unwrap();
+            let strategy = alice_cheats(Cheat::SelectiveOt);
+            match both_with(d.path(), &cfg, &online(&x, &y), none, strategy) {
+                Err(Error::Cheating {
+                    check: "bob-input-label",
+                }) => caught += 1,
+                Ok(out) => {
+                    assert_eq!(out, vec![want], "selective-ot: wrong output");
+                    correct += 1;
+                }
+                r => panic!("selective-ot: {r:?}"),
+            }
+        }
+    }
+    println!("selective-ot: {caught} caught, {correct} correct");
+    assert!(
+        caught > 0 && correct > 0,
+        "{caught} caught, {correct} correct"
+    );
+}
+
+/// `bad-output-ihash` made in a preprocessing run (one garbled gate's
+/// output-label i-hash is of a wrong label): caught there by Check
+/// (`check-gate-label`) if the gate is checked, else in the later
+/// store-backed run by Build's soldering check (`solder-label`); never an
+/// output. Three fresh preprocessings.
+#[cfg(feature = "adversary")]
+#[test]
+fn bad_output_ihash_in_a_stored_preprocessing_is_caught() {
+    use brickyard_jimu::Cheat;
+    let mut rng = Rng(0x5176);
+    let cfg = cfg_for(random_circuit(&mut rng, 2, 40, 2));
+    let size = PoolSize::for_run(&cfg).unwrap();
+    let strategy = || alice_cheats(Cheat::BadOutputIhash);
+    let mut at = Vec::new();
+    for _ in 0..3 {
+        let d = tempfile::tempdir().unwrap();
+        match both_with(d.path(), &cfg, &Mode::Preprocess(size), none, strategy()) {
+            Err(Error::Cheating { check }) => {
+                assert_eq!(check, "check-gate-label");
+                at.push(check);
+                continue;
+            }
+            r => {
+                r.unwrap();
+            }
+        }
+        let x = random_inputs(&mut rng, &cfg, Role::Alice, 1).remove(0);
+        let y = random_inputs(&mut rng, &cfg, Role::Bob, 1).remove(0);
+        let r = both_with(
+            d.path(),
+            &cfg,
+            &Mode::Online(vec![(x, y)]),
+            none,
+            strategy(),
+        );
+        match r {
+            Err(Error::Cheating { check }) => {
+                assert_eq!(check, "solder-label");
+                at.push(check);
+            }
+            r => panic!("bad-output-ihash not caught: {r:?}"),
+        }
+    }
+    println!("bad-output-ihash caught by {at:?}");
+    assert_eq!(at.len(), 3);
 }
