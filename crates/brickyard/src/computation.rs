@@ -370,8 +370,8 @@ impl Computation {
     }
 
     /// Runs this party's setup and preprocessing now and keeps the material
-    /// in a new store at `store` (for lego, an existing store of the same
-    /// session gets another batch), for [`Computation::run_stored`] later:
+    /// in a new store at `store` (for lego and jimu, an existing store of
+    /// the same session gets another batch), for [`Computation::run_stored`] later:
     /// each piece is used once, ever, even across crashes. The peer
     /// preprocesses at the same time into its own store. The store is made
     /// for this computation's protocol and execution count.
@@ -414,7 +414,8 @@ impl Computation {
         let dir = store.dir();
         // What the material is bound to; every later run must match it.
         let parameters = self.party(role)?.store_parameters();
-        let opened = if self.protocol == "lego" && dir.join("manifest.json").exists() {
+        let adds_batch = matches!(self.protocol, "lego" | "jimu");
+        let opened = if adds_batch && dir.join("manifest.json").exists() {
             let mut expected = Expected::new(self.protocol, role.store_role());
             expected.key_path = store.key.clone();
             expected.parameters = parameters;
