@@ -150,8 +150,9 @@ fn highest_used(store: &Store) -> Result<Option<u32>> {
 /// Both parties, before a preprocessing writes anything: the new batch's
 /// number, one above the highest either store has used (so neither store
 /// holds anything under it, and a number never names material of two
-/// different preprocessings). A number this store already uses (only a
-/// peer that lies about its own can make one) is refused (`Config`).
+/// different preprocessings). Whatever the peer claims, the number is
+/// above everything this store used; writing over used kinds is refused
+/// (`Config`) all the same, as a re-check.
 pub fn agree_batch(store: &Store, ch: &mut Channel) -> Result<Batch> {
     let mine = highest_used(store)?;
     ch.send_msg(&mine)?;
@@ -1073,4 +1074,32 @@ pub fn bob_take<const L: usize>(
         rho_at,
         keys,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_names_round_trip_and_foreign_names_are_not_batches() {
+        for n in [0u32, 1, 7, 12, u32::MAX] {
+            for k in Batch(n).kinds() {
+                assert_eq!(Batch::of_kind(&k), Some(Batch(n)), "{k}");
+            }
+        }
+        assert_eq!(Batch(0).kinds(), KINDS.map(String::from));
+        assert_eq!(Batch(3).secret(), "jimu-setup-3");
+        for other in [
+            "jimu-bucket-0",
+            "jimu-bucket-01",
+            "jimu-bucket-",
+            "jimu-bucket-x",
+            "jimu-bucketx",
+            "jimu-bucket-4294967296",
+            "lego-0011-and",
+            "jimu-setup",
+        ] {
+            assert_eq!(Batch::of_kind(other), None, "{other}");
+        }
+    }
 }
