@@ -187,6 +187,29 @@ def test_preprocess_then_run_from_store(tmp_path):
     assert e.value.kind == "exhausted"
 
 
+def test_jimu_from_a_store_and_a_second_batch(tmp_path):
+    """JIMU's function-independent preprocessing in a store: two runs from
+    it, a third refused, then a second preprocessing into the same stores
+    adds a batch (its own Setup) that serves the next run."""
+    run, stores = preprocessed(tmp_path, 2, "jimu")
+    for x, y in [(1, 2), (200, 100)]:
+        a, b = both(run("alice", x), run("bob", y))
+        assert b["outputs"] == [[(x + y) % 256]]
+    with pytest.raises(brickyard.Exhausted):
+        both(run("alice", 0), run("bob", 0))
+    listener = brickyard.Listener()
+
+    def pre(role, **kw):
+        s, k = stores[role]
+        return lambda: brickyard.preprocess("jimu", "builtin:add8", role, s, key=k, timeout=60, **kw)
+
+    a, b = both(pre("alice", listen=listener), pre("bob", connect=listener.address))
+    kinds = {k["name"]: k for k in b["store"]["kinds"]}
+    assert kinds["jimu-bucket"]["consumed"] == 14 and kinds["jimu-bucket-1"]["produced"] == 7
+    a, b = both(run("alice", 255), run("bob", 3))
+    assert b["outputs"] == [[2]]
+
+
 def test_per_execution_inputs_from_a_store(tmp_path):
     run, _ = preprocessed(tmp_path, 3)
     a, b = both(run("alice", [1, 2, 3], per_execution=True), run("bob", [10, 20, 30], per_execution=True))
