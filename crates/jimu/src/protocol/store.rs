@@ -670,11 +670,15 @@ fn take(
             theirs.len()
         )));
     }
-    let common: Vec<Batch> = mine
+    let mut common: Vec<Batch> = mine
         .iter()
         .copied()
         .filter(|b| theirs.contains(&b.0))
         .collect();
+    // Both sides walk the same order (lists are ascending already: each
+    // new number is above all used ones).
+    common.sort_unstable();
+    common.dedup();
     if common.is_empty() {
         return Err(Error::Storage(format!(
             "jimu: no complete preprocessing batch is in both stores (ours lists {:?}, the \
