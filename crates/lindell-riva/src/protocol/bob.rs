@@ -11,7 +11,7 @@ use super::{
 use crate::excom::{commit, commit_blocks, Commitment, Role, VerifierAwaiting};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_garble::{decode, evaluate, Keep};
+use brickyard_garble::{decode, evaluate_many, EvalOutput, GarblePlan, GarbledCircuit, Keep};
 use brickyard_ot::KosReceiver;
 use brickyard_store::Store;
 use zeroize::Zeroizing;
@@ -585,11 +585,13 @@ impl Bob {
         let enc = ch.recv_block_vec(2 * nout * b)?;
         let mut hd = [0u8; 32];
         ch.recv_bytes(&mut hd)?;
-        // Evaluate all B circuits.
+        // Evaluate all B circuits, interleaved a stage at a time.
         let mut out_labels = Vec::with_capacity(b);
         let mut out_bits = Vec::with_capacity(b);
-        for (bundle, labs) in bk.bundles.iter().zip(&inputs) {
-            let o = evaluate(&st.plan, &bundle.gc, labs, Keep::Outputs)?;
+        for (o, bundle) in evaluate_bucket(&st.plan, &bk.bundles[..b], &inputs)?
+            .into_iter()
+            .zip(&bk.bundles)
+        {
             out_bits.push(decode(&o.output_labels, &bundle.decoding)?);
             out_labels.push(o.output_labels);
         }
@@ -670,12 +672,11 @@ impl Bob {
         if hash_d(big_d) != hd {
             return Err(cheating(CHECK_RECOVERY_HASH));
         }
-        // C': majority output.
+        // C': majority output (the B' copies interleaved).
         let mut votes: Vec<(Vec<bool>, usize)> = Vec::new();
-        for (t, labs) in inputs2.iter().enumerate() {
-            let i = b + t;
-            let o = evaluate(&st.plan2, &bk.bundles[i].gc, labs, Keep::Outputs)?;
-            let bits = decode(&o.output_labels, &bk.bundles[i].decoding)?;
+        let outs2 = evaluate_bucket(&st.plan2, &bk.bundles[b..], &inputs2)?;
+        for (o, bundle) in outs2.iter().zip(&bk.bundles[b..]) {
+            let bits = decode(&o.output_labels, &bundle.decoding)?;
             match votes.iter_mut().find(|(v, _)| *v == bits) {
                 Some(e) => e.1 += 1,
                 None => votes.push((bits, 1)),
@@ -719,6 +720,21 @@ impl Bob {
         self.last_source = Some(source);
         Ok(out)
     }
+}
+
+/// Evaluates the garbled circuits of `bundles` (copies of `plan`) on
+/// `inputs`, side by side (see `brickyard_garble::evaluate_many`).
+fn evaluate_bucket(
+    plan: &GarblePlan,
+    bundles: &[BundlePublic],
+    inputs: &[Vec<Block>],
+) -> Result<Vec<EvalOutput>> {
+    let jobs: Vec<(&GarbledCircuit, &[Block])> = bundles
+        .iter()
+        .zip(inputs)
+        .map(|(bd, l)| (&bd.gc, &l[..]))
+        .collect();
+    evaluate_many(plan, &jobs, Keep::Outputs)
 }
 
 /// Receives `bits.len()` labels (with openings) for wires `base..` of
