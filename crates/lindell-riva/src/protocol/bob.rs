@@ -253,6 +253,9 @@ pub struct Bob {
     /// Buckets in a store instead of `buckets` (see `stored.rs`).
     store: Option<Box<Store>>,
     cheat: Cheat,
+    /// The last execution's bucket, freed by [`Bob::release_spent`]
+    /// (after the execution's timing) or with the party.
+    spent: Option<BobBucket>,
     last_source: Option<OutputSource>,
     last_recovered: Option<Vec<bool>>,
 }
@@ -276,6 +279,7 @@ impl Bob {
             next: 0,
             store: None,
             cheat: Cheat::None,
+            spent: None,
             last_source: None,
             last_recovered: None,
         }
@@ -326,6 +330,12 @@ impl Bob {
         };
         let (reserved, bytes) = stored::take(s)?;
         BobBucket::read(&bytes, reserved, st)
+    }
+
+    /// Frees the last execution's bucket (megabytes of tables whose free
+    /// returns pages to the kernel: kept off the execution's critical path).
+    pub fn release_spent(&mut self) {
+        self.spent = None;
     }
 
     /// Adversary mode: the strategy this party follows.
@@ -427,11 +437,12 @@ impl Bob {
             }
             seed_commits.push(bundle::recv_commitment(ch)?);
         }
-        drop(scratch);
         if seed_commits.len() != total {
             return Err(Error::config("lindell-riva: selection size"));
         }
         let (session, opened) = v.receive_commitments(ch)?;
+        // One buffer for every regenerated bundle (compared, then dropped).
+        let mut regen = scratch;
         // Checked bundles: the seed opens its commitment, and everything
         // regenerated from it equals what was sent.
         for (j, mask) in opened {
@@ -443,15 +454,17 @@ impl Bob {
                 return Err(cheating(CHECK_SEED));
             }
             let (plan, shape) = st.of(j);
-            let (public, secret) = bundle::generate(plan, shape, j, Block::from_bytes(seed))?;
+            let secret =
+                bundle::generate_into(plan, shape, j, Block::from_bytes(seed), &mut regen)?;
             if secret.mask_bytes() != mask {
                 return Err(cheating(CHECK_MASK));
             }
-            if !bundles.matches(j, &public) {
+            if !bundles.matches(j, &regen) {
                 return Err(cheating(CHECK_CIRCUIT));
             }
             bundles.discard(j);
         }
+        drop(regen);
         // F_ExCom∆ZK: all buckets' differences, then all challenges, then
         // all openings (no difference is accepted after its challenge).
         let mut claims = Vec::with_capacity(challenges.len());
@@ -718,6 +731,7 @@ impl Bob {
             )
         };
         self.last_source = Some(source);
+        self.spent = Some(bk);
         Ok(out)
     }
 }
