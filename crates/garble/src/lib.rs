@@ -18,6 +18,7 @@ pub mod delta;
 pub mod evaluator;
 pub mod garbler;
 pub mod gate;
+pub mod many;
 pub mod plan;
 pub mod tweak;
 mod walk;
@@ -31,6 +32,7 @@ pub use garbler::{
     garble, garble_into, garble_streaming, garble_to_channel, GarbleOutput, GarbledCircuit, Garbler,
 };
 pub use gate::{eval_and, eval_ands, garble_and, garble_ands, AndScratch};
+pub use many::evaluate_many;
 pub use plan::GarblePlan;
 pub use walk::Keep;
 

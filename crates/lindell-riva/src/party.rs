@@ -107,6 +107,9 @@ macro_rules! offline_phases_of_inner {
         fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
             self.inner.dependent(ch)
         }
+        fn after_execution(&mut self) {
+            self.inner.release_spent();
+        }
     };
 }
 

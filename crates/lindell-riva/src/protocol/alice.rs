@@ -25,6 +25,10 @@ pub struct Alice {
     next: usize,
     /// Buckets in a store instead of `buckets` (see `stored.rs`).
     store: Option<Box<Store>>,
+    /// The last execution's bucket, wiped and freed by
+    /// [`Alice::release_spent`] (after the execution's timing) or with
+    /// the party.
+    spent: Vec<BundleSecret>,
     cheat: Cheat,
 }
 
@@ -45,6 +49,7 @@ impl Alice {
             buckets: Vec::new(),
             next: 0,
             store: None,
+            spent: Vec::new(),
             cheat: Cheat::None,
         }
     }
@@ -107,6 +112,12 @@ impl Alice {
         }
         r.done()?;
         Ok(secs)
+    }
+
+    /// Wipes and frees the last execution's bucket (its secrets are never
+    /// used again; the wiping is kept off the execution's critical path).
+    pub fn release_spent(&mut self) {
+        self.spent = Vec::new();
     }
 
     /// Adversary mode: the strategy this party follows.
@@ -446,6 +457,7 @@ impl Alice {
         }
         ch.flush()?;
         debug_assert_eq!(secs.len(), b + b2);
+        self.spent = secs;
         Ok(())
     }
 }

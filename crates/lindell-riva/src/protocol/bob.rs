@@ -11,7 +11,7 @@ use super::{
 use crate::excom::{commit, commit_blocks, Commitment, Role, VerifierAwaiting};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_garble::{decode, evaluate, Keep};
+use brickyard_garble::{decode, evaluate_many, EvalOutput, GarblePlan, GarbledCircuit, Keep};
 use brickyard_ot::KosReceiver;
 use brickyard_store::Store;
 use zeroize::Zeroizing;
@@ -253,6 +253,9 @@ pub struct Bob {
     /// Buckets in a store instead of `buckets` (see `stored.rs`).
     store: Option<Box<Store>>,
     cheat: Cheat,
+    /// The last execution's bucket, freed by [`Bob::release_spent`]
+    /// (after the execution's timing) or with the party.
+    spent: Option<BobBucket>,
     last_source: Option<OutputSource>,
     last_recovered: Option<Vec<bool>>,
 }
@@ -276,6 +279,7 @@ impl Bob {
             next: 0,
             store: None,
             cheat: Cheat::None,
+            spent: None,
             last_source: None,
             last_recovered: None,
         }
@@ -326,6 +330,12 @@ impl Bob {
         };
         let (reserved, bytes) = stored::take(s)?;
         BobBucket::read(&bytes, reserved, st)
+    }
+
+    /// Frees the last execution's bucket (megabytes of tables whose free
+    /// returns pages to the kernel: kept off the execution's critical path).
+    pub fn release_spent(&mut self) {
+        self.spent = None;
     }
 
     /// Adversary mode: the strategy this party follows.
@@ -427,11 +437,12 @@ impl Bob {
             }
             seed_commits.push(bundle::recv_commitment(ch)?);
         }
-        drop(scratch);
         if seed_commits.len() != total {
             return Err(Error::config("lindell-riva: selection size"));
         }
         let (session, opened) = v.receive_commitments(ch)?;
+        // One buffer for every regenerated bundle (compared, then dropped).
+        let mut regen = scratch;
         // Checked bundles: the seed opens its commitment, and everything
         // regenerated from it equals what was sent.
         for (j, mask) in opened {
@@ -443,15 +454,17 @@ impl Bob {
                 return Err(cheating(CHECK_SEED));
             }
             let (plan, shape) = st.of(j);
-            let (public, secret) = bundle::generate(plan, shape, j, Block::from_bytes(seed))?;
+            let secret =
+                bundle::generate_into(plan, shape, j, Block::from_bytes(seed), &mut regen)?;
             if secret.mask_bytes() != mask {
                 return Err(cheating(CHECK_MASK));
             }
-            if !bundles.matches(j, &public) {
+            if !bundles.matches(j, &regen) {
                 return Err(cheating(CHECK_CIRCUIT));
             }
             bundles.discard(j);
         }
+        drop(regen);
         // F_ExCom∆ZK: all buckets' differences, then all challenges, then
         // all openings (no difference is accepted after its challenge).
         let mut claims = Vec::with_capacity(challenges.len());
@@ -585,11 +598,13 @@ impl Bob {
         let enc = ch.recv_block_vec(2 * nout * b)?;
         let mut hd = [0u8; 32];
         ch.recv_bytes(&mut hd)?;
-        // Evaluate all B circuits.
+        // Evaluate all B circuits, interleaved a stage at a time.
         let mut out_labels = Vec::with_capacity(b);
         let mut out_bits = Vec::with_capacity(b);
-        for (bundle, labs) in bk.bundles.iter().zip(&inputs) {
-            let o = evaluate(&st.plan, &bundle.gc, labs, Keep::Outputs)?;
+        for (o, bundle) in evaluate_bucket(&st.plan, &bk.bundles[..b], &inputs)?
+            .into_iter()
+            .zip(&bk.bundles)
+        {
             out_bits.push(decode(&o.output_labels, &bundle.decoding)?);
             out_labels.push(o.output_labels);
         }
@@ -670,12 +685,11 @@ impl Bob {
         if hash_d(big_d) != hd {
             return Err(cheating(CHECK_RECOVERY_HASH));
         }
-        // C': majority output.
+        // C': majority output (the B' copies interleaved).
         let mut votes: Vec<(Vec<bool>, usize)> = Vec::new();
-        for (t, labs) in inputs2.iter().enumerate() {
-            let i = b + t;
-            let o = evaluate(&st.plan2, &bk.bundles[i].gc, labs, Keep::Outputs)?;
-            let bits = decode(&o.output_labels, &bk.bundles[i].decoding)?;
+        let outs2 = evaluate_bucket(&st.plan2, &bk.bundles[b..], &inputs2)?;
+        for (o, bundle) in outs2.iter().zip(&bk.bundles[b..]) {
+            let bits = decode(&o.output_labels, &bundle.decoding)?;
             match votes.iter_mut().find(|(v, _)| *v == bits) {
                 Some(e) => e.1 += 1,
                 None => votes.push((bits, 1)),
@@ -717,8 +731,24 @@ impl Bob {
             )
         };
         self.last_source = Some(source);
+        self.spent = Some(bk);
         Ok(out)
     }
+}
+
+/// Evaluates the garbled circuits of `bundles` (copies of `plan`) on
+/// `inputs`, side by side (see `brickyard_garble::evaluate_many`).
+fn evaluate_bucket(
+    plan: &GarblePlan,
+    bundles: &[BundlePublic],
+    inputs: &[Vec<Block>],
+) -> Result<Vec<EvalOutput>> {
+    let jobs: Vec<(&GarbledCircuit, &[Block])> = bundles
+        .iter()
+        .zip(inputs)
+        .map(|(bd, l)| (&bd.gc, &l[..]))
+        .collect();
+    evaluate_many(plan, &jobs, Keep::Outputs)
 }
 
 /// Receives `bits.len()` labels (with openings) for wires `base..` of

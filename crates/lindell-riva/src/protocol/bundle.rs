@@ -24,7 +24,8 @@ use crate::excom::{block_input, commit, commit_block, commit_blocks, Commitment,
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
 use brickyard_garble::{
-    garble, garble_to_channel, Decoding, Delta, GarbleOutput, GarblePlan, GarbledCircuit, Keep,
+    garble, garble_into, garble_to_channel, Decoding, Delta, GarbleOutput, GarblePlan,
+    GarbledCircuit, Keep,
 };
 use zeroize::{Zeroize, Zeroizing};
 
@@ -90,6 +91,34 @@ pub fn generate(
         lambda: rest.lambda,
     };
     Ok((public, secret))
+}
+
+/// [`generate`] into `public`, reusing its table vector: Bob regenerates
+/// every checked bundle only to compare it, so one buffer serves them all
+/// (no fresh pages to fault in and free per bundle).
+pub fn generate_into(
+    plan: &GarblePlan,
+    shape: Shape,
+    j: usize,
+    seed: Block,
+    public: &mut BundlePublic,
+) -> Result<BundleSecret> {
+    let (mut secret, delta) = expand(shape, j, seed);
+    let out = garble_into(
+        plan,
+        &delta,
+        &secret.zero,
+        0,
+        Keep::Outputs,
+        &mut public.gc.tables,
+    )?;
+    public.gc.tweak_offset = 0;
+    let rest = finish(&mut secret, &out);
+    public.decoding = rest.decoding;
+    public.labels = rest.labels;
+    public.outputs = rest.outputs;
+    public.lambda = rest.lambda;
+    Ok(secret)
 }
 
 /// [`generate`] and [`BundlePublic::send`] in one pass: the tables go to

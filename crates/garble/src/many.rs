@@ -1,0 +1,231 @@
+//! Evaluating several garblings of one plan side by side.
+//!
+//! Cut-and-choose protocols (Lindell–Riva's buckets) evaluate `B` garbled
+//! copies of one circuit under different Δ and labels. One at a time, each
+//! AND stage of a copy hashes at most [`crate::plan::GROUP`] gates, and the
+//! two dependent AES passes of the hash wait on each other through a short
+//! batch. Here the copies walk the plan together, a stage at a time: each
+//! copy runs the stage's XOR gates on its own label vector, then the
+//! stage's AND gates of *all* copies are gathered into one buffer and
+//! hashed by one `encrypt_blocks` call per AES pass, so the AES backend
+//! (VAES on this class of CPU) sees `copies × 8` gates per call. Per copy
+//! the gate order, the tweaks and the equations are those of
+//! [`crate::evaluate`] (stage by stage, the order its portable kernels
+//! run), so the output labels are identical (tested against it).
+//!
+//! Safe code only: the AES goes through [`brickyard_core::aes::fixed_key`].
+
+use crate::evaluator::EvalOutput;
+use crate::garbler::GarbledCircuit;
+use crate::gate::TABLE_BLOCKS;
+use crate::plan::GarblePlan;
+use crate::walk::{self, Keep, Labels};
+use brickyard_core::aes::fixed_key;
+use brickyard_core::aes::halfgates::{and_tweak, AndSlots, SlotProgram};
+use brickyard_core::{Block, Error, Result};
+use std::ops::Range;
+use zeroize::Zeroizing;
+
+/// Evaluates every `(garbled circuit, input labels)` of `jobs` (all of
+/// `plan`), interleaved a stage at a time; the outputs are those of
+/// [`crate::evaluate`] on each job, in order. A job whose tables or labels
+/// have the wrong length is [`Error::Malformed`] before any work.
+pub fn evaluate_many(
+    plan: &GarblePlan,
+    jobs: &[(&GarbledCircuit, &[Block])],
+    keep: Keep,
+) -> Result<Vec<EvalOutput>> {
+    for (gc, labels) in jobs {
+        if gc.tables.len() != plan.table_blocks() {
+            return Err(Error::malformed(format!(
+                "garbled circuit has {} table blocks, circuit needs {}",
+                gc.tables.len(),
+                plan.table_blocks()
+            )));
+        }
+        if labels.len() != plan.input_wires.len() {
+            return Err(Error::malformed(format!(
+                "{} input labels for {} input wires",
+                labels.len(),
+                plan.input_wires.len()
+            )));
+        }
+    }
+    let layout = plan.layout(keep);
+    let prog = &layout.prog;
+    let mut ws: Vec<Labels> = jobs.iter().map(|(_, l)| walk::start(layout, l)).collect();
+    let mut ps: Vec<Labels> = jobs.iter().map(|_| walk::start_pis(layout, 1)).collect();
+    let offsets: Vec<u64> = jobs.iter().map(|(gc, _)| gc.tweak_offset).collect();
+    let tables: Vec<&[Block]> = jobs.iter().map(|(gc, _)| &gc.tables[..]).collect();
+    let mut scratch = Scratch::default();
+    for step in &layout.steps {
+        let stages = step.stages.0 as usize..step.stages.1 as usize;
+        if step.cached {
+            for s in stages.clone() {
+                for w in ws.iter_mut() {
+                    prog.run_xors(w, prog.stage_xors(s));
+                }
+            }
+            let pis = step.pis.0 as usize..step.pis.1 as usize;
+            scratch.pis(prog, &ws, &mut ps, pis);
+            let ands = step.ands.0 as usize..step.ands.1 as usize;
+            scratch.ands_cached(prog, &mut ws, &ps, &tables, &offsets, ands);
+        } else {
+            for s in stages {
+                for w in ws.iter_mut() {
+                    prog.run_xors(w, prog.stage_xors(s));
+                }
+                let ands = prog.stages_ands(s..s + 1);
+                if !ands.is_empty() {
+                    scratch.ands(prog, &mut ws, &tables, &offsets, ands);
+                }
+            }
+        }
+    }
+    Ok(ws
+        .iter()
+        .map(|w| EvalOutput {
+            output_labels: walk::outputs(layout, w, Block::ZERO),
+            wire_labels: walk::all_wires(layout, w, keep, Block::ZERO),
+        })
+        .collect())
+}
+
+/// The hash buffers of one batch (all copies' gates of a stage), reused
+/// across stages and wiped on drop (they hold π of labels, which reveal
+/// the labels).
+#[derive(Default)]
+struct Scratch {
+    /// Gathered inputs `[A, B]` per gate, kept for the colour bits.
+    held: Zeroizing<Vec<Block>>,
+    /// First pass `π(A), π(B)`.
+    u: Zeroizing<Vec<Block>>,
+    /// Second pass `π(π(A) ⊕ t), π(π(B) ⊕ t ⊕ 1)`.
+    v: Zeroizing<Vec<Block>>,
+    /// Blocks of each buffer the current batch uses.
+    n: usize,
+}
+
+impl Scratch {
+    /// Makes room for `n` blocks per buffer; the first `n` are then
+    /// overwritten by the caller (no zeroing per stage).
+    fn reset(&mut self, n: usize) {
+        for b in [&mut self.held, &mut self.u, &mut self.v] {
+            if b.len() < n {
+                b.resize(n, Block::ZERO);
+            }
+        }
+        self.n = n;
+    }
+
+    /// AND gates `ands` of every copy (inputs gathered with their folds).
+    fn ands(
+        &mut self,
+        prog: &SlotProgram,
+        ws: &mut [Labels],
+        tables: &[&[Block]],
+        offsets: &[u64],
+        ands: Range<usize>,
+    ) {
+        let gates = &prog.ands()[ands.clone()];
+        let folds = prog.folds(ands.clone());
+        let n = gates.len();
+        self.reset(2 * n * ws.len());
+        for (c, w) in ws.iter().enumerate() {
+            let held = &mut self.held[2 * n * c..2 * n * (c + 1)];
+            for (i, g) in gates.iter().enumerate() {
+                let (mut a, mut b) = (w[g.a as usize], w[g.b as usize]);
+                if let Some(f) = folds.get(i) {
+                    a ^= w[f[0] as usize / 16];
+                    b ^= w[f[1] as usize / 16];
+                }
+                held[2 * i] = a;
+                held[2 * i + 1] = b;
+            }
+        }
+        let m = self.n;
+        self.u[..m].copy_from_slice(&self.held[..m]);
+        let pi = fixed_key();
+        pi.encrypt_blocks(&mut self.u[..m]);
+        for (c, &off) in offsets.iter().enumerate() {
+            let at = 2 * n * c;
+            for i in 0..n {
+                let t = and_tweak(off, (ands.start + i) as u64);
+                self.v[at + 2 * i] = self.u[at + 2 * i] ^ t;
+                self.v[at + 2 * i + 1] = self.u[at + 2 * i + 1] ^ t ^ Block(1);
+            }
+        }
+        pi.encrypt_blocks(&mut self.v[..m]);
+        self.finish(gates, ws, tables, ands.start);
+    }
+
+    /// AND gates `ands` of every copy reading their inner π from the π
+    /// vectors (π-cached steps).
+    fn ands_cached(
+        &mut self,
+        prog: &SlotProgram,
+        ws: &mut [Labels],
+        ps: &[Labels],
+        tables: &[&[Block]],
+        offsets: &[u64],
+        ands: Range<usize>,
+    ) {
+        let gates = &prog.ands()[ands.clone()];
+        let pis = &prog.and_pis()[ands.clone()];
+        let n = gates.len();
+        self.reset(2 * n * ws.len());
+        for (c, (w, p)) in ws.iter().zip(ps).enumerate() {
+            let at = 2 * n * c;
+            for (i, (g, &[pa, pb])) in gates.iter().zip(pis).enumerate() {
+                let t = and_tweak(offsets[c], (ands.start + i) as u64);
+                self.held[at + 2 * i] = w[g.a as usize];
+                self.held[at + 2 * i + 1] = w[g.b as usize];
+                self.u[at + 2 * i] = p[pa as usize];
+                self.u[at + 2 * i + 1] = p[pb as usize];
+                self.v[at + 2 * i] = p[pa as usize] ^ t;
+                self.v[at + 2 * i + 1] = p[pb as usize] ^ t ^ Block(1);
+            }
+        }
+        fixed_key().encrypt_blocks(&mut self.v[..self.n]);
+        self.finish(gates, ws, tables, ands.start);
+    }
+
+    /// `w[out] = H(A) ⊕ s_a·T_G ⊕ H(B) ⊕ s_b·(T_E ⊕ A)` for every gate of
+    /// every copy, outputs written after all inputs were read.
+    fn finish(&self, gates: &[AndSlots], ws: &mut [Labels], tables: &[&[Block]], first: usize) {
+        let n = gates.len();
+        for (c, w) in ws.iter_mut().enumerate() {
+            let at = 2 * n * c;
+            let ts = &tables[c][TABLE_BLOCKS * first..TABLE_BLOCKS * (first + n)];
+            for (i, g) in gates.iter().enumerate() {
+                let (a, b) = (self.held[at + 2 * i], self.held[at + 2 * i + 1]);
+                let (tg, te) = (ts[2 * i], ts[2 * i + 1]);
+                let wg = self.u[at + 2 * i] ^ self.v[at + 2 * i] ^ tg.and_bit(a.lsb());
+                let we =
+                    self.u[at + 2 * i + 1] ^ self.v[at + 2 * i + 1] ^ (te ^ a).and_bit(b.lsb());
+                w[g.out as usize] = wg ^ we;
+            }
+        }
+    }
+
+    /// π jobs `range` of every copy: `p[s] = π(w[l])`.
+    fn pis(&mut self, prog: &SlotProgram, ws: &[Labels], ps: &mut [Labels], range: Range<usize>) {
+        let jobs = &prog.pi_jobs()[range];
+        let n = jobs.len();
+        if n == 0 {
+            return;
+        }
+        self.reset(n * ws.len());
+        for (c, w) in ws.iter().enumerate() {
+            for (i, &[l, _]) in jobs.iter().enumerate() {
+                self.u[n * c + i] = w[l as usize];
+            }
+        }
+        fixed_key().encrypt_blocks(&mut self.u[..self.n]);
+        for (c, p) in ps.iter_mut().enumerate() {
+            for (i, &[_, s]) in jobs.iter().enumerate() {
+                p[s as usize] = self.u[n * c + i];
+            }
+        }
+    }
+}
