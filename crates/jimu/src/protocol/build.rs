@@ -86,6 +86,9 @@ pub struct BobExec<const L: usize> {
     pub index: usize,
 }
 
+/// Where Alice's walk hands each finished frame (ρ differences, δ's).
+type Sink<'a> = &'a mut dyn FnMut(&mut Vec<u8>, &mut Vec<Block>) -> Result<()>;
+
 /// Alice's per-wire (m, ρ) walk of execution `x`, and her solderings
 /// appended to `rho_out` / `lab_out`, handed to `sink` after the last AND
 /// of each frame ([`frame_ands`]).
@@ -101,7 +104,7 @@ fn alice_walk<const L: usize>(
     owner: &[Owner],
     rho_out: &mut Vec<u8>,
     lab_out: &mut Vec<Block>,
-    sink: &mut dyn FnMut(&mut Vec<u8>, &mut Vec<Block>) -> Result<()>,
+    sink: Sink<'_>,
 ) -> Result<AliceExec<L>> {
     let frame = frame_ands(sz);
     let nw = c.num_wires as usize;
@@ -170,7 +173,7 @@ fn alice_walk<const L: usize>(
                         lab_out.extend(dl);
                     }
                 }
-                if (q + 1) % frame == 0 {
+                if (q + 1).is_multiple_of(frame) {
                     sink(rho_out, lab_out)?;
                 }
                 and += 1;
@@ -420,11 +423,23 @@ fn xor_to(dst: &mut [u8], a: &[u8], b: &[u8]) {
     }
 }
 
-/// `buf[o] = buf[a] ⊕ buf[b]` for rows of `w` bytes.
+/// `buf[o] = buf[a] ⊕ buf[b]` for rows of `w` bytes (through a row on the
+/// stack, so the XOR runs on whole slices rather than indexed bytes).
 fn xor_row(buf: &mut [u8], w: usize, a: usize, b: usize, o: usize) {
-    for k in 0..w {
-        buf[o * w + k] = buf[a * w + k] ^ buf[b * w + k];
+    const MAX: usize = 64;
+    if w > MAX {
+        for k in 0..w {
+            buf[o * w + k] = buf[a * w + k] ^ buf[b * w + k];
+        }
+        return;
     }
+    let mut t = [0u8; MAX];
+    let t = &mut t[..w];
+    t.copy_from_slice(&buf[a * w..(a + 1) * w]);
+    for (x, &y) in t.iter_mut().zip(&buf[b * w..(b + 1) * w]) {
+        *x ^= y;
+    }
+    buf[o * w..(o + 1) * w].copy_from_slice(t);
 }
 
 /// Bob's Build: the same walk over i-hashes, receiving and verifying
@@ -535,7 +550,7 @@ fn bob_walk<const L: usize>(
                     hm[o * ww..(o + 1) * ww].copy_from_slice(g.pool.get(i));
                     hr[o * wp..(o + 1) * wp].copy_from_slice(g.hrho.get(3 * sz.t + i));
                     let q = x * sz.n + and;
-                    if q % frame == 0 {
+                    if q.is_multiple_of(frame) {
                         let n = frame.min(total_ands - q) * 3 * sz.bucket;
                         rhos.resize(n * lp, 0);
                         labs.resize(n * L, Block::ZERO);

@@ -309,7 +309,7 @@ pub fn bob<const L: usize>(
         if let Owner::Alice(k) = owner[pos] {
             let w = w as usize;
             hs.get_mut(k).copy_from_slice(&ex.hm[w * ww..(w + 1) * ww]);
-            label_bytes_into(&label_at::<L>(&got, 2 * ns + k), ls.get_mut(k));
+            label_bytes_into(&label_at::<L>(got, 2 * ns + k), ls.get_mut(k));
         }
     }
     let mut which = vec![None; sz.na];
@@ -322,7 +322,7 @@ pub fn bob<const L: usize>(
     for (pos, &w) in ins.iter().enumerate() {
         let w = w as usize;
         match owner[pos] {
-            Owner::Alice(k) => lab[w] = label_at(&got, 2 * ns + k),
+            Owner::Alice(k) => lab[w] = label_at(got, 2 * ns + k),
             Owner::Bob(k) => {
                 lab[w] = share_labels[k * sz.s..(k + 1) * sz.s]
                     .iter()
