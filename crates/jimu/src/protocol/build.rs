@@ -4,7 +4,9 @@
 //! its logical gate: ρ^l ⊕ ρ^{i,l}, ρ^r ⊕ ρ^{i,r}, ρ^o ⊕ ρ^{i,o} and
 //! δ_l = w^{p_l}_l ⊕ w^{p_{i,l}}_{i,l} ⊕ (p_l ⊕ p_{i,l})Δ, δ_r, δ_o. None of
 //! it depends on the inputs, so Alice sends all of it in one flight and
-//! Bob verifies it against the i-hashes at once: no challenge.
+//! Bob verifies it against the i-hashes at once: no challenge. The flight
+//! is cut into frames of whole ANDs ([`frame_ands`]), each sent as soon as
+//! Alice has walked it, so that Bob's walk runs beside hers.
 //!
 //! Bob's input wire is the XOR of its s shares (Step 1(b)v): label and
 //! i-hash are XORs, its permutation bit is 0, so its ρ is the all-zero
@@ -16,10 +18,13 @@ use super::schedule::Schedule;
 use super::{cheating, label_bytes_into, parity, xor_bytes};
 use crate::cheat::{Cheat, Cheats};
 use brickyard_circuit::{Circuit, Gate};
+use brickyard_core::prefetch::prefetch;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_driver::steps::step;
 use brickyard_garble::wide::{self, Compress, Label, WideDelta};
 use brickyard_ihash::{Receiver, Rows, Verifier};
+use zeroize::Zeroizing;
 
 /// The circuit's input wires in the run's input order (groups concatenated).
 pub fn input_wires(c: &Circuit) -> Vec<u32> {
@@ -81,8 +86,12 @@ pub struct BobExec<const L: usize> {
     pub index: usize,
 }
 
+/// Where Alice's walk hands each finished frame (ρ differences, δ's).
+type Sink<'a> = &'a mut dyn FnMut(&mut Vec<u8>, &mut Vec<Block>) -> Result<()>;
+
 /// Alice's per-wire (m, ρ) walk of execution `x`, and her solderings
-/// appended to `rho_out` / `lab_out`.
+/// appended to `rho_out` / `lab_out`, handed to `sink` after the last AND
+/// of each frame ([`frame_ands`]).
 #[allow(clippy::too_many_arguments)]
 fn alice_walk<const L: usize>(
     c: &Circuit,
@@ -95,10 +104,12 @@ fn alice_walk<const L: usize>(
     owner: &[Owner],
     rho_out: &mut Vec<u8>,
     lab_out: &mut Vec<Block>,
+    sink: Sink<'_>,
 ) -> Result<AliceExec<L>> {
+    let frame = frame_ands(sz);
     let nw = c.num_wires as usize;
     let d = delta.label();
-    let mut m = vec![[Block::ZERO; L]; nw];
+    let mut m = Zeroizing::new(vec![[Block::ZERO; L]; nw]);
     let mut rho = vec![0u8; nw * lp];
     let pool_rho = |i: usize| g.rho.get(3 * sz.t + i);
     let ins = input_wires(c);
@@ -143,7 +154,15 @@ fn alice_walk<const L: usize>(
                 m[o] = g.pool[i];
                 rho[o * lp..(o + 1) * lp].copy_from_slice(pool_rho(i));
                 let q = x * sz.n + and;
-                for &gi in &asg.bucketed[q * sz.bucket..(q + 1) * sz.bucket] {
+                if let Some(next) = asg.bucketed.get(bucket_range(q + AHEAD, sz.bucket)) {
+                    for &gi in next {
+                        prefetch_label(&g.ml[gi]);
+                        prefetch_label(&g.mr[gi]);
+                        prefetch_label(&g.mo[gi]);
+                        prefetch_rows(&g.rho, 3 * gi, 3);
+                    }
+                }
+                for &gi in &asg.bucketed[bucket_range(q, sz.bucket)] {
                     let mine = [(a, &g.ml[gi]), (b, &g.mr[gi]), (o, &g.mo[gi])];
                     for (side, (wire, gm)) in mine.into_iter().enumerate() {
                         let rw = &rho[wire * lp..(wire + 1) * lp];
@@ -153,6 +172,9 @@ fn alice_walk<const L: usize>(
                         let dl = wide::xor(&wide::xor(&m[wire], gm), &wide::and_bit(d, dp));
                         lab_out.extend(dl);
                     }
+                }
+                if (q + 1).is_multiple_of(frame) {
+                    sink(rho_out, lab_out)?;
                 }
                 and += 1;
             }
@@ -170,6 +192,34 @@ fn alice_walk<const L: usize>(
         out_rho,
         index: x,
     })
+}
+
+/// ANDs ahead of the walk whose bucket gates' rows are prefetched: the
+/// cut-and-choose permutes the gates, so the gates of a bucket sit at
+/// random places in megabytes of rows, and without a hint every
+/// soldering waits for a cache (and TLB) miss. (Walking the gates in
+/// increasing number instead makes those reads a stream but the per-wire
+/// reads random, and measured slower.)
+const AHEAD: usize = 4;
+
+/// The bucket gates of bucket `q` in `Assignment::bucketed`.
+fn bucket_range(q: usize, bucket: usize) -> std::ops::Range<usize> {
+    q * bucket..(q + 1) * bucket
+}
+
+/// Prefetches a label (its first and last byte's lines).
+fn prefetch_label<const L: usize>(l: &Label<L>) {
+    let b: &[u8] = bytemuck::bytes_of(l);
+    prefetch(b, 0);
+    prefetch(b, b.len() - 1);
+}
+
+/// Prefetches rows `first..first + count` of `r` (the first line of each;
+/// rows are at most a line wide at k = 88).
+fn prefetch_rows(r: &Rows, first: usize, count: usize) {
+    for i in first..(first + count).min(r.len()) {
+        prefetch(r.get(i), 0);
+    }
 }
 
 /// Who owns an input position, and which of the owner's bits it is.
@@ -194,7 +244,8 @@ pub fn owners(alice_pos: &[usize], bob_pos: &[usize]) -> Vec<Owner> {
     o
 }
 
-/// Alice's Build for executions `xs`: one flight of solderings.
+/// Alice's Build for all executions: one flight of solderings, frame by
+/// frame.
 #[allow(clippy::too_many_arguments)]
 pub fn alice<const L: usize>(
     ch: &mut Channel,
@@ -209,35 +260,67 @@ pub fn alice<const L: usize>(
     cheats: &Cheats,
 ) -> Result<Vec<AliceExec<L>>> {
     let per_exec = 3 * sz.bucket * sz.n;
-    let mut rho_out = Vec::with_capacity(sz.e * per_exec * lp);
-    let mut lab_out = Vec::with_capacity(sz.e * per_exec * L);
+    let total = sz.e * per_exec;
+    let room = 3 * sz.bucket * frame_ands(sz);
+    let mut rho_out = Vec::with_capacity(room.min(total) * lp);
+    let mut lab_out = Vec::with_capacity(room.min(total) * L);
+    // The cheats pick one place in the whole flight, as if it were one
+    // frame.
+    let bad_lab = (total > 0 && cheats.is(Cheat::BadSolderLabel))
+        .then(|| (cheats.at(total * L), Block(prg.random_block().0 | 1)));
+    let bad_rho = (total > 0 && cheats.is(Cheat::BadSolderRho)).then(|| cheats.at(total * lp));
+    let (mut sent_rho, mut sent_lab) = (0usize, 0usize);
+    let mut sink = |rho_out: &mut Vec<u8>, lab_out: &mut Vec<Block>| -> Result<()> {
+        if let Some((j, e)) = bad_lab {
+            if (sent_lab..sent_lab + lab_out.len()).contains(&j) {
+                lab_out[j - sent_lab] ^= e;
+            }
+        }
+        if let Some(j) = bad_rho {
+            if (sent_rho..sent_rho + rho_out.len()).contains(&j) {
+                rho_out[j - sent_rho] ^= 1;
+            }
+        }
+        sent_rho += rho_out.len();
+        sent_lab += lab_out.len();
+        ch.send_bytes(rho_out)?;
+        ch.send_blocks(lab_out)?;
+        ch.flush()?;
+        rho_out.clear();
+        lab_out.clear();
+        Ok(())
+    };
     let mut execs = Vec::with_capacity(sz.e);
-    for x in 0..sz.e {
-        execs.push(alice_walk(
-            c,
-            g,
-            asg,
-            sz,
-            x,
-            delta,
-            lp,
-            owner,
-            &mut rho_out,
-            &mut lab_out,
-        )?);
-    }
-    if !lab_out.is_empty() && cheats.is(Cheat::BadSolderLabel) {
-        let j = cheats.at(lab_out.len());
-        lab_out[j] ^= Block(prg.random_block().0 | 1);
-    }
-    if !rho_out.is_empty() && cheats.is(Cheat::BadSolderRho) {
-        let j = cheats.at(rho_out.len());
-        rho_out[j] ^= 1;
-    }
-    ch.send_bytes(&rho_out)?;
-    ch.send_blocks(&lab_out)?;
-    ch.flush()?;
-    Ok(execs)
+    step("build: Alice's solderings, sent frame by frame", || {
+        for x in 0..sz.e {
+            execs.push(alice_walk(
+                c,
+                g,
+                asg,
+                sz,
+                x,
+                delta,
+                lp,
+                owner,
+                &mut rho_out,
+                &mut lab_out,
+                &mut sink,
+            )?);
+        }
+        if !rho_out.is_empty() || !lab_out.is_empty() {
+            sink(&mut rho_out, &mut lab_out)?;
+        }
+        Ok(execs)
+    })
+}
+
+/// ANDs per frame of Build's flight (the last frame may hold fewer): Alice
+/// sends each frame (its ρ differences, then its δ's) as soon as she has
+/// walked it, and Bob verifies it while she walks the next, so the two
+/// walks overlap instead of adding up. About a verification slice of
+/// solderings, in whole ANDs.
+fn frame_ands(sz: &Sizes) -> usize {
+    (SLICE / (3 * sz.bucket).max(1)).max(1)
 }
 
 /// Solderings Bob verifies per batch: a slice of the walk whose four
@@ -329,11 +412,34 @@ impl SolderBatch {
     }
 }
 
-/// `buf[o] = buf[a] ⊕ buf[b]` for rows of `w` bytes.
-fn xor_row(buf: &mut [u8], w: usize, a: usize, b: usize, o: usize) {
-    for k in 0..w {
-        buf[o * w + k] = buf[a * w + k] ^ buf[b * w + k];
+/// `dst = a ⊕ b` (equal lengths).
+fn xor_to(dst: &mut [u8], a: &[u8], b: &[u8]) {
+    assert!(
+        a.len() == dst.len() && b.len() == dst.len(),
+        "xor_to: lengths"
+    );
+    for ((d, &x), &y) in dst.iter_mut().zip(a).zip(b) {
+        *d = x ^ y;
     }
+}
+
+/// `buf[o] = buf[a] ⊕ buf[b]` for rows of `w` bytes (through a row on the
+/// stack, so the XOR runs on whole slices rather than indexed bytes).
+fn xor_row(buf: &mut [u8], w: usize, a: usize, b: usize, o: usize) {
+    const MAX: usize = 64;
+    if w > MAX {
+        for k in 0..w {
+            buf[o * w + k] = buf[a * w + k] ^ buf[b * w + k];
+        }
+        return;
+    }
+    let mut t = [0u8; MAX];
+    let t = &mut t[..w];
+    t.copy_from_slice(&buf[a * w..(a + 1) * w]);
+    for (x, &y) in t.iter_mut().zip(&buf[b * w..(b + 1) * w]) {
+        *x ^= y;
+    }
+    buf[o * w..(o + 1) * w].copy_from_slice(t);
 }
 
 /// Bob's Build: the same walk over i-hashes, receiving and verifying
@@ -353,17 +459,37 @@ pub fn bob<const L: usize>(
     h_delta: &[u8],
     compress: &Compress,
 ) -> Result<Vec<BobExec<L>>> {
+    step(
+        "build: Bob's walk and verification (waits included)",
+        || {
+            bob_walk(
+                c, sched, owner, g, asg, sz, wire, perm, h_delta, compress, ch,
+            )
+        },
+    )
+}
+
+/// Bob's walk, receiving Alice's solderings frame by frame (see [`bob`]).
+#[allow(clippy::too_many_arguments)]
+fn bob_walk<const L: usize>(
+    c: &Circuit,
+    sched: &Schedule,
+    owner: &[Owner],
+    g: &BobGates<L>,
+    asg: &Assignment,
+    sz: &Sizes,
+    wire: &Receiver,
+    perm: &Receiver,
+    h_delta: &[u8],
+    compress: &Compress,
+    ch: &mut Channel,
+) -> Result<Vec<BobExec<L>>> {
     let (ww, lp, wp) = (wire.params().w, perm.params().ell, perm.params().w);
-    let per_exec = 3 * sz.bucket * sz.n;
-    let mut rhos = vec![0u8; sz.e * per_exec * lp];
-    ch.recv_bytes(&mut rhos)?;
-    let mut labs = vec![Block::ZERO; sz.e * per_exec * L];
-    ch.recv_blocks(&mut labs)?;
     let (wv, pv) = (wire.verifier(), perm.verifier());
     let field = perm.params().field();
-    if !rhos.iter().all(|&v| field.contains(v)) {
-        return Err(Error::malformed("jimu: soldering ρ outside GF(2^σ)"));
-    }
+    let (frame, total_ands) = (frame_ands(sz), sz.e * sz.n);
+    let mut rhos: Vec<u8> = Vec::new();
+    let mut labs: Vec<Block> = Vec::new();
     let ins = input_wires(c);
     let nw = c.num_wires as usize;
     let gates: [&Rows; 3] = [&g.hl, &g.hr, &g.ho];
@@ -424,19 +550,49 @@ pub fn bob<const L: usize>(
                     hm[o * ww..(o + 1) * ww].copy_from_slice(g.pool.get(i));
                     hr[o * wp..(o + 1) * wp].copy_from_slice(g.hrho.get(3 * sz.t + i));
                     let q = x * sz.n + and;
+                    if q.is_multiple_of(frame) {
+                        let n = frame.min(total_ands - q) * 3 * sz.bucket;
+                        rhos.resize(n * lp, 0);
+                        labs.resize(n * L, Block::ZERO);
+                        step("build: Bob waits for a frame", || -> Result<()> {
+                            ch.recv_bytes(&mut rhos)?;
+                            ch.recv_blocks(&mut labs)
+                        })?;
+                        if !rhos.iter().all(|&v| field.contains(v)) {
+                            return Err(Error::malformed("jimu: soldering ρ outside GF(2^σ)"));
+                        }
+                        at = 0;
+                    }
+                    if let Some(next) = asg.bucketed.get(bucket_range(q + AHEAD, sz.bucket)) {
+                        for &gi in next {
+                            prefetch_rows(&g.hrho, 3 * gi, 3);
+                            for r in gates {
+                                prefetch_rows(r, gi, 1);
+                            }
+                            if let Some(t) = g.tables.get(2 * gi..2 * gi + 2) {
+                                prefetch_label(&t[0]);
+                                prefetch_label(&t[1]);
+                            }
+                        }
+                    }
                     let first = sched.slot[and] as usize * sz.bucket;
-                    let bucket = &asg.bucketed[q * sz.bucket..(q + 1) * sz.bucket];
-                    for (j, &gi) in bucket.iter().enumerate() {
+                    for (j, &gi) in asg.bucketed[bucket_range(q, sz.bucket)].iter().enumerate() {
                         let mut delta = [zero; 3];
                         for (side, wire_id) in [a, b, o].into_iter().enumerate() {
                             let diff = &rhos[at * lp..(at + 1) * lp];
                             let dl: Label<L> = std::array::from_fn(|k| labs[at * L + k]);
                             let (want_rho, rho, want_lab, lab) = batch.next();
-                            want_rho.copy_from_slice(&hr[wire_id * wp..(wire_id + 1) * wp]);
-                            xor_bytes(want_rho, g.hrho.get(3 * gi + side));
+                            xor_to(
+                                want_rho,
+                                &hr[wire_id * wp..(wire_id + 1) * wp],
+                                g.hrho.get(3 * gi + side),
+                            );
                             rho.copy_from_slice(diff);
-                            want_lab.copy_from_slice(&hm[wire_id * ww..(wire_id + 1) * ww]);
-                            xor_bytes(want_lab, gates[side].get(gi));
+                            xor_to(
+                                want_lab,
+                                &hm[wire_id * ww..(wire_id + 1) * ww],
+                                gates[side].get(gi),
+                            );
                             if parity(diff) {
                                 xor_bytes(want_lab, h_delta);
                             }

@@ -165,6 +165,19 @@ pub struct AliceRho<'a> {
 /// hold labels: wiped on drop).
 #[derive(Default)]
 pub struct EvalScratch<const L: usize> {
+    /// Every wire's label (by wire id), and its compression: kept from
+    /// execution to execution (each execution writes a wire before it
+    /// reads it), so an execution neither allocates nor zeroes them.
+    lab: Zeroizing<Vec<Label<L>>>,
+    clab: Zeroizing<Vec<Block>>,
+    /// Bob's share labels of one execution, their pads, Alice's message
+    /// (masked share labels and her input labels), and the share checks'
+    /// rows: a few hundred kB each, which a fresh allocation would map and
+    /// fault in again every execution.
+    share_labels: Zeroizing<Vec<Label<L>>>,
+    pad: Zeroizing<Vec<Block>>,
+    got: Zeroizing<Vec<Block>>,
+    share_rows: Option<(Rows, Rows)>,
     wl: Zeroizing<Vec<Label<L>>>,
     wr: Zeroizing<Vec<Label<L>>>,
     cl: Zeroizing<Vec<Block>>,
@@ -242,10 +255,13 @@ pub fn bob<const L: usize>(
         .enumerate()
         .map(|(k, &b)| 2 * (base + k) as u64 + b as u64)
         .collect();
-    let mut pad = Zeroizing::new(vec![Block::ZERO; ns * L]);
-    pads::<L>(&rots.1[base..base + ns], &numbers, &mut pad);
-    let mut got = vec![Block::ZERO; (2 * ns + sz.na) * L];
-    ch.recv_blocks(&mut got)?;
+    let pad = &mut scratch.pad;
+    pad.resize(ns * L, Block::ZERO);
+    pads::<L>(&rots.1[base..base + ns], &numbers, pad);
+    let got = &mut scratch.got;
+    got.resize((2 * ns + sz.na) * L, Block::ZERO);
+    ch.recv_blocks(got)?;
+    let (pad, got) = (&scratch.pad[..], &scratch.got[..]);
     let n_out = c.output_width();
     let mut out_rho = vec![0u8; n_out * lp];
     ch.recv_bytes(&mut out_rho)?;
@@ -253,17 +269,27 @@ pub fn bob<const L: usize>(
     // ⟨w^0⟩ ⊕ y_{i,j}⟨Δ⟩ (one batch); a failure is remembered (delayed
     // abort, Step 5a).
     let nw = c.num_wires as usize;
-    let mut lab = Zeroizing::new(vec![[Block::ZERO; L]; nw]);
+    let mut lab = std::mem::take(&mut scratch.lab);
+    lab.resize(nw, [Block::ZERO; L]);
     // Compress(label) of every wire (linear: XOR gates XOR them).
-    let mut clab = Zeroizing::new(vec![Block::ZERO; nw]);
+    let mut clab = std::mem::take(&mut scratch.clab);
+    clab.resize(nw, Block::ZERO);
     let ins = input_wires(c);
-    let mut share_labels = Zeroizing::new(vec![[Block::ZERO; L]; ns]);
-    let mut want = Rows::zeroed(ns, ww);
-    let mut got_bytes = Rows::zeroed(ns, 16 * L);
+    let mut share_labels = std::mem::take(&mut scratch.share_labels);
+    share_labels.resize(ns, [Block::ZERO; L]);
+    let (want, got_bytes) = match scratch.share_rows.take() {
+        Some((mut h, mut l)) if h.width() == ww && l.width() == 16 * L => {
+            h.resize(ns);
+            l.resize(ns);
+            (h, l)
+        }
+        _ => (Rows::zeroed(ns, ww), Rows::zeroed(ns, 16 * L)),
+    };
+    let (mut want, mut got_bytes) = (want, got_bytes);
     for (k, sl) in share_labels.iter_mut().enumerate() {
         let yb = share_bits[k];
-        let z: Label<L> = label_at(&got, 2 * k + yb as usize);
-        let w = wide::xor(&z, &label_at(&pad, k));
+        let z: Label<L> = label_at(got, 2 * k + yb as usize);
+        let w = wide::xor(&z, &label_at(pad, k));
         let h = want.get_mut(k);
         h.copy_from_slice(&ex.h_shares[k * ww..(k + 1) * ww]);
         if yb {
@@ -274,7 +300,7 @@ pub fn bob<const L: usize>(
     }
     let mut ok = vec![false; ns];
     keys.wire.verify_batch(&want, &got_bytes, &mut ok);
-    drop(got_bytes);
+    scratch.share_rows = Some((want, got_bytes));
     let bob_label_failed = ok.contains(&false);
     // Step 1(a): Alice's labels, each one of ⟨w^{p}⟩, ⟨w^{p}⟩ ⊕ ⟨Δ⟩.
     let mut hs = Rows::zeroed(sz.na, ww);
@@ -283,7 +309,7 @@ pub fn bob<const L: usize>(
         if let Owner::Alice(k) = owner[pos] {
             let w = w as usize;
             hs.get_mut(k).copy_from_slice(&ex.hm[w * ww..(w + 1) * ww]);
-            label_bytes_into(&label_at::<L>(&got, 2 * ns + k), ls.get_mut(k));
+            label_bytes_into(&label_at::<L>(got, 2 * ns + k), ls.get_mut(k));
         }
     }
     let mut which = vec![None; sz.na];
@@ -296,7 +322,7 @@ pub fn bob<const L: usize>(
     for (pos, &w) in ins.iter().enumerate() {
         let w = w as usize;
         match owner[pos] {
-            Owner::Alice(k) => lab[w] = label_at(&got, 2 * ns + k),
+            Owner::Alice(k) => lab[w] = label_at(got, 2 * ns + k),
             Owner::Bob(k) => {
                 lab[w] = share_labels[k * sz.s..(k + 1) * sz.s]
                     .iter()
@@ -317,7 +343,16 @@ pub fn bob<const L: usize>(
         return Err(cheating("output-rho"));
     }
     // Step 3: a layer at a time.
-    let walk = evaluate(sched, ex, sz.bucket, keys, &mut lab, &mut clab, scratch)?;
+    let walk = evaluate(sched, ex, sz.bucket, keys, &mut lab, &mut clab, scratch);
+    scratch.share_labels = share_labels;
+    scratch.clab = clab;
+    let walk = match walk {
+        Ok(w) => w,
+        Err(e) => {
+            scratch.lab = lab;
+            return Err(e);
+        }
+    };
     // Step 5(a): the delayed abort.
     if bob_label_failed {
         return Err(cheating("bob-input-label"));
@@ -337,6 +372,7 @@ pub fn bob<const L: usize>(
         hs.get_mut(o).copy_from_slice(&ex.hm[w * ww..(w + 1) * ww]);
         label_bytes_into(&lab[w], ls.get_mut(o));
     }
+    scratch.lab = lab;
     let mut which = vec![None; n_out];
     keys.wire.verify_batch_either(&hs, hd, &ls, &mut which);
     let mut bits = Vec::with_capacity(n_out);
@@ -390,13 +426,13 @@ fn evaluate<const L: usize>(
         s.cl.clear();
         s.cr.clear();
         for (k, &(a, b, _, _)) in layer.ands.iter().enumerate() {
-            let (a, b) = (a as usize, b as usize);
-            for p in at + k * bucket..at + (k + 1) * bucket {
-                s.wl.push(wide::xor(&lab[a], &bk.dl[p]));
-                s.wr.push(wide::xor(&lab[b], &bk.dr[p]));
-                s.cl.push(clab[a] ^ bk.cdl[p]);
-                s.cr.push(clab[b] ^ bk.cdr[p]);
-            }
+            let (la, lb) = (lab[a as usize], lab[b as usize]);
+            let (ca, cb) = (clab[a as usize], clab[b as usize]);
+            let r = at + k * bucket..at + (k + 1) * bucket;
+            s.wl.extend(bk.dl[r.clone()].iter().map(|d| wide::xor(&la, d)));
+            s.wr.extend(bk.dr[r.clone()].iter().map(|d| wide::xor(&lb, d)));
+            s.cl.extend(bk.cdl[r.clone()].iter().map(|&d| ca ^ d));
+            s.cr.extend(bk.cdr[r].iter().map(|&d| cb ^ d));
         }
         s.out.clear();
         s.out.resize(m, [Block::ZERO; L]);

@@ -56,6 +56,9 @@ pub struct JimuAlice<const L: usize> {
     gates: Option<(AliceGates<L>, Assignment)>,
     rots: Option<AliceRots>,
     ready: VecDeque<AliceExec<L>>,
+    /// The last execution's material, wiped and freed after its timing
+    /// ([`Party::after_execution`]).
+    spent: Option<AliceExec<L>>,
     cheats: Cheats,
     store: Option<Box<Store>>,
     size: Option<PoolSize>,
@@ -77,6 +80,7 @@ impl<const L: usize> JimuAlice<L> {
             gates: None,
             rots: None,
             ready: VecDeque::new(),
+            spent: None,
             cheats: Cheats::default(),
             store: None,
             size: None,
@@ -236,8 +240,20 @@ impl<const L: usize> Party for JimuAlice<L> {
             .pop_front()
             .ok_or_else(|| Error::Exhausted("jimu: no built execution left".into()))?;
         let rots = self.rots.as_ref().ok_or_else(|| missing("Generate"))?;
-        eval::alice(ch, &ex, rots, &sz, delta, &x, &mut self.prg, &self.cheats)?;
-        Ok(None)
+        let r = eval::alice(ch, &ex, rots, &sz, delta, &x, &mut self.prg, &self.cheats);
+        self.spent = Some(ex);
+        r.map(|()| None)
+    }
+
+    fn after_execution(&mut self) {
+        if let Some(mut ex) = self.spent.take() {
+            use zeroize::Zeroize;
+            for (m, p) in ex.inputs.iter_mut() {
+                m.zeroize();
+                *p = false;
+            }
+            ex.shares.zeroize();
+        }
     }
 }
 
@@ -252,6 +268,9 @@ pub struct JimuBob<const L: usize> {
     gates: Option<(BobGates<L>, Assignment)>,
     rots: Option<BobRots>,
     ready: VecDeque<BobExec<L>>,
+    /// The last execution's material (megabytes of bucket gates), freed
+    /// after its timing ([`Party::after_execution`]).
+    spent: Option<BobExec<L>>,
     cheats: Cheats,
     sched: Schedule,
     scratch: EvalScratch<L>,
@@ -278,6 +297,7 @@ impl<const L: usize> JimuBob<L> {
             gates: None,
             rots: None,
             ready: VecDeque::new(),
+            spent: None,
             cheats: Cheats::default(),
             scratch: EvalScratch::default(),
             store: None,
@@ -472,10 +492,15 @@ impl<const L: usize> Party for JimuBob<L> {
             &y,
             &mut self.prg,
             &mut self.scratch,
-        )?;
+        );
+        self.spent = Some(ex);
         Ok(Some(brickyard_driver::layout::split_outputs(
-            &self.cfg, &bits,
+            &self.cfg, &bits?,
         )))
+    }
+
+    fn after_execution(&mut self) {
+        self.spent = None;
     }
 }
 
