@@ -144,6 +144,13 @@ impl CutAndChoose {
     ) -> Result<Self> {
         let mut best: Option<CutAndChoose> = None;
         for b in 1..=MAX_BUCKET {
+            // Every bucket of size b has M > N·b, so once N·b reaches the best
+            // M found, no larger B can have fewer circuits: stop before the
+            // exact bounds of large buckets, which dominate the search's time
+            // (a run from a store recomputes the parameters in every process).
+            if objective == Objective::Circuits && best.as_ref().is_some_and(|cur| n * b >= cur.m) {
+                break;
+            }
             let Some(c) = Self::best_for_bucket(lemma, n, b, s)? else {
                 continue;
             };

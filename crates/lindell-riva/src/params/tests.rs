@@ -125,3 +125,32 @@ fn insecure_choices_are_refused() {
     assert!(p.execution_bound_log2() <= -39.0);
     assert!(p.overall_bound_log2() > p.execution_bound_log2());
 }
+
+#[test]
+fn pruned_search_equals_the_full_scan() {
+    // The fewest-circuits search stops once N·B reaches the best M; the full
+    // scan over every B must give the same (B, p, M), ties to the smaller B.
+    for (lemma, n, s) in [
+        (Lemma::FullyCracked, 8, 40),
+        (Lemma::FullyCracked, 32, 40),
+        (Lemma::FullyCracked, 128, 80),
+        (Lemma::MajorityCracked, 8, 40),
+        (Lemma::MajorityCracked, 32, 40),
+    ] {
+        let mut full: Option<CutAndChoose> = None;
+        for b in 1..=MAX_BUCKET {
+            if let Some(c) = CutAndChoose::best_for_bucket(lemma, n, b, s).unwrap() {
+                if full.as_ref().is_none_or(|cur| c.m < cur.m) {
+                    full = Some(c);
+                }
+            }
+        }
+        let full = full.unwrap();
+        let c = CutAndChoose::search(lemma, n, s, Objective::Circuits, None).unwrap();
+        assert_eq!(
+            (c.b, c.p_percent, c.m),
+            (full.b, full.p_percent, full.m),
+            "{lemma:?} N={n} s={s}"
+        );
+    }
+}
