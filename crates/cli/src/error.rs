@@ -24,6 +24,18 @@ pub enum CliError {
     /// The arguments are inconsistent with the circuit.
     #[error("{0}")]
     Usage(String),
+    /// A child process failed (`bench versus` runs each party as one):
+    /// its kind and exit code are passed on; the message carries its
+    /// error and the end of its stderr.
+    #[error("{message}")]
+    Child {
+        /// The child's `error.kind` (`internal` if it printed none).
+        kind: &'static str,
+        /// The child's exit code (`internal` if killed by a signal).
+        code: u8,
+        /// What failed, with the child's stderr.
+        message: String,
+    },
 }
 
 /// The exit codes, one per kind of failure (documented in `docs/cli.md`;
@@ -58,6 +70,7 @@ impl CliError {
             CliError::Circuit(_) => "malformed",
             CliError::Io { .. } | CliError::Usage(_) => "usage",
             CliError::Protocol(e) => e.kind().name(),
+            CliError::Child { kind, .. } => kind,
         }
     }
 
@@ -75,6 +88,7 @@ impl CliError {
                 Error::PeerAborted { .. } => exit::PEER_ABORTED,
                 Error::Authentication(_) => exit::AUTHENTICATION,
             },
+            CliError::Child { code, .. } => *code,
         }
     }
 

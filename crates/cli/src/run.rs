@@ -145,7 +145,7 @@ fn report(
                 "name": n, "wall_ms": p.wall_ms, "bytes_sent": p.traffic.bytes_sent,
                 "bytes_received": p.traffic.bytes_received, "flights_sent": p.traffic.rounds,
             })).collect::<Vec<_>>(),
-            "online": {"latency_ms": latency_ms, "first_ms": first_ms},
+            "online": {"latency_ms": latency_ms, "first_ms": first_ms, "execution_ms": run.execution_ms},
             "steps": run.steps.iter().map(|(i, st)| json!({
                 "phase": brickyard_protocols::report::PHASE_NAMES[*i], "name": st.name, "wall_ms": st.ms,
                 "cpu_ms": st.cpu_ms,

@@ -16,6 +16,7 @@ mod report;
 mod store;
 mod tinytable_tables;
 mod triples;
+mod versus;
 
 use clap::{Args, Subcommand};
 
@@ -225,6 +226,10 @@ pub enum BenchCmd {
     /// and WAN, an RTT sweep and an executions sweep) as DIR/report.md
     /// with SVG plots.
     Report(report::ReportArgs),
+    /// Malicious protocols as issue #30's table beside emp-ag2pc: each
+    /// party a fresh `brickyard run` process, medians of alternating
+    /// rounds, ms and bytes per phase; a peer's row from a file beside ours.
+    Versus(versus::VersusArgs),
     /// TinyTable's Tables 1–3: table bytes, sequential latency and
     /// amortised time per AES (S-box and binary, every MAC), beside the
     /// paper's figures. Trusted-dealer tables.
@@ -289,6 +294,7 @@ pub fn run(args: BenchArgs) -> CliResult {
             json,
         }) => store::run(&dir, megabytes, json),
         Some(BenchCmd::Report(a)) => report::run(a),
+        Some(BenchCmd::Versus(a)) => versus::run(a),
         Some(BenchCmd::TinytableTables { runs, batch, json }) => {
             tinytable_tables::run(json, runs, batch)
         }
