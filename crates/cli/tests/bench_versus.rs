@@ -185,7 +185,7 @@ fn a_broken_peer_file_is_malformed_before_any_run() {
 fn a_failing_child_is_its_typed_error_with_its_stderr() {
     // The children read BRICKYARD_SPIN_US (bench versus itself does not):
     // a bad value makes Alice's process fail before it listens, and bench
-    // versus passes her error on (usage, exit 2) with her stderr.
+    // versus passes her error on (config, exit 3) with her stderr.
     let out = brickyard()
         .env("BRICKYARD_SPIN_US", "nonsense")
         .args([
@@ -201,20 +201,20 @@ fn a_failing_child_is_its_typed_error_with_its_stderr() {
         .unwrap();
     assert_eq!(
         out.status.code(),
-        Some(2),
+        Some(3),
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["error"]["kind"], "usage");
-    assert_eq!(v["error"]["exit_code"], 2);
+    assert_eq!(v["error"]["kind"], "config");
+    assert_eq!(v["error"]["exit_code"], 3);
     let msg = v["error"]["message"].as_str().unwrap();
     assert!(msg.contains("`brickyard run --role alice` failed"), "{msg}");
     assert!(msg.contains("BRICKYARD_SPIN_US"), "{msg}");
 }
 
 #[test]
-fn a_run_over_its_budget_is_killed_and_a_timeout() {
+fn a_run_over_its_budget_is_a_timeout() {
     // jimu's Setup alone (the Step 5b proof) takes seconds: with a 1 s
     // budget the run is stopped (by bench versus, or by a child's own
     // 1 s read timeout first) and reported as a timeout, exit 5.

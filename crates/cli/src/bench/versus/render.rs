@@ -65,11 +65,7 @@ fn ratio(ours: &Option<Cell>, peer: &Option<Cell>) -> Option<(f64, Option<f64>)>
 }
 
 fn times(x: f64) -> String {
-    if x >= 10.0 {
-        format!("{x:.1}×")
-    } else {
-        format!("{x:.2}×")
-    }
+    format!("{}×", sig3(x))
 }
 
 fn ratio_text(r: Option<(f64, Option<f64>)>) -> String {
@@ -374,6 +370,7 @@ mod tests {
         assert_eq!(bytes(999.0), "999 B");
         assert_eq!(times(2.5), "2.50×");
         assert_eq!(times(12.34), "12.3×");
+        assert_eq!(times(0.01234), "0.0123×");
     }
 
     #[test]
