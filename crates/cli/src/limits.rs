@@ -114,6 +114,38 @@ pub fn check_lr_preprocess(
     Ok(())
 }
 
+/// `brickyard preprocess --protocol lego`: one Generate call's estimated
+/// peak memory (sized by `--and-gates`/`--inputs`/`--outputs` or by
+/// `--executions` copies of `--circuit`) against `MemAvailable`. A store
+/// larger than memory is made by several preprocess runs, each adding a
+/// batch (its records go to disk as they are written), so that is the
+/// advice when one call does not fit.
+pub fn check_lego_generate(
+    cfg: &RunConfig,
+    size: Option<brickyard_protocols::lego::GenerateSize>,
+) -> Result<(), CliError> {
+    let opts = brickyard_protocols::lego::LegoOptions {
+        generate: size,
+        ..Default::default()
+    };
+    let need =
+        brickyard_protocols::lego::memory_estimate(cfg, &opts).map_err(CliError::Protocol)?;
+    let Some(avail) = mem_available() else {
+        return Ok(());
+    };
+    if need > avail {
+        return Err(CliError::Protocol(brickyard_core::Error::config(format!(
+            "lego: one Generate of this size needs about {} of memory (this party), but only {} \
+             is available (MemAvailable): run `brickyard preprocess` several times with fewer \
+             --executions (or --and-gates); each run adds a batch to the store, and a later run \
+             takes its copies from several batches",
+            gib(need),
+            gib(avail)
+        ))));
+    }
+    Ok(())
+}
+
 /// [`check_memory_for`] for one party (`run`, `preprocess`).
 pub fn check_memory(protocol: &str, cfg: &RunConfig, from_store: bool) -> Result<(), CliError> {
     check_memory_for(protocol, cfg, from_store, 1)

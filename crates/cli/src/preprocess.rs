@@ -110,6 +110,8 @@ pub fn run(args: PreprocessArgs) -> CliResult {
     }
     if args.run.protocol == "lindell-riva" {
         crate::limits::check_lr_preprocess(&cfg, role, &args.store)?;
+    } else if lego {
+        crate::limits::check_lego_generate(&cfg, sizes)?;
     } else if sizes.is_none() {
         crate::limits::check_memory(&args.run.protocol, &cfg, false)?;
     }

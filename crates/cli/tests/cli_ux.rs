@@ -562,6 +562,44 @@ fn a_run_that_cannot_fit_in_memory_is_refused_with_the_estimate() {
 }
 
 #[test]
+fn a_lego_generate_that_cannot_fit_is_refused_before_connecting() {
+    // Sized by counts (which once skipped the check) and by --executions:
+    // refused with the estimate and the way to make a large store (several
+    // preprocess runs, each adding a batch), before the store is created
+    // or the peer is awaited.
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("a.store");
+    for size in [
+        &[
+            "--and-gates",
+            "1000000000",
+            "--inputs",
+            "8",
+            "--outputs",
+            "8",
+        ][..],
+        &["--circuit", "builtin:aes128", "--executions", "1000000"][..],
+    ] {
+        let start = Instant::now();
+        let out = brickyard()
+            .args(["preprocess", "--protocol", "lego", "--role", "alice"])
+            .args(["--listen", "127.0.0.1:0", "--store"])
+            .arg(&store)
+            .args(size)
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{err}");
+        assert!(
+            err.contains("needs about") && err.contains("several times"),
+            "{err}"
+        );
+        assert!(!store.exists());
+        assert!(start.elapsed() < Duration::from_secs(10));
+    }
+}
+
+#[test]
 fn no_progress_bar_on_a_pipe() {
     let out = brickyard()
         .args(["demo", "--alice", "1", "--bob", "2", "--executions", "400"])
