@@ -45,8 +45,10 @@ impl SlotProgram {
         #[cfg(target_arch = "x86_64")]
         if fixed_key().vaes256_keys().is_some() {
             // SAFETY: `vaes256_keys` is `Some` only when AVX2 (and VAES,
-            // AES-NI) were detected; the kernel indexes `w` through
-            // checked slices.
+            // AES-NI) were detected; `check_lanes` checked `lanes` even
+            // and `w.len() ≥ bound · lanes`, and `validate` every offset
+            // `16 · s` with `s < bound`, so every lane of every slot is
+            // within `w`.
             unsafe { x86_256::xors_lanes(w, lanes, gates) };
             return;
         }
