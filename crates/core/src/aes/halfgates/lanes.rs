@@ -21,7 +21,7 @@ use super::*;
 /// buffers: a mismatch is a bug, hence panics).
 fn check_lanes(prog: &SlotProgram, w: &[Block], lanes: usize) {
     assert!(
-        lanes >= 2 && lanes % 2 == 0,
+        lanes >= 2 && lanes.is_multiple_of(2),
         "lanes must be even and ≥ 2, got {lanes}"
     );
     assert!(

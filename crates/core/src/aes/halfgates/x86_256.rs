@@ -180,7 +180,7 @@ fn flush(
     first_and: u64,
     g: &Group,
 ) {
-    debug_assert!(lanes % 2 == 0);
+    debug_assert!(lanes.is_multiple_of(2));
     let one = _mm256_set_epi64x(0, 1, 0, 1);
     let mut p1: [__m256i; 2 * UNITS] =
         std::array::from_fn(|j| if j < UNITS { g.a[j] } else { g.b[j - UNITS] });
