@@ -4,21 +4,28 @@
 //! copies of one circuit under different Δ and labels. One at a time, each
 //! AND stage of a copy hashes at most [`crate::plan::GROUP`] gates, and the
 //! two dependent AES passes of the hash wait on each other through a short
-//! batch. Here the copies walk the plan together, a stage at a time: each
-//! copy runs the stage's XOR gates on its own label vector, then the
-//! stage's AND gates of *all* copies are gathered into one buffer and
-//! hashed by one `encrypt_blocks` call per AES pass, so the AES backend
-//! (VAES on this class of CPU) sees `copies × 8` gates per call. Per copy
-//! the gate order, the tweaks and the equations are those of
-//! [`crate::evaluate`] (stage by stage, the order its portable kernels
-//! run), so the output labels are identical (tested against it).
+//! batch; an XOR gate moves one block per few instructions of index work.
 //!
-//! Safe code only: the AES goes through [`brickyard_core::aes::fixed_key`].
+//! Here the copies' labels live in one vector, **wire-major**: slot `s` of
+//! copy `c` is block `s·L + c` (`L` = the copies rounded up to even; a
+//! padding copy, if any, reruns copy 0's tables and is dropped). The walk
+//! goes a stage at a time: each XOR gate XORs the `L` adjacent blocks of
+//! its slots (`SlotProgram::run_xors_lanes`, two copies per 256-bit XOR),
+//! and the stage's AND gates of all copies go to one kernel call
+//! (`SlotProgram::eval_ands_lanes`: VAES on YMM registers, two copies
+//! per register, `L/2 ×` the stage's gates in flight; its portable twin
+//! elsewhere). Per copy the gate order, the tweaks and the equations are
+//! those of [`crate::evaluate`], so the output labels are identical
+//! (tested against it). π-cached plans take the older path below: each
+//! copy's label vector apart, the stage's ANDs of all copies hashed by
+//! one `encrypt_blocks` call per AES pass.
+//!
+//! Safe code only: the kernels are in `brickyard_core`.
 
 use crate::evaluator::EvalOutput;
 use crate::garbler::GarbledCircuit;
 use crate::gate::TABLE_BLOCKS;
-use crate::plan::GarblePlan;
+use crate::plan::{GarblePlan, Layout};
 use crate::walk::{self, Keep, Labels};
 use brickyard_core::aes::fixed_key;
 use brickyard_core::aes::halfgates::{and_tweak, AndSlots, SlotProgram};
@@ -52,6 +59,12 @@ pub fn evaluate_many(
         }
     }
     let layout = plan.layout(keep);
+    if jobs.is_empty() {
+        return Ok(Vec::new());
+    }
+    if !layout.steps.iter().any(|s| s.cached) {
+        return Ok(evaluate_lanes(layout, jobs, keep));
+    }
     let prog = &layout.prog;
     let mut ws: Vec<Labels> = jobs.iter().map(|(_, l)| walk::start(layout, l)).collect();
     let mut ps: Vec<Labels> = jobs.iter().map(|_| walk::start_pis(layout, 1)).collect();
@@ -89,6 +102,54 @@ pub fn evaluate_many(
             wire_labels: walk::all_wires(layout, w, keep, Block::ZERO),
         })
         .collect())
+}
+
+/// [`evaluate_many`] on the wire-major lane layout (plans without a π
+/// cache; `jobs` not empty, lengths checked).
+fn evaluate_lanes(
+    layout: &Layout,
+    jobs: &[(&GarbledCircuit, &[Block])],
+    keep: Keep,
+) -> Vec<EvalOutput> {
+    let prog = &layout.prog;
+    let lanes = jobs.len().next_multiple_of(2);
+    let slots = layout.num_slots;
+    let mut w: Labels = Zeroizing::new(vec![Block::ZERO; slots * lanes]);
+    for (c, (_, labels)) in jobs.iter().enumerate() {
+        for (s, &l) in labels.iter().enumerate() {
+            w[s * lanes + c] = l;
+        }
+    }
+    // The padding lane (odd counts) reruns copy 0's tables and tweaks.
+    let lane_job = |c: usize| jobs[if c < jobs.len() { c } else { 0 }].0;
+    let offsets: Vec<u64> = (0..lanes).map(|c| lane_job(c).tweak_offset).collect();
+    let mut tables: Vec<&[Block]> = Vec::with_capacity(lanes);
+    for step in &layout.steps {
+        for s in step.stages.0 as usize..step.stages.1 as usize {
+            prog.run_xors_lanes(&mut w, lanes, prog.stage_xors(s));
+            let ands = prog.stages_ands(s..s + 1);
+            if ands.is_empty() {
+                continue;
+            }
+            let t = TABLE_BLOCKS * ands.start..TABLE_BLOCKS * ands.end;
+            tables.clear();
+            tables.extend((0..lanes).map(|c| &lane_job(c).tables[t.clone()]));
+            let first = ands.start as u64;
+            prog.eval_ands_lanes(&mut w, lanes, ands, &tables, &offsets, first);
+        }
+    }
+    let mut one: Labels = Zeroizing::new(vec![Block::ZERO; slots]);
+    (0..jobs.len())
+        .map(|c| {
+            for (s, x) in one.iter_mut().enumerate() {
+                *x = w[s * lanes + c];
+            }
+            EvalOutput {
+                output_labels: walk::outputs(layout, &one, Block::ZERO),
+                wire_labels: walk::all_wires(layout, &one, keep, Block::ZERO),
+            }
+        })
+        .collect()
 }
 
 /// The hash buffers of one batch (all copies' gates of a stage), reused

@@ -886,11 +886,14 @@ pub fn and_tweak(tweak_offset: u64, and_index: u64) -> Block {
     Block::from_halves(and_index << 1, tweak_offset)
 }
 
+mod lanes;
 mod portable;
 use portable::*;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
+#[cfg(target_arch = "x86_64")]
+mod x86_256;
 
 #[cfg(test)]
 mod tests;

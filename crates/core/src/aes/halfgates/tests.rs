@@ -434,3 +434,113 @@ fn short_label_vector_panics() {
     let prog = SlotProgram::new(4, SlotXors::new(vec![[0, 1, 2, 3]]), vec![]).unwrap();
     prog.run_xors(&mut [Block::ZERO; 3], 0..1);
 }
+
+/// `ws` (one label vector per copy) interleaved wire-major over `lanes`.
+fn interleave(ws: &[Vec<Block>], lanes: usize) -> Vec<Block> {
+    let slots = ws[0].len();
+    let mut out = vec![Block::ZERO; slots * lanes];
+    for (c, w) in ws.iter().enumerate() {
+        for (s, &x) in w.iter().enumerate() {
+            out[s * lanes + c] = x;
+        }
+    }
+    out
+}
+
+/// The lane kernels (VAES-256 where the CPU has it) and their portable
+/// twin equal the one-copy portable kernels on every lane: random labels
+/// and tables, with and without folds, every even lane count up to 8 and
+/// ranges that leave partial groups; and on all-zero labels and tables.
+#[test]
+fn lane_kernels_equal_one_copy_per_lane() {
+    let mut p = Prg::from_seed(Block(77));
+    for n in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 17, 40] {
+        for lanes in [2usize, 4, 6, 8] {
+            for folded in [false, true] {
+                for zero in [false, true] {
+                    let slots = 2 * n + 2 * 64;
+                    let plain = random_program(&mut p, slots, n);
+                    // Random XOR gates (outputs anywhere, inputs may repeat).
+                    let xors: Vec<[u32; 4]> = (0..50)
+                        .map(|_| {
+                            let r = p.random_block().0;
+                            std::array::from_fn(|k| ((r >> (16 * k)) as u32) % slots as u32)
+                        })
+                        .collect();
+                    let plain =
+                        SlotProgram::new(slots, SlotXors::new(xors.clone()), plain.ands().to_vec())
+                            .unwrap();
+                    let prog = if folded {
+                        random_folds(&mut p, &plain, (slots / 2) as u32, (slots - 1) as u32)
+                    } else {
+                        plain
+                    };
+                    let copies: Vec<(Vec<Block>, Vec<Block>, u64)> = (0..lanes)
+                        .map(|c| {
+                            let mut w = p.random_blocks(slots);
+                            let mut t = p.random_blocks(2 * n);
+                            if zero {
+                                w.fill(Block::ZERO);
+                                t.fill(Block::ZERO);
+                            }
+                            w[slots - 1] = Block::ZERO; // the fold's zero slot
+                            (w, t, 3 + 1000 * c as u64)
+                        })
+                        .collect();
+                    let first = 500 + n as u64;
+                    let expect: Vec<Vec<Block>> = copies
+                        .iter()
+                        .map(|(w, t, off)| {
+                            let mut w = w.clone();
+                            prog.run_xors_portable(&mut w, 0..xors.len());
+                            prog.eval_ands_portable(&mut w, 0..n, t, *off, first);
+                            w
+                        })
+                        .collect();
+                    let ws: Vec<Vec<Block>> = copies.iter().map(|c| c.0.clone()).collect();
+                    let tables: Vec<&[Block]> = copies.iter().map(|c| &c.1[..]).collect();
+                    let offsets: Vec<u64> = copies.iter().map(|c| c.2).collect();
+                    let (mut wk, mut wp) = (interleave(&ws, lanes), interleave(&ws, lanes));
+                    prog.run_xors_lanes(&mut wk, lanes, 0..xors.len());
+                    prog.run_xors_lanes_portable(&mut wp, lanes, 0..xors.len());
+                    prog.eval_ands_lanes(&mut wk, lanes, 0..n, &tables, &offsets, first);
+                    prog.eval_ands_lanes_portable(&mut wp, lanes, 0..n, &tables, &offsets, first);
+                    let want = interleave(&expect, lanes);
+                    let what = format!("n = {n}, lanes = {lanes}, folds {folded}, zero {zero}");
+                    assert_eq!(wk, want, "kernel, {what}");
+                    assert_eq!(wp, want, "portable, {what}");
+                }
+            }
+        }
+    }
+}
+
+/// A sub-range of the gates reads the tables of exactly that range and
+/// tweaks from `first_and`, in every lane (what a stage walk passes).
+#[test]
+fn lane_kernels_on_a_sub_range() {
+    let mut p = Prg::from_seed(Block(78));
+    let (n, lanes, slots) = (20usize, 6usize, 2 * 20 + 128);
+    let prog = random_program(&mut p, slots, n);
+    let ws: Vec<Vec<Block>> = (0..lanes).map(|_| p.random_blocks(slots)).collect();
+    let ts: Vec<Vec<Block>> = (0..lanes).map(|_| p.random_blocks(2 * n)).collect();
+    let offsets: Vec<u64> = (0..lanes as u64).map(|c| c * 7 + 1).collect();
+    let expect: Vec<Vec<Block>> = (0..lanes)
+        .map(|c| {
+            let mut w = ws[c].clone();
+            prog.eval_ands_portable(&mut w, 5..13, &ts[c][10..26], offsets[c], 5);
+            w
+        })
+        .collect();
+    let tables: Vec<&[Block]> = ts.iter().map(|t| &t[10..26]).collect();
+    let mut w = interleave(&ws, lanes);
+    prog.eval_ands_lanes(&mut w, lanes, 5..13, &tables, &offsets, 5);
+    assert_eq!(w, interleave(&expect, lanes));
+}
+
+#[test]
+#[should_panic(expected = "lanes must be even")]
+fn odd_lanes_are_refused() {
+    let prog = SlotProgram::new(4, SlotXors::new(vec![]), vec![]).unwrap();
+    prog.run_xors_lanes(&mut [Block::ZERO; 12], 3, 0..0);
+}
