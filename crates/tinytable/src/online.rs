@@ -232,6 +232,33 @@ impl Drop for Scratch {
     }
 }
 
+impl Scratch {
+    /// Sizes (and writes, so its pages are mapped) every buffer whose size
+    /// follows from the program and layout alone, for batches of up to
+    /// `total` executions. A party calls it before its first execution
+    /// (`begin_online`): otherwise that execution pays for the first touch
+    /// of buffers the later ones reuse (some are larger than the
+    /// allocator's mmap threshold, so fresh pages, faulted in one by one).
+    pub fn reserve(&mut self, plan: &OnlinePlan, l: &Layout, total: usize) {
+        let groups = total.div_ceil(LANES);
+        let t = plan.max_tables;
+        resize(&mut self.e, groups * plan.words);
+        resize(&mut self.idx, groups * t * LANES);
+        resize(&mut self.mine_w, groups * t);
+        resize(&mut self.theirs_w, groups * t);
+        resize(&mut self.mine_b, groups * t * LANES);
+        resize(&mut self.theirs_b, groups * t * LANES);
+        resize(&mut self.vals, (t * LANES).max(plan.outs.len()));
+        if let MacScheme::Linear { .. } = l.scheme {
+            if l.verify > 8 {
+                resize(&mut self.keys128, total * t);
+            } else {
+                resize(&mut self.keys64, total * t);
+            }
+        }
+    }
+}
+
 fn resize<T: Copy + Default>(v: &mut Vec<T>, n: usize) {
     if v.len() < n {
         v.resize(n, T::default());
@@ -1167,22 +1194,10 @@ pub fn run_batch_refs(
     }
     let total = mats.len();
     let groups = total.div_ceil(LANES);
-    let t = plan.max_tables;
-    resize(&mut s.e, groups * plan.words);
-    resize(&mut s.idx, groups * t * LANES);
-    resize(&mut s.mine_w, groups * t);
-    resize(&mut s.theirs_w, groups * t);
-    resize(&mut s.mine_b, groups * t * LANES);
-    resize(&mut s.theirs_b, groups * t * LANES);
-    resize(&mut s.vals, (t * LANES).max(plan.outs.len()));
+    s.reserve(plan, l, total);
     s.alpha.clear();
     s.alpha.extend(mats.iter().map(|m| m.alpha(l)));
     if let MacScheme::Linear { .. } = l.scheme {
-        if l.verify > 8 {
-            resize(&mut s.keys128, total * t);
-        } else {
-            resize(&mut s.keys64, total * t);
-        }
         if l.m > 1 {
             s.mul.clear();
             s.mul.extend(s.alpha.iter().map(|&a| {
