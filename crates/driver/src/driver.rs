@@ -372,6 +372,10 @@ fn run_phases(
             phase(&mut run, ch, 2, &mut |c| party.dependent(c))?;
         }
         barrier(ch, role, 250)?;
+        // The barrier's wait (the peer finishing its preprocessing) and
+        // the phases before it leave the read spin backing off; online
+        // flights are short.
+        ch.new_stage();
         let (_, mut total) = timed(ch, |c| party.begin_online(c))?;
         let progress = cfg.progress.clone();
         progress.stage_start("online executions", inputs.len() as u64);

@@ -157,6 +157,10 @@ pub trait Transport: Send {
     fn security(&self) -> LinkSecurity {
         LinkSecurity::InProcess
     }
+    /// The protocol enters a stage whose waits the earlier ones do not
+    /// predict (the online phase after preprocessing): a transport that
+    /// adapts how it waits starts afresh. The default does nothing.
+    fn new_stage(&mut self) {}
 }
 
 /// Traffic counters of one channel endpoint.
@@ -196,6 +200,12 @@ pub struct Channel {
 }
 
 impl Channel {
+    /// See [`Transport::new_stage`] (the driver calls it when the online
+    /// phase begins).
+    pub fn new_stage(&mut self) {
+        self.transport.new_stage()
+    }
+
     /// Wraps a transport.
     pub fn new(transport: impl Transport + 'static) -> Self {
         let mut out = Vec::with_capacity(HEADER + WRITE_BUFFER);

@@ -125,6 +125,15 @@ impl SpinState {
         }
     }
 
+    /// Forgets what the waits so far taught (window and back-off), for a
+    /// stage of the protocol they do not predict: preprocessing ends in
+    /// long waits on a computing peer, which leave the back-off sleeping
+    /// at once for up to [`MAX_BACKOFF`] waits — the first online
+    /// execution's short flights would pay a wake-up each.
+    pub fn restart(&mut self) {
+        *self = SpinState::new(self.mode);
+    }
+
     /// Whether reads try the socket without blocking first (needed to see
     /// that a wait begins at all).
     pub fn polls(&self) -> bool {
@@ -317,6 +326,24 @@ mod tests {
             wait(&mut s, t0 + us(2000) + us(100) * i, us(1), us(1));
         }
         assert_eq!(s.window(), AUTO_MIN);
+    }
+
+    #[test]
+    fn a_restart_forgets_the_back_off_of_long_waits() {
+        let mut s = SpinState::new(ReadSpin::Auto);
+        let t0 = Instant::now();
+        // Slow-peer waits (spun, then slept long) until waits sleep at once.
+        for _ in 0..8 {
+            let w = s.begin(t0);
+            s.record(Outcome::Slept {
+                waited: Duration::from_millis(5),
+                spun: !w.budget.is_zero(),
+            });
+        }
+        assert!(s.begin(t0).budget.is_zero(), "back-off sleeps at once");
+        s.restart();
+        assert_eq!(s.begin(t0).budget, AUTO_START);
+        assert_eq!(s.window(), AUTO_START);
     }
 
     #[test]

@@ -415,6 +415,10 @@ impl Transport for TcpTransport {
         TcpTransport::security(self)
     }
 
+    fn new_stage(&mut self) {
+        self.spin.restart();
+    }
+
     fn ready(&mut self) -> Result<bool> {
         if let Link::Plain(r) = &self.link {
             if !r.buffer().is_empty() {
