@@ -303,11 +303,6 @@ pub fn run(args: BenchArgs) -> CliResult {
 }
 
 /// Median of durations in milliseconds (0 for none).
-pub(crate) fn median_ms(mut ms: Vec<f64>) -> f64 {
-    ms.sort_by(f64::total_cmp);
-    match ms.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => ms[n / 2],
-        n => (ms[n / 2 - 1] + ms[n / 2]) / 2.0,
-    }
+pub(crate) fn median_ms(ms: Vec<f64>) -> f64 {
+    brickyard_protocols::report::median(&ms)
 }
