@@ -5,7 +5,9 @@ use super::material::{self, Pool};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig};
-use brickyard_garble::{decode, evaluate_streaming, Decoding, GarblePlan, Keep};
+use brickyard_garble::{
+    decode, evaluate, evaluate_streaming, Decoding, GarblePlan, GarbledCircuit, Keep,
+};
 use brickyard_ot::{beaver, IknpReceiver, RotReceiverBatch};
 use brickyard_store::Store;
 
@@ -77,7 +79,17 @@ impl Party for YaoBob {
 
     fn begin_online(&mut self, ch: &mut Channel) -> Result<()> {
         let want = (self.mine.len() * self.cfg.executions) as u64;
-        material::sync(&mut self.pool, ch, want)
+        material::sync(&mut self.pool, ch, want)?;
+        // One evaluation of all-zero tables, read by nobody: the first
+        // timed execution would otherwise also pay for the evaluation code
+        // and the plan's gate list coming into the caches (issue #30).
+        let tables = GarbledCircuit {
+            tables: vec![Block::ZERO; self.plan.table_blocks()],
+            tweak_offset: 0,
+        };
+        let labels = vec![Block::ZERO; self.plan.input_wires().len()];
+        evaluate(&self.plan, &tables, &labels, Keep::Outputs)?;
+        Ok(())
     }
 
     fn store_parameters(&self) -> std::collections::BTreeMap<String, String> {
