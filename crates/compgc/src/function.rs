@@ -73,6 +73,11 @@ pub struct Function {
     pub type_counts: Vec<usize>,
     /// The garbler's plaintext transform, if any.
     pub transform: Option<Arc<Circuit>>,
+    /// The same transform in the clear, where one exists
+    /// ([`super::keysched::expand_bits`]): Alice applies it in every
+    /// execution, and gate-by-gate evaluation of the circuit costs more
+    /// than the rest of her online work.
+    pub transform_native: Option<fn(&[bool]) -> Option<Vec<bool>>>,
     /// User-facing input groups, in circuit order.
     pub groups: Vec<UserGroup>,
     /// Garbler bits after the transform.
@@ -405,6 +410,10 @@ impl Function {
             gc_type,
             gc_slot,
             type_counts,
+            transform_native: match md.garbler_transform.as_deref() {
+                Some(super::keysched::NAME) => Some(super::keysched::expand_bits),
+                _ => None,
+            },
             transform,
             groups,
             garbler_bits: md.garbler_inputs,
@@ -448,6 +457,14 @@ impl Function {
 
     /// Applies the garbler transform to Alice's user-facing bits.
     pub fn garbler_spec_bits(&self, user: &[bool]) -> brickyard_core::Result<Vec<bool>> {
+        if let Some(native) = self.transform_native {
+            return native(user).ok_or_else(|| {
+                brickyard_core::Error::config(format!(
+                    "garbler transform: {} bits for a 128-bit key",
+                    user.len()
+                ))
+            });
+        }
         match &self.transform {
             None => Ok(user.to_vec()),
             Some(t) => Ok(t

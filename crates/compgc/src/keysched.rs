@@ -101,6 +101,85 @@ pub fn aes128_key_schedule() -> Circuit {
     b.finish()
 }
 
+/// The AES S-box, computed at compile time from its definition (inverse in
+/// GF(2^8), then the affine map), for [`expand_bits`].
+const SBOX: [u8; 256] = {
+    const fn mul(mut a: u8, mut b: u8) -> u8 {
+        let mut p = 0u8;
+        while b != 0 {
+            if b & 1 == 1 {
+                p ^= a;
+            }
+            let carry = a & 0x80 != 0;
+            a <<= 1;
+            if carry {
+                a ^= 0x1b;
+            }
+            b >>= 1;
+        }
+        p
+    }
+    let mut t = [0u8; 256];
+    let mut x = 0usize;
+    while x < 256 {
+        // x^254 = x^-1 (and 0 ↦ 0).
+        let mut inv = 1u8;
+        let mut e = 0;
+        while e < 254 {
+            inv = mul(inv, x as u8);
+            e += 1;
+        }
+        let mut v = inv;
+        let mut s = 1;
+        while s < 5 {
+            v ^= inv.rotate_left(s);
+            s += 1;
+        }
+        t[x] = v ^ 0x63;
+        x += 1;
+    }
+    t
+};
+
+/// [`aes128_key_schedule`] in the clear, byte by byte, same bit order:
+/// Alice expands her own key once per execution, and evaluating the
+/// circuit gate by gate (its S-boxes are GF(2^8) inversions, ~10^5 gates)
+/// took 125–260 µs of compgc's online phase, during which Bob waits.
+/// `None` if `key` is not 128 bits.
+pub fn expand_bits(key: &[bool]) -> Option<Vec<bool>> {
+    if key.len() != 128 {
+        return None;
+    }
+    // Byte j of a 16-byte block is bits 8(15−j)..8(16−j), bit t at 8(15−j)+t.
+    let byte = |bits: &[bool], j: usize| -> u8 {
+        (0..8).fold(0u8, |acc, t| acc | (u8::from(bits[8 * (15 - j) + t]) << t))
+    };
+    let mut w: Vec<[u8; 4]> = (0..4)
+        .map(|i| std::array::from_fn(|k| byte(key, 4 * i + k)))
+        .collect();
+    let mut rcon = 1u8;
+    for i in 4..44 {
+        let mut temp = w[i - 1];
+        if i % 4 == 0 {
+            temp.rotate_left(1);
+            temp = temp.map(|x| SBOX[x as usize]);
+            temp[0] ^= rcon;
+            rcon = (rcon << 1) ^ if rcon & 0x80 != 0 { 0x1b } else { 0 };
+        }
+        let prev = w[i - 4];
+        w.push(std::array::from_fn(|k| prev[k] ^ temp[k]));
+    }
+    let mut out = vec![false; 11 * 128];
+    for (r, key) in w.chunks(4).enumerate() {
+        for (j, &b) in key.iter().flatten().enumerate() {
+            for t in 0..8 {
+                out[128 * r + 8 * (15 - j) + t] = b >> t & 1 == 1;
+            }
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,5 +195,22 @@ mod tests {
         assert_eq!(hex(1), "0xa0fafe1788542cb123a339392a6c7605");
         assert_eq!(hex(10), "0xd014f9a8c9ee2589e13f0cc8b6630ca6");
         assert_eq!(hex(0), "0x2b7e151628aed2a6abf7158809cf4f3c");
+        assert_eq!(
+            expand_bits(&parse_value("0x2b7e151628aed2a6abf7158809cf4f3c", 128).unwrap()),
+            Some(out)
+        );
+    }
+
+    #[test]
+    fn expand_bits_is_the_circuit() {
+        let c = aes128_key_schedule();
+        let mut prg =
+            brickyard_core::prg::Prg::from_seed(brickyard_core::Block::from_bytes([7; 16]));
+        for _ in 0..64 {
+            let key = prg.random_bits(128);
+            let want = c.eval(std::slice::from_ref(&key)).unwrap().remove(0);
+            assert_eq!(expand_bits(&key), Some(want));
+        }
+        assert_eq!(expand_bits(&[false; 127]), None);
     }
 }
