@@ -11,6 +11,7 @@ use super::{
 use crate::excom::{commit, commit_blocks, Commitment, Role, VerifierAwaiting};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_driver::steps::step;
 use brickyard_garble::{decode, evaluate_many, EvalOutput, GarblePlan, GarbledCircuit, Keep};
 use brickyard_ot::KosReceiver;
 use brickyard_store::Store;
@@ -427,63 +428,110 @@ impl Bob {
         // reused buffer); the others are kept for the buckets.
         let checked = v.checked();
         let mut scratch = BundlePublic::empty();
-        for (j, &check) in checked.iter().enumerate().take(total) {
-            let (plan, shape) = st.of(j);
-            if check {
-                scratch.recv_into(ch, plan, shape)?;
-                bundles.push_digest(&scratch);
-            } else {
-                bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
+        step("1 receive M + M' bundles", || {
+            for (j, &check) in checked.iter().enumerate().take(total) {
+                let (plan, shape) = st.of(j);
+                if check {
+                    scratch.recv_into(ch, plan, shape)?;
+                    bundles.push_digest(&scratch);
+                } else {
+                    bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
+                }
+                seed_commits.push(bundle::recv_commitment(ch)?);
             }
-            seed_commits.push(bundle::recv_commitment(ch)?);
-        }
+            Ok::<_, Error>(())
+        })?;
         if seed_commits.len() != total {
             return Err(Error::config("lindell-riva: selection size"));
         }
-        let (session, opened) = v.receive_commitments(ch)?;
-        // One buffer for every regenerated bundle (compared, then dropped).
-        let mut regen = scratch;
+        let (session, opened) = step("2 F_ExCom∆ZK commitments, open selection", || {
+            v.receive_commitments(ch)
+        })?;
         // Checked bundles: the seed opens its commitment, and everything
         // regenerated from it equals what was sent.
-        for (j, mask) in opened {
-            let mut seed = [0u8; 16];
-            let mut r = [0u8; 16];
-            ch.recv_bytes(&mut seed)?;
-            ch.recv_bytes(&mut r)?;
-            if commit(Role::Seed(j as u64), &seed, &r) != seed_commits[j] {
-                return Err(cheating(CHECK_SEED));
+        step("3 regenerate and compare checked bundles", || {
+            // One buffer for every regenerated bundle (compared, then dropped).
+            let mut regen = scratch;
+            let mut regen_scratch = bundle::Scratch::new();
+            for (j, mask) in opened {
+                let mut seed = [0u8; 16];
+                let mut r = [0u8; 16];
+                ch.recv_bytes(&mut seed)?;
+                ch.recv_bytes(&mut r)?;
+                if commit(Role::Seed(j as u64), &seed, &r) != seed_commits[j] {
+                    return Err(cheating(CHECK_SEED));
+                }
+                let (plan, shape) = st.of(j);
+                let secret = bundle::generate_into(
+                    plan,
+                    shape,
+                    j,
+                    Block::from_bytes(seed),
+                    &mut regen,
+                    &mut regen_scratch,
+                )?;
+                if secret.mask_bytes() != mask {
+                    return Err(cheating(CHECK_MASK));
+                }
+                if !bundles.matches(j, &regen) {
+                    return Err(cheating(CHECK_CIRCUIT));
+                }
+                bundles.discard(j);
             }
-            let (plan, shape) = st.of(j);
-            let secret =
-                bundle::generate_into(plan, shape, j, Block::from_bytes(seed), &mut regen)?;
-            if secret.mask_bytes() != mask {
-                return Err(cheating(CHECK_MASK));
-            }
-            if !bundles.matches(j, &regen) {
-                return Err(cheating(CHECK_CIRCUIT));
-            }
-            bundles.discard(j);
-        }
-        drop(regen);
+            Ok(())
+        })?;
         // F_ExCom∆ZK: all buckets' differences, then all challenges, then
         // all openings (no difference is accepted after its challenge).
-        let mut claims = Vec::with_capacity(challenges.len());
-        for c in challenges {
-            claims.push(session.receive_differences(ch, c)?);
-        }
-        let mut opened_claims = Vec::with_capacity(claims.len());
-        for c in claims {
-            opened_claims.push(session.open_challenge(ch, c)?);
-        }
-        let mut proven = Vec::with_capacity(opened_claims.len());
-        for o in opened_claims {
-            proven.push(session.verify(ch, o)?);
-        }
+        let proven = step("4 F_ExCom∆ZK verify", || {
+            let mut claims = Vec::with_capacity(challenges.len());
+            for c in challenges {
+                claims.push(session.receive_differences(ch, c)?);
+            }
+            let mut opened_claims = Vec::with_capacity(claims.len());
+            for c in claims {
+                opened_claims.push(session.open_challenge(ch, c)?);
+            }
+            let mut proven = Vec::with_capacity(opened_claims.len());
+            for o in opened_claims {
+                proven.push(session.verify(ch, o)?);
+            }
+            Ok::<_, Error>(proven)
+        })?;
         // OT label transfer, each label checked against its commitment.
         if let Some(s) = &mut self.store {
             stored::save_setup(s, &st.record())?;
         }
+        let kept = step("5 OT labels, check, keep buckets", || {
+            self.receive_ot_labels(ch, st, proven, &mut bundles)
+        })?;
+        if let Some(s) = &mut self.store {
+            s.commit()?;
+        }
+        drop(bundles);
+        self.keys = Zeroizing::new(Vec::new());
+        self.buckets = kept;
+        self.next = 0;
+        Ok(())
+    }
+
+    /// Fig. A.2 "Running OTs" per bucket, each label checked against its
+    /// `H2` commitment, then the bucket kept (in memory or one record in
+    /// the store).
+    fn receive_ot_labels(
+        &mut self,
+        ch: &mut Channel,
+        st: &Setup,
+        proven: Vec<crate::excom::ProvenDifferences>,
+        bundles: &mut Held,
+    ) -> Result<Vec<Option<BobBucket>>> {
+        let per = st.ots_per_bucket();
         let mut kept = Vec::with_capacity(proven.len());
+        // Buffers reused by every bucket: both encrypted messages of one
+        // OT (wiped when dropped), the commitment inputs and the
+        // commitments they must hash to.
+        let mut enc = Zeroizing::new(Vec::new());
+        let mut blocks = Vec::new();
+        let mut want = Vec::new();
         for (k, pd) in proven.into_iter().enumerate() {
             let members = pd.members.clone();
             let mut diffs = vec![vec![0u8; st.excom.msg_bytes]];
@@ -495,23 +543,24 @@ impl Bob {
                 .iter()
                 .map(|&j| bundles.take(j, st))
                 .collect::<Result<_>>()?;
-            let mut ot_labels = vec![Vec::new(); members.len()];
+            let mut ot_labels: Vec<Vec<Block>> = (0..members.len())
+                .map(|i| Vec::with_capacity(record::part_of(st, i).1.ot))
+                .collect();
             // Every label of the bucket is checked against its `H2`
             // commitment in one batch once the bucket's messages are in.
-            let mut blocks =
-                Vec::with_capacity(st.b() * st.shape.ot + (members.len() - st.b()) * st.shape2.ot);
-            let mut want = Vec::with_capacity(blocks.capacity());
+            blocks.clear();
+            want.clear();
             let mut ot = k * per;
             let choices = self.choices[k * per..(k + 1) * per].to_vec();
             for (range, shape) in [(0..st.b(), st.shape), (st.b()..members.len(), st.shape2)] {
                 let count = range.len();
                 for w in shape.x..shape.x + shape.ot {
                     let c = self.choices[ot];
-                    let mut enc = [vec![0u8; 16 * count], vec![0u8; 16 * count]];
-                    ch.recv_bytes(&mut enc[0])?;
-                    ch.recv_bytes(&mut enc[1])?;
-                    let mut msg = Zeroizing::new(std::mem::take(&mut enc[c as usize]));
-                    pads::xor_pad(self.keys[ot], &mut msg);
+                    // Both messages in one read; only the chosen one is padded.
+                    enc.resize(32 * count, 0);
+                    ch.recv_bytes(&mut enc)?;
+                    let msg = &mut enc[16 * count * c as usize..16 * count * (c as usize + 1)];
+                    pads::xor_pad(self.keys[ot], msg);
                     for (t, i) in range.clone().enumerate() {
                         let chunk = &msg[16 * t..16 * t + 16];
                         let lab = Block::from_bytes(chunk.try_into().unwrap_or([0; 16]));
@@ -538,14 +587,7 @@ impl Bob {
                 None => kept.push(Some(bk)),
             }
         }
-        if let Some(s) = &mut self.store {
-            s.commit()?;
-        }
-        drop(bundles);
-        self.keys = Zeroizing::new(Vec::new());
-        self.buckets = kept;
-        self.next = 0;
-        Ok(())
+        Ok(kept)
     }
 
     /// Fig. A.3 on the next unused bucket, Bob's input `y`; returns `f(x, y)`.

@@ -68,8 +68,28 @@ impl Drop for BundleSecret {
         self.lambda.zeroize();
         self.lambda_open.zeroize();
         self.delta.zeroize();
-        self.label_open.zeroize();
+        crate::wipe::wipe(&mut self.label_open);
         self.out_open.zeroize();
+    }
+}
+
+/// Buffers a bundle's label commitments are computed in, kept from one
+/// bundle to the next: allocating them per bundle cost a fault-in and a
+/// free of ~120 KB for each of thousands of bundles (the heap top is
+/// trimmed and grown again every time).
+#[derive(Default)]
+pub struct Scratch {
+    /// The commitment inputs: secret (labels, openings), wiped after
+    /// every bundle.
+    blocks: Vec<[u8; 64]>,
+    /// The label commitments of the last bundle (public).
+    labels: Vec<[Commitment; 2]>,
+}
+
+impl Scratch {
+    /// Empty buffers (they grow to the largest bundle once).
+    pub fn new() -> Self {
+        Self::default()
     }
 }
 
@@ -82,26 +102,28 @@ pub fn generate(
 ) -> Result<(BundlePublic, BundleSecret)> {
     let (mut secret, delta) = expand(shape, j, seed);
     let (gc, out) = garble(plan, &delta, &secret.zero, 0, Keep::Outputs)?;
-    let rest = finish(&mut secret, &out);
+    let mut labels = Vec::new();
+    let tail = finish(&mut secret, &out, &mut Vec::new(), &mut labels);
     let public = BundlePublic {
         gc,
-        decoding: rest.decoding,
-        labels: rest.labels,
-        outputs: rest.outputs,
-        lambda: rest.lambda,
+        decoding: tail.decoding,
+        labels,
+        outputs: tail.outputs,
+        lambda: tail.lambda,
     };
     Ok((public, secret))
 }
 
-/// [`generate`] into `public`, reusing its table vector: Bob regenerates
-/// every checked bundle only to compare it, so one buffer serves them all
-/// (no fresh pages to fault in and free per bundle).
+/// [`generate`] into `public`, reusing its vectors and `scratch`: Bob
+/// regenerates every checked bundle only to compare it, so one buffer
+/// serves them all (no fresh pages to fault in and free per bundle).
 pub fn generate_into(
     plan: &GarblePlan,
     shape: Shape,
     j: usize,
     seed: Block,
     public: &mut BundlePublic,
+    scratch: &mut Scratch,
 ) -> Result<BundleSecret> {
     let (mut secret, delta) = expand(shape, j, seed);
     let out = garble_into(
@@ -113,11 +135,10 @@ pub fn generate_into(
         &mut public.gc.tables,
     )?;
     public.gc.tweak_offset = 0;
-    let rest = finish(&mut secret, &out);
-    public.decoding = rest.decoding;
-    public.labels = rest.labels;
-    public.outputs = rest.outputs;
-    public.lambda = rest.lambda;
+    let tail = finish(&mut secret, &out, &mut scratch.blocks, &mut public.labels);
+    public.decoding = tail.decoding;
+    public.outputs = tail.outputs;
+    public.lambda = tail.lambda;
     Ok(secret)
 }
 
@@ -131,10 +152,12 @@ pub fn generate_to(
     shape: Shape,
     j: usize,
     seed: Block,
+    scratch: &mut Scratch,
 ) -> Result<BundleSecret> {
     let (mut secret, delta) = expand(shape, j, seed);
     let out = garble_to_channel(plan, &delta, &secret.zero, 0, Keep::Outputs, ch)?;
-    finish(&mut secret, &out).send(ch)?;
+    finish(&mut secret, &out, &mut scratch.blocks, &mut scratch.labels)
+        .send(ch, &scratch.labels)?;
     Ok(secret)
 }
 
@@ -151,13 +174,10 @@ fn expand(shape: Shape, j: usize, seed: Block) -> (BundleSecret, Delta) {
     let mut zero = Zeroizing::new(vec![Block::ZERO; n]);
     prg.fill_blocks(&mut zero);
     // The openings are the next 2n blocks of the stream (one block each,
-    // as 2n calls of `fill_bytes(16)` would draw them), drawn in one call.
-    let mut open_blocks = Zeroizing::new(vec![Block::ZERO; 2 * n]);
-    prg.fill_blocks(&mut open_blocks);
-    let label_open: Vec<[Opening; 2]> = open_blocks
-        .chunks_exact(2)
-        .map(|p| [p[0].to_bytes(), p[1].to_bytes()])
-        .collect();
+    // as 2n calls of `fill_bytes(16)` would draw them), drawn in one call
+    // straight into place (`fill_bytes` of whole blocks is `fill_blocks`).
+    let mut label_open: Vec<[Opening; 2]> = vec![[[0u8; 16]; 2]; n];
+    prg.fill_bytes(bytemuck::cast_slice_mut(&mut label_open));
     let mut out_open = [0u8; 16];
     prg.fill_bytes(&mut out_open);
     let secret = BundleSecret {
@@ -175,47 +195,53 @@ fn expand(shape: Shape, j: usize, seed: Block) -> (BundleSecret, Delta) {
     (secret, delta)
 }
 
-/// What follows the tables of a bundle on the wire.
-struct Rest {
+/// What follows the tables of a bundle on the wire, besides the label
+/// commitments.
+struct Tail {
     decoding: Decoding,
-    labels: Vec<[Commitment; 2]>,
     outputs: Commitment,
     lambda: Commitment,
 }
 
-impl Rest {
-    fn send(&self, ch: &mut Channel) -> Result<()> {
+impl Tail {
+    fn send(&self, ch: &mut Channel, labels: &[[Commitment; 2]]) -> Result<()> {
         ch.send_bits(&self.decoding.bits)?;
         // All label commitments in one write, straight from the vector.
-        ch.send_bytes(bytemuck::cast_slice(&self.labels))?;
+        ch.send_bytes(bytemuck::cast_slice(labels))?;
         ch.send_bytes(&self.outputs.0)?;
         ch.send_bytes(&self.lambda.0)
     }
 }
 
-/// Takes the output labels into `secret` and computes the commitments.
-fn finish(secret: &mut BundleSecret, out: &GarbleOutput) -> Rest {
+/// Takes the output labels into `secret` and computes the commitments:
+/// the label commitments into `labels` (resized to the bundle's input
+/// wires), through `blocks` (wiped before returning).
+fn finish(
+    secret: &mut BundleSecret,
+    out: &GarbleOutput,
+    blocks: &mut Vec<[u8; 64]>,
+    labels: &mut Vec<[Commitment; 2]>,
+) -> Tail {
     secret.out_zero = Zeroizing::new(out.output_zero_labels.to_vec());
     let (j, shape) = (secret.j, secret.shape);
     let n = shape.inputs();
     // All 2n label commitments hashed side by side (one batch per bundle).
-    let mut blocks = Vec::with_capacity(2 * n);
-    for w in 0..n {
-        for pos in [0u8, 1] {
+    blocks.resize(2 * n, [0u8; 64]);
+    for (w, pair) in blocks.chunks_exact_mut(2).enumerate() {
+        for (pos, b) in [0u8, 1].into_iter().zip(pair) {
             let (v, o) = secret.label_at(w, pos);
-            blocks.push(if w < shape.x {
+            *b = if w < shape.x {
                 label_commit_input(j, w, pos, v, &o)
             } else {
                 label_hash_input(j, w, pos, v)
-            });
+            };
         }
     }
-    let mut labels = vec![[Commitment([0; 32]); 2]; n];
-    commit_blocks(&blocks, bytemuck::cast_slice_mut(&mut labels));
-    blocks.zeroize();
-    Rest {
+    labels.resize(n, [Commitment([0; 32]); 2]);
+    commit_blocks(blocks, bytemuck::cast_slice_mut(labels));
+    crate::wipe::wipe(blocks);
+    Tail {
         decoding: out.decoding(),
-        labels,
         outputs: commit(
             Role::Output(j as u64),
             &secret.output_bytes(),
