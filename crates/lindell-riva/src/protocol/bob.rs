@@ -175,23 +175,16 @@ impl Held {
         }
     }
 
-    /// Whether bundle `j` as regenerated equals bundle `j` as received.
-    fn matches(&self, j: usize, public: &BundlePublic) -> bool {
+    /// The digest of checked bundle `j` as received (what its
+    /// regeneration must hash to).
+    fn checked_digest(&self, j: usize) -> Option<[u8; 32]> {
         match self {
             Held::Memory(v) => match v.get(j).and_then(Option::as_ref) {
-                Some(Kept::Whole(b)) => b == public,
-                Some(Kept::Digest(d)) => *d == public.digest(),
-                None => false,
+                Some(Kept::Whole(b)) => Some(b.digest()),
+                Some(Kept::Digest(d)) => Some(*d),
+                None => None,
             },
-            Held::Spill { at, .. } => at.get(j).map(|a| a.2) == Some(public.digest()),
-        }
-    }
-
-    fn discard(&mut self, j: usize) {
-        if let Held::Memory(v) = self {
-            if let Some(b) = v.get_mut(j) {
-                *b = None;
-            }
+            Held::Spill { at, .. } => at.get(j).map(|a| a.2),
         }
     }
 
@@ -232,6 +225,33 @@ impl Drop for Held {
             let _ = std::fs::remove_file(path);
         }
     }
+}
+
+/// A checked bundle to regenerate: its index, the mask F_ExCom∆ZK opened,
+/// the opened seed and the digest of what Alice sent.
+struct CheckJob {
+    j: usize,
+    mask: Vec<u8>,
+    seed: Block,
+    digest: [u8; 32],
+}
+
+/// Regenerates every checked bundle from its seed into one reused buffer:
+/// its mask must be the one F_ExCom∆ZK opened (`check-mask`) and its
+/// bytes those Alice sent (`check-circuit`).
+fn check_bundles(st: &Setup, jobs: Vec<CheckJob>, mut regen: BundlePublic) -> Result<()> {
+    let mut scratch = bundle::Scratch::new();
+    for job in jobs {
+        let (plan, shape) = st.of(job.j);
+        let secret = bundle::generate_into(plan, shape, job.j, job.seed, &mut regen, &mut scratch)?;
+        if secret.mask_bytes() != job.mask {
+            return Err(cheating(CHECK_MASK));
+        }
+        if regen.digest() != job.digest {
+            return Err(cheating(CHECK_CIRCUIT));
+        }
+    }
+    Ok(())
 }
 
 /// A bundle in memory: whole if it may be evaluated, its digest if Bob's
@@ -447,12 +467,10 @@ impl Bob {
         let (session, opened) = step("2 F_ExCom∆ZK commitments, open selection", || {
             v.receive_commitments(ch)
         })?;
-        // Checked bundles: the seed opens its commitment, and everything
-        // regenerated from it equals what was sent.
-        step("3 regenerate and compare checked bundles", || {
-            // One buffer for every regenerated bundle (compared, then dropped).
-            let mut regen = scratch;
-            let mut regen_scratch = bundle::Scratch::new();
+        // Checked bundles: the seed opens its commitment (checked here),
+        // and everything regenerated from it must equal what was sent.
+        let jobs = step("3 open checked seeds", || {
+            let mut jobs = Vec::with_capacity(opened.len());
             for (j, mask) in opened {
                 let mut seed = [0u8; 16];
                 let mut r = [0u8; 16];
@@ -461,49 +479,63 @@ impl Bob {
                 if commit(Role::Seed(j as u64), &seed, &r) != seed_commits[j] {
                     return Err(cheating(CHECK_SEED));
                 }
-                let (plan, shape) = st.of(j);
-                let secret = bundle::generate_into(
-                    plan,
-                    shape,
+                let digest = bundles
+                    .checked_digest(j)
+                    .ok_or_else(|| Error::malformed("lindell-riva: checked bundle missing"))?;
+                jobs.push(CheckJob {
                     j,
-                    Block::from_bytes(seed),
-                    &mut regen,
-                    &mut regen_scratch,
-                )?;
-                if secret.mask_bytes() != mask {
-                    return Err(cheating(CHECK_MASK));
+                    mask,
+                    seed: Block::from_bytes(seed),
+                    digest,
+                });
+            }
+            Ok(jobs)
+        })?;
+        // The regeneration runs on a thread of its own while this one goes
+        // on with F_ExCom∆ZK and the OTs: it needs nothing from Alice, and
+        // no message of ours depends on its outcome (Alice sees the abort
+        // at the end of the phase instead of in its middle; nothing of
+        // Bob's input is used offline). Its result is taken before the
+        // buckets are committed to a store, and its checks come first.
+        let (main, regen) = std::thread::scope(|sc| {
+            let regen = std::thread::Builder::new()
+                .name("bob-check".into())
+                .spawn_scoped(sc, || check_bundles(st, jobs, scratch));
+            let main = (|| {
+                // F_ExCom∆ZK: all buckets' differences, then all
+                // challenges, then all openings (no difference is accepted
+                // after its challenge).
+                let proven = step("4 F_ExCom∆ZK verify", || {
+                    let mut claims = Vec::with_capacity(challenges.len());
+                    for c in challenges {
+                        claims.push(session.receive_differences(ch, c)?);
+                    }
+                    let mut opened_claims = Vec::with_capacity(claims.len());
+                    for c in claims {
+                        opened_claims.push(session.open_challenge(ch, c)?);
+                    }
+                    let mut proven = Vec::with_capacity(opened_claims.len());
+                    for o in opened_claims {
+                        proven.push(session.verify(ch, o)?);
+                    }
+                    Ok::<_, Error>(proven)
+                })?;
+                // OT label transfer, each label checked against its commitment.
+                if let Some(s) = &mut self.store {
+                    stored::save_setup(s, &st.record())?;
                 }
-                if !bundles.matches(j, &regen) {
-                    return Err(cheating(CHECK_CIRCUIT));
-                }
-                bundles.discard(j);
-            }
-            Ok(())
-        })?;
-        // F_ExCom∆ZK: all buckets' differences, then all challenges, then
-        // all openings (no difference is accepted after its challenge).
-        let proven = step("4 F_ExCom∆ZK verify", || {
-            let mut claims = Vec::with_capacity(challenges.len());
-            for c in challenges {
-                claims.push(session.receive_differences(ch, c)?);
-            }
-            let mut opened_claims = Vec::with_capacity(claims.len());
-            for c in claims {
-                opened_claims.push(session.open_challenge(ch, c)?);
-            }
-            let mut proven = Vec::with_capacity(opened_claims.len());
-            for o in opened_claims {
-                proven.push(session.verify(ch, o)?);
-            }
-            Ok::<_, Error>(proven)
-        })?;
-        // OT label transfer, each label checked against its commitment.
-        if let Some(s) = &mut self.store {
-            stored::save_setup(s, &st.record())?;
-        }
-        let kept = step("5 OT labels, check, keep buckets", || {
-            self.receive_ot_labels(ch, st, proven, &mut bundles)
-        })?;
+                step("5 OT labels, check, keep buckets", || {
+                    self.receive_ot_labels(ch, st, proven, &mut bundles)
+                })
+            })();
+            let regen = step("6 wait for the checked bundles' thread", || match regen {
+                Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                Err(e) => Err(Error::config(format!("lindell-riva: check thread: {e}"))),
+            });
+            (main, regen)
+        });
+        regen?;
+        let kept = main?;
         if let Some(s) = &mut self.store {
             s.commit()?;
         }
