@@ -55,8 +55,14 @@ fn public_bytes(plan: &GarblePlan, shape: Shape) -> u64 {
 }
 
 fn secret_bytes(plan: &GarblePlan, shape: Shape) -> u64 {
-    (8 + shape.x.div_ceil(8) + 48 + shape.inputs() * 48 + plan.output_wires().len() * 16 + 16)
-        as u64
+    // `j`, m, λ and its opening, Δ, a 0-label per input wire, two
+    // openings per wire of Alice's, the output 0-labels, one opening.
+    (8 + shape.x.div_ceil(8)
+        + 48
+        + shape.inputs() * 16
+        + shape.x * 32
+        + plan.output_wires().len() * 16
+        + 16) as u64
 }
 
 /// The estimate for `cfg` (its `executions` as `N`: for [`Mode::Online`]

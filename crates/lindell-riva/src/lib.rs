@@ -22,3 +22,4 @@ pub mod params;
 pub mod party;
 pub mod probe;
 pub mod protocol;
+mod wipe;

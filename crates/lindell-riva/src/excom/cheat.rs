@@ -2,7 +2,6 @@
 //! Each must trip exactly one named check.
 
 use brickyard_core::prg::Prg;
-use zeroize::Zeroizing;
 
 /// What a cheating Alice does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,27 +48,29 @@ pub enum VerifierCheat {
 }
 
 /// Rewrites pair `k` of bucket `bucket` per the strategy: a false `∆` and
-/// `δ`s that pass exactly when `W = guess`.
+/// `δ`s that pass exactly when `W = guess`. `claim` is the pair's
+/// `∆ ‖ (δ⁰_i ‖ δ¹_i)_i` with values of `msg_bytes`.
 pub(crate) fn apply(
     cheat: &ProverCheat,
     seen_w: Option<&[bool]>,
     bucket: usize,
     k: usize,
-    delta: &mut Zeroizing<Vec<u8>>,
-    d: &mut [[Zeroizing<Vec<u8>>; 2]],
+    claim: &mut [u8],
+    msg_bytes: usize,
 ) {
     if k != 0 {
         return;
     }
     if *cheat == ProverCheat::DeltaMismatch && bucket == 0 {
-        delta[0] ^= 1;
+        claim[0] ^= 1;
         return;
     }
+    let s = (claim.len() / msg_bytes - 1) / 2;
     let guess: Vec<bool> = match *cheat {
         ProverCheat::FalseDifference { bucket: b, seed } if b == bucket => {
             let mut prg =
                 Prg::from_seed(brickyard_core::Block((seed as u128) << 64 | bucket as u128));
-            prg.random_bits(d.len())
+            prg.random_bits(s)
         }
         ProverCheat::ReuseChallenge => match seen_w {
             Some(w) => w.to_vec(),
@@ -77,14 +78,13 @@ pub(crate) fn apply(
         },
         _ => return,
     };
-    delta[0] ^= 1;
-    for (di, &g) in d.iter_mut().zip(&guess) {
-        let keep = g as usize;
-        let forged: Vec<u8> = di[keep]
-            .iter()
-            .zip(delta.iter())
-            .map(|(a, b)| a ^ b)
-            .collect();
-        di[1 - keep] = Zeroizing::new(forged);
+    claim[0] ^= 1;
+    let (delta, ds) = claim.split_at_mut(msg_bytes);
+    for (d, &g) in ds.chunks_exact_mut(2 * msg_bytes).zip(&guess) {
+        let (d0, d1) = d.split_at_mut(msg_bytes);
+        let (kept, forged) = if g { (d1, d0) } else { (d0, d1) };
+        for ((f, a), b) in forged.iter_mut().zip(kept.iter()).zip(delta.iter()) {
+            *f = a ^ b;
+        }
     }
 }

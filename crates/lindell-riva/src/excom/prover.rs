@@ -9,7 +9,7 @@
 use super::challenge;
 use super::hashcom::Commitment;
 use super::selection::Selection;
-use super::split::{xor, SplitRandomness};
+use super::split::{xor_into, SplitRandomness};
 use super::ExComParams;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -194,38 +194,31 @@ impl ProverSession {
         let bucket = token.bucket;
         let members = &self.buckets[bucket];
         let st = &self.state;
+        let mb = st.p.msg_bytes;
+        // One pair's claim `∆ ‖ (δ⁰_i ‖ δ¹_i)_i`, built in place and sent
+        // in one piece; each member's randomness is expanded once.
+        let mut claim = Zeroizing::new(vec![0u8; st.p.pair_claim_bytes()]);
+        let mut prev: Option<SplitRandomness> = None;
         for (k, pair) in members.windows(2).enumerate() {
             let (a, b) = (pair[0], pair[1]);
-            let (ra, rb) = (st.rand(a), st.rand(b));
-            #[allow(unused_mut)]
-            let mut delta = Zeroizing::new(xor(&st.msgs[a], &st.msgs[b]));
-            #[allow(unused_mut)]
-            let mut d: Vec<[Zeroizing<Vec<u8>>; 2]> = (0..st.p.s as usize)
-                .map(|i| {
-                    [
-                        Zeroizing::new(xor(
-                            &ra.side_value(&st.msgs[a], i, 0),
-                            &rb.side_value(&st.msgs[b], i, 0),
-                        )),
-                        Zeroizing::new(xor(&ra.r[i], &rb.r[i])),
-                    ]
-                })
-                .collect();
-            #[cfg(feature = "adversary")]
-            super::cheat::apply(
-                &st.cheat,
-                st.seen_w.as_deref(),
-                bucket,
-                k,
-                &mut delta,
-                &mut d,
-            );
-            let _ = k;
-            ch.send_bytes(&delta)?;
-            for di in &d {
-                ch.send_bytes(&di[0])?;
-                ch.send_bytes(&di[1])?;
+            let ra = match prev.take() {
+                Some(r) => r,
+                None => st.rand(a),
+            };
+            let rb = st.rand(b);
+            let (delta, ds) = claim.split_at_mut(mb);
+            xor_into(delta, &st.msgs[a], &st.msgs[b]);
+            for (i, d) in ds.chunks_exact_mut(2 * mb).enumerate() {
+                // δ¹_i = r_{a,i} ⊕ r_{b,i}; δ⁰_i = (m_a ⊕ r_{a,i}) ⊕ (m_b ⊕ r_{b,i}) = ∆ ⊕ δ¹_i.
+                let (d0, d1) = d.split_at_mut(mb);
+                xor_into(d1, ra.r(i), rb.r(i));
+                xor_into(d0, delta, d1);
             }
+            #[cfg(feature = "adversary")]
+            super::cheat::apply(&st.cheat, st.seen_w.as_deref(), bucket, k, &mut claim, mb);
+            let _ = k;
+            ch.send_bytes(&claim)?;
+            prev = Some(rb);
         }
         ch.flush()?;
         Ok(AwaitingChallenge { bucket })
@@ -239,18 +232,22 @@ impl ProverSession {
         let mut bytes = vec![0u8; (st.p.s as usize).div_ceil(8) + 16];
         ch.recv_bytes(&mut bytes)?;
         let w = challenge::open(a.bucket, st.p.s, &bytes, &st.challenges[a.bucket])?;
+        let mb = st.p.msg_bytes;
+        // A member's `s` (value, opening) pairs in one buffer, one write.
+        let mut out = Zeroizing::new(vec![0u8; st.p.member_open_bytes()]);
         for &j in &self.buckets[a.bucket] {
             let rand = st.rand(j);
-            for (i, &wi) in w.iter().enumerate() {
-                #[allow(unused_mut)]
-                let mut v = rand.side_value(&st.msgs[j], i, wi as u8);
+            for (i, (&wi, chunk)) in w.iter().zip(out.chunks_exact_mut(mb + 16)).enumerate() {
+                let (v, o) = chunk.split_at_mut(mb);
+                rand.side_value_into(&st.msgs[j], i, wi as u8, v);
                 #[cfg(feature = "adversary")]
                 if st.cheat == ProverCheat::BadSideOpen && i == 0 {
                     v[0] ^= 1;
                 }
-                ch.send_bytes(&v)?;
-                ch.send_bytes(&rand.open[i][wi as usize])?;
+                let _ = i;
+                o.copy_from_slice(&rand.open[i][wi as usize]);
             }
+            ch.send_bytes(&out)?;
         }
         ch.flush()?;
         #[cfg(feature = "adversary")]

@@ -10,7 +10,7 @@
 use super::challenge::BucketChallenge;
 use super::hashcom::Commitment;
 use super::selection::Selection;
-use super::split::{split_commit, xor, SplitRandomness};
+use super::split::{opened_commitments, SplitRandomness};
 use super::{ExComParams, CHECK_DECOMMIT, CHECK_DELTA_SUM, CHECK_DIFFERENCE, CHECK_OPEN};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
@@ -153,10 +153,22 @@ pub struct VerifierSession {
     cheat: VerifierCheat,
 }
 
-/// One pair's claimed difference with its `s` pairs `(δ⁰_i, δ¹_i)`.
+/// One pair's claimed difference with its `s` pairs `(δ⁰_i, δ¹_i)`, as
+/// received: `∆ ‖ (δ⁰_i ‖ δ¹_i)_i`.
 struct PairClaim {
-    delta: Vec<u8>,
-    d: Vec<[Vec<u8>; 2]>,
+    bytes: Vec<u8>,
+}
+
+impl PairClaim {
+    fn delta(&self, mb: usize) -> &[u8] {
+        &self.bytes[..mb]
+    }
+
+    /// `δ^side_i`.
+    fn d(&self, mb: usize, i: usize, side: bool) -> &[u8] {
+        let at = mb * (1 + 2 * i + side as usize);
+        &self.bytes[at..at + mb]
+    }
 }
 
 /// A bucket's differences, received while its challenge is still secret.
@@ -198,24 +210,21 @@ impl VerifierSession {
         challenge: BucketChallenge,
     ) -> Result<DifferenceClaim> {
         let p = self.p;
+        let mb = p.msg_bytes;
         let mut pairs = Vec::with_capacity(p.members() - 1);
-        let mut buf = vec![0u8; p.pair_claim_bytes()];
         for _ in 1..p.members() {
-            ch.recv_bytes(&mut buf)?;
-            let mut parts = buf.chunks_exact(p.msg_bytes).map(<[u8]>::to_vec);
-            let delta = parts.next().unwrap_or_default();
-            let mut d = Vec::with_capacity(p.s as usize);
-            for _ in 0..p.s {
-                let d0 = parts.next().unwrap_or_default();
-                let d1 = parts.next().unwrap_or_default();
-                if xor(&d0, &d1) != delta {
+            let mut bytes = vec![0u8; p.pair_claim_bytes()];
+            ch.recv_bytes(&mut bytes)?;
+            let (delta, ds) = bytes.split_at(mb);
+            for d in ds.chunks_exact(2 * mb) {
+                let (d0, d1) = d.split_at(mb);
+                if d0.iter().zip(d1).zip(delta).any(|((a, b), c)| a ^ b != *c) {
                     return Err(Error::Cheating {
                         check: CHECK_DELTA_SUM,
                     });
                 }
-                d.push([d0, d1]);
             }
-            pairs.push(PairClaim { delta, d });
+            pairs.push(PairClaim { bytes });
         }
         Ok(DifferenceClaim { challenge, pairs })
     }
@@ -245,31 +254,36 @@ impl VerifierSession {
     /// difference (`mask-difference`), Fig. 3.2 steps 4–6.
     pub fn verify(&self, ch: &mut Channel, o: OpenedClaim) -> Result<ProvenDifferences> {
         let p = self.p;
-        let per = 2 * p.s as usize;
+        let (per, s, mb) = (2 * p.s as usize, p.s as usize, p.msg_bytes);
         let members = &self.buckets[o.bucket];
-        let mut values: Vec<Vec<Vec<u8>>> = Vec::with_capacity(members.len());
+        // Every member's opened values, `s` of `mb` bytes each, back to back.
+        let mut values = vec![0u8; members.len() * s * mb];
         let mut buf = vec![0u8; p.member_open_bytes()];
-        for &j in members {
+        let mut got = Vec::with_capacity(s);
+        for (t, &j) in members.iter().enumerate() {
             ch.recv_bytes(&mut buf)?;
-            let mut vals = Vec::with_capacity(p.s as usize);
-            for (i, chunk) in buf.chunks_exact(p.msg_bytes + 16).enumerate() {
-                let side = o.w[i] as u8;
-                let (v, r) = chunk.split_at(p.msg_bytes);
-                let r: [u8; 16] = r.try_into().unwrap_or([0; 16]);
-                if split_commit(j, i, side, v, &r)
-                    != self.commitments[j * per + 2 * i + side as usize]
-                {
-                    return Err(Error::Cheating {
-                        check: CHECK_DECOMMIT,
-                    });
-                }
-                vals.push(v.to_vec());
+            opened_commitments(j, &buf, mb, &o.w, &mut got);
+            let want = (0..s).map(|i| &self.commitments[j * per + 2 * i + o.w[i] as usize]);
+            if got.len() != s || !got.iter().zip(want).all(|(a, b)| a == b) {
+                return Err(Error::Cheating {
+                    check: CHECK_DECOMMIT,
+                });
             }
-            values.push(vals);
+            for (i, chunk) in buf.chunks_exact(mb + 16).enumerate() {
+                let at = (t * s + i) * mb;
+                values[at..at + mb].copy_from_slice(&chunk[..mb]);
+            }
         }
+        let value = |t: usize, i: usize| &values[(t * s + i) * mb..(t * s + i + 1) * mb];
         for (k, pair) in o.pairs.iter().enumerate() {
-            for (i, (&wi, di)) in o.w.iter().zip(&pair.d).enumerate() {
-                if xor(&values[k][i], &values[k + 1][i]) != di[wi as usize] {
+            for (i, &wi) in o.w.iter().enumerate() {
+                let d = pair.d(mb, i, wi);
+                let ok = value(k, i)
+                    .iter()
+                    .zip(value(k + 1, i))
+                    .zip(d)
+                    .all(|((a, b), c)| a ^ b == *c);
+                if !ok {
                     return Err(Error::Cheating {
                         check: CHECK_DIFFERENCE,
                     });
@@ -282,7 +296,7 @@ impl VerifierSession {
             deltas: o
                 .pairs
                 .into_iter()
-                .map(|pc| Zeroizing::new(pc.delta))
+                .map(|pc| Zeroizing::new(pc.delta(mb).to_vec()))
                 .collect(),
         })
     }

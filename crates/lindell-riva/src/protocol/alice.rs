@@ -7,6 +7,7 @@ use crate::excom::{commit, AwaitingCommit, Opening, Role};
 use brickyard_circuit::Gate;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_driver::steps::step;
 use brickyard_garble::GarblePlan;
 use brickyard_ot::KosSender;
 use brickyard_store::Store;
@@ -198,12 +199,109 @@ impl Alice {
         let total = st.total();
         let mut secrets = Vec::with_capacity(total);
         let mut seeds: Vec<(Block, Opening)> = Vec::with_capacity(total);
+        step("1 garble, commit, send M + M' bundles", || {
+            self.send_bundles(
+                ch,
+                st,
+                &mut secrets,
+                &mut seeds,
+                &rigged_bucket,
+                cheat_plan.as_ref(),
+                (bad_c2, bad_c2_plan.as_ref()),
+            )
+        })?;
+        let masks = secrets
+            .iter()
+            .map(|s| {
+                let mut m = s.as_ref().map(BundleSecret::mask_bytes).unwrap_or_default();
+                if self.cheat == Cheat::BadMask {
+                    m[0] ^= 1;
+                }
+                m
+            })
+            .collect();
+        #[allow(unused_mut)]
+        let mut committed = step("2 F_ExCom∆ZK commit", || {
+            awaiting.commit(ch, masks, &mut self.prg)
+        })?;
+        #[cfg(feature = "adversary")]
+        if self.cheat == Cheat::FalseDifference {
+            committed.set_cheat(crate::excom::ProverCheat::FalseDifference {
+                bucket: 0,
+                seed: self.prg.random_u64(),
+            });
+        }
+        // Bob opens σ, seed_π (checked: `cc-decommit`); F_ExCom∆ZK opens
+        // the checked masks; we open their seeds.
+        let cheat = self.cheat;
+        let (mut session, tokens, buckets) = step("3 cut-and-choose: open seeds", || {
+            let (session, tokens) = committed.receive_selection(ch)?;
+            let buckets = session.buckets().to_vec();
+            let mut in_bucket = vec![false; total];
+            for b in &buckets {
+                for &j in b {
+                    in_bucket[j] = true;
+                }
+            }
+            for j in (0..total).filter(|&j| !in_bucket[j]) {
+                let mut r = seeds[j].1;
+                if cheat == Cheat::BadSeedOpen {
+                    r[0] ^= 1;
+                }
+                ch.send_bytes(&seeds[j].0.to_bytes())?;
+                ch.send_bytes(&r)?;
+                secrets[j] = None;
+            }
+            ch.flush()?;
+            Ok::<_, Error>((session, tokens, buckets))
+        })?;
+        // The differences of every bucket, then every challenge's response.
+        step("4 F_ExCom∆ZK prove", || {
+            let mut waiting = Vec::with_capacity(tokens.len());
+            for t in tokens {
+                waiting.push(session.prove(ch, t)?);
+            }
+            for a in waiting {
+                session.respond(ch, a)?;
+            }
+            Ok::<_, Error>(())
+        })?;
+        // OTs: per bucket and OT wire, the labels of that wire in all the
+        // bucket's circuits of C (then C'); each opens its `H2` commitment
+        // by itself.
+        if let Some(s) = &mut self.store {
+            stored::save_setup(s, &st.record())?;
+        }
+        let kept = step("5 OT transfer, keep buckets", || {
+            self.transfer(ch, st, &buckets, &mut secrets)
+        })?;
+        self.rot = Zeroizing::new(Vec::new());
+        self.buckets = kept;
+        self.next = 0;
+        Ok(())
+    }
+
+    /// Fig. A.2 "Creating a Garbled-Circuit Bundle" for all `M + M'`
+    /// bundles, each sent as it is garbled, then `ExtractCom(seed_j)`.
+    #[allow(clippy::too_many_arguments)]
+    fn send_bundles(
+        &mut self,
+        ch: &mut Channel,
+        st: &Setup,
+        secrets: &mut Vec<Option<BundleSecret>>,
+        seeds: &mut Vec<(Block, Opening)>,
+        rigged_bucket: &[usize],
+        cheat_plan: Option<&GarblePlan>,
+        (bad_c2, bad_c2_plan): (usize, Option<&GarblePlan>),
+    ) -> Result<()> {
+        let total = st.total();
+        let mut scratch = bundle::Scratch::new();
         for j in 0..total {
             let seed = self.prg.random_block();
             let mut r = [0u8; 16];
             self.prg.fill_bytes(&mut r);
             let (plan, shape) = st.of(j);
-            let plan = match (&cheat_plan, &bad_c2_plan, j) {
+            let plan = match (cheat_plan, bad_c2_plan, j) {
                 (Some(p), _, 0) => p,
                 (_, Some(p), j) if j >= st.m() && j < st.m() + bad_c2 => p,
                 _ => plan,
@@ -212,7 +310,7 @@ impl Alice {
                 && !matches!(self.cheat, Cheat::BadCircuit(k) if j < k.min(st.m()));
             let secret = if honest {
                 // Garbled straight onto the channel.
-                bundle::generate_to(ch, plan, shape, j, seed)?
+                bundle::generate_to(ch, plan, shape, j, seed, &mut scratch)?
             } else {
                 #[allow(unused_mut)]
                 let (mut public, mut secret) = bundle::generate(plan, shape, j, seed)?;
@@ -237,61 +335,22 @@ impl Alice {
             secrets.push(Some(secret));
             seeds.push((seed, r));
         }
-        let masks = secrets
-            .iter()
-            .map(|s| {
-                let mut m = s.as_ref().map(BundleSecret::mask_bytes).unwrap_or_default();
-                if self.cheat == Cheat::BadMask {
-                    m[0] ^= 1;
-                }
-                m
-            })
-            .collect();
-        #[allow(unused_mut)]
-        let mut committed = awaiting.commit(ch, masks, &mut self.prg)?;
-        #[cfg(feature = "adversary")]
-        if self.cheat == Cheat::FalseDifference {
-            committed.set_cheat(crate::excom::ProverCheat::FalseDifference {
-                bucket: 0,
-                seed: self.prg.random_u64(),
-            });
-        }
-        // Bob opens σ, seed_π (checked: `cc-decommit`); F_ExCom∆ZK opens
-        // the checked masks; we open their seeds.
-        let (mut session, tokens) = committed.receive_selection(ch)?;
-        let buckets = session.buckets().to_vec();
-        let mut in_bucket = vec![false; total];
-        for b in &buckets {
-            for &j in b {
-                in_bucket[j] = true;
-            }
-        }
-        for j in (0..total).filter(|&j| !in_bucket[j]) {
-            let mut r = seeds[j].1;
-            if self.cheat == Cheat::BadSeedOpen {
-                r[0] ^= 1;
-            }
-            ch.send_bytes(&seeds[j].0.to_bytes())?;
-            ch.send_bytes(&r)?;
-            secrets[j] = None;
-        }
-        ch.flush()?;
-        // The differences of every bucket, then every challenge's response.
-        let mut waiting = Vec::with_capacity(tokens.len());
-        for t in tokens {
-            waiting.push(session.prove(ch, t)?);
-        }
-        for a in waiting {
-            session.respond(ch, a)?;
-        }
-        // OTs: per bucket and OT wire, the labels of that wire in all the
-        // bucket's circuits of C (then C'); each opens its `H2` commitment
-        // by itself.
+        Ok(())
+    }
+
+    /// Fig. A.2 "Running OTs" per bucket, then the bucket kept (in memory
+    /// or one record in the store).
+    fn transfer(
+        &mut self,
+        ch: &mut Channel,
+        st: &Setup,
+        buckets: &[Vec<usize>],
+        secrets: &mut [Option<BundleSecret>],
+    ) -> Result<Vec<Vec<BundleSecret>>> {
         let per = st.ots_per_bucket();
-        if let Some(s) = &mut self.store {
-            stored::save_setup(s, &st.record())?;
-        }
         let mut kept = Vec::with_capacity(buckets.len());
+        // One message buffer for every OT (wiped when dropped).
+        let mut msg = Zeroizing::new(Vec::with_capacity(32 * st.b().max(st.b2())));
         for (k, members) in buckets.iter().enumerate() {
             let secs: Vec<BundleSecret> = members
                 .iter()
@@ -303,19 +362,21 @@ impl Alice {
             for (part, shape) in [(c, st.shape), (c2, st.shape2)] {
                 for w in shape.x..shape.x + shape.ot {
                     let (k0, k1) = self.rot[ot];
-                    for (bit, key) in [(false, k0), (true, k1)] {
-                        let mut msg = Zeroizing::new(Vec::with_capacity(16 * part.len()));
+                    // Both messages, each under its own pad, in one write.
+                    msg.clear();
+                    for bit in [false, true] {
                         for s in part {
                             let (l, _) = s.label_with_opening(w, bit);
                             msg.extend_from_slice(&l.to_bytes());
                         }
-                        if self.cheat == Cheat::SelectiveOt && bit && w == shape.x && ot == k * per
-                        {
-                            msg[0] ^= 1;
-                        }
-                        pads::xor_pad(key, &mut msg);
-                        ch.send_bytes(&msg)?;
                     }
+                    let (m0, m1) = msg.split_at_mut(16 * part.len());
+                    if self.cheat == Cheat::SelectiveOt && w == shape.x && ot == k * per {
+                        m1[0] ^= 1;
+                    }
+                    pads::xor_pad(k0, m0);
+                    pads::xor_pad(k1, m1);
+                    ch.send_bytes(&msg)?;
                     ot += 1;
                 }
             }
@@ -336,10 +397,7 @@ impl Alice {
         if let Some(s) = &mut self.store {
             s.commit()?;
         }
-        self.rot = Zeroizing::new(Vec::new());
-        self.buckets = kept;
-        self.next = 0;
-        Ok(())
+        Ok(kept)
     }
 
     /// Fig. A.3 on the next unused bucket, Alice's input `x`.

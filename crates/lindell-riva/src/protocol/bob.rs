@@ -11,6 +11,7 @@ use super::{
 use crate::excom::{commit, commit_blocks, Commitment, Role, VerifierAwaiting};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
+use brickyard_driver::steps::step;
 use brickyard_garble::{decode, evaluate_many, EvalOutput, GarblePlan, GarbledCircuit, Keep};
 use brickyard_ot::KosReceiver;
 use brickyard_store::Store;
@@ -174,23 +175,16 @@ impl Held {
         }
     }
 
-    /// Whether bundle `j` as regenerated equals bundle `j` as received.
-    fn matches(&self, j: usize, public: &BundlePublic) -> bool {
+    /// The digest of checked bundle `j` as received (what its
+    /// regeneration must hash to).
+    fn checked_digest(&self, j: usize) -> Option<[u8; 32]> {
         match self {
             Held::Memory(v) => match v.get(j).and_then(Option::as_ref) {
-                Some(Kept::Whole(b)) => b == public,
-                Some(Kept::Digest(d)) => *d == public.digest(),
-                None => false,
+                Some(Kept::Whole(b)) => Some(b.digest()),
+                Some(Kept::Digest(d)) => Some(*d),
+                None => None,
             },
-            Held::Spill { at, .. } => at.get(j).map(|a| a.2) == Some(public.digest()),
-        }
-    }
-
-    fn discard(&mut self, j: usize) {
-        if let Held::Memory(v) = self {
-            if let Some(b) = v.get_mut(j) {
-                *b = None;
-            }
+            Held::Spill { at, .. } => at.get(j).map(|a| a.2),
         }
     }
 
@@ -231,6 +225,33 @@ impl Drop for Held {
             let _ = std::fs::remove_file(path);
         }
     }
+}
+
+/// A checked bundle to regenerate: its index, the mask F_ExCom∆ZK opened,
+/// the opened seed and the digest of what Alice sent.
+struct CheckJob {
+    j: usize,
+    mask: Vec<u8>,
+    seed: Block,
+    digest: [u8; 32],
+}
+
+/// Regenerates every checked bundle from its seed into one reused buffer:
+/// its mask must be the one F_ExCom∆ZK opened (`check-mask`) and its
+/// bytes those Alice sent (`check-circuit`).
+fn check_bundles(st: &Setup, jobs: Vec<CheckJob>, mut regen: BundlePublic) -> Result<()> {
+    let mut scratch = bundle::Scratch::new();
+    for job in jobs {
+        let (plan, shape) = st.of(job.j);
+        let secret = bundle::generate_into(plan, shape, job.j, job.seed, &mut regen, &mut scratch)?;
+        if secret.mask_bytes() != job.mask {
+            return Err(cheating(CHECK_MASK));
+        }
+        if regen.digest() != job.digest {
+            return Err(cheating(CHECK_CIRCUIT));
+        }
+    }
+    Ok(())
 }
 
 /// A bundle in memory: whole if it may be evaluated, its digest if Bob's
@@ -427,63 +448,122 @@ impl Bob {
         // reused buffer); the others are kept for the buckets.
         let checked = v.checked();
         let mut scratch = BundlePublic::empty();
-        for (j, &check) in checked.iter().enumerate().take(total) {
-            let (plan, shape) = st.of(j);
-            if check {
-                scratch.recv_into(ch, plan, shape)?;
-                bundles.push_digest(&scratch);
-            } else {
-                bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
+        step("1 receive M + M' bundles", || {
+            for (j, &check) in checked.iter().enumerate().take(total) {
+                let (plan, shape) = st.of(j);
+                if check {
+                    scratch.recv_into(ch, plan, shape)?;
+                    bundles.push_digest(&scratch);
+                } else {
+                    bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
+                }
+                seed_commits.push(bundle::recv_commitment(ch)?);
             }
-            seed_commits.push(bundle::recv_commitment(ch)?);
-        }
+            Ok::<_, Error>(())
+        })?;
         if seed_commits.len() != total {
             return Err(Error::config("lindell-riva: selection size"));
         }
-        let (session, opened) = v.receive_commitments(ch)?;
-        // One buffer for every regenerated bundle (compared, then dropped).
-        let mut regen = scratch;
-        // Checked bundles: the seed opens its commitment, and everything
-        // regenerated from it equals what was sent.
-        for (j, mask) in opened {
-            let mut seed = [0u8; 16];
-            let mut r = [0u8; 16];
-            ch.recv_bytes(&mut seed)?;
-            ch.recv_bytes(&mut r)?;
-            if commit(Role::Seed(j as u64), &seed, &r) != seed_commits[j] {
-                return Err(cheating(CHECK_SEED));
+        let (session, opened) = step("2 F_ExCom∆ZK commitments, open selection", || {
+            v.receive_commitments(ch)
+        })?;
+        // Checked bundles: the seed opens its commitment (checked here),
+        // and everything regenerated from it must equal what was sent.
+        let jobs = step("3 open checked seeds", || {
+            let mut jobs = Vec::with_capacity(opened.len());
+            for (j, mask) in opened {
+                let mut seed = [0u8; 16];
+                let mut r = [0u8; 16];
+                ch.recv_bytes(&mut seed)?;
+                ch.recv_bytes(&mut r)?;
+                if commit(Role::Seed(j as u64), &seed, &r) != seed_commits[j] {
+                    return Err(cheating(CHECK_SEED));
+                }
+                let digest = bundles
+                    .checked_digest(j)
+                    .ok_or_else(|| Error::malformed("lindell-riva: checked bundle missing"))?;
+                jobs.push(CheckJob {
+                    j,
+                    mask,
+                    seed: Block::from_bytes(seed),
+                    digest,
+                });
             }
-            let (plan, shape) = st.of(j);
-            let secret =
-                bundle::generate_into(plan, shape, j, Block::from_bytes(seed), &mut regen)?;
-            if secret.mask_bytes() != mask {
-                return Err(cheating(CHECK_MASK));
-            }
-            if !bundles.matches(j, &regen) {
-                return Err(cheating(CHECK_CIRCUIT));
-            }
-            bundles.discard(j);
-        }
-        drop(regen);
-        // F_ExCom∆ZK: all buckets' differences, then all challenges, then
-        // all openings (no difference is accepted after its challenge).
-        let mut claims = Vec::with_capacity(challenges.len());
-        for c in challenges {
-            claims.push(session.receive_differences(ch, c)?);
-        }
-        let mut opened_claims = Vec::with_capacity(claims.len());
-        for c in claims {
-            opened_claims.push(session.open_challenge(ch, c)?);
-        }
-        let mut proven = Vec::with_capacity(opened_claims.len());
-        for o in opened_claims {
-            proven.push(session.verify(ch, o)?);
-        }
-        // OT label transfer, each label checked against its commitment.
+            Ok(jobs)
+        })?;
+        // The regeneration runs on a thread of its own while this one goes
+        // on with F_ExCom∆ZK and the OTs: it needs nothing from Alice, and
+        // no message of ours depends on its outcome (Alice sees the abort
+        // at the end of the phase instead of in its middle; nothing of
+        // Bob's input is used offline). Its result is taken before the
+        // buckets are committed to a store, and its checks come first.
+        let (main, regen) = std::thread::scope(|sc| {
+            let regen = std::thread::Builder::new()
+                .name("bob-check".into())
+                .spawn_scoped(sc, || check_bundles(st, jobs, scratch));
+            let main = (|| {
+                // F_ExCom∆ZK: all buckets' differences, then all
+                // challenges, then all openings (no difference is accepted
+                // after its challenge).
+                let proven = step("4 F_ExCom∆ZK verify", || {
+                    let mut claims = Vec::with_capacity(challenges.len());
+                    for c in challenges {
+                        claims.push(session.receive_differences(ch, c)?);
+                    }
+                    let mut opened_claims = Vec::with_capacity(claims.len());
+                    for c in claims {
+                        opened_claims.push(session.open_challenge(ch, c)?);
+                    }
+                    let mut proven = Vec::with_capacity(opened_claims.len());
+                    for o in opened_claims {
+                        proven.push(session.verify(ch, o)?);
+                    }
+                    Ok::<_, Error>(proven)
+                })?;
+                // OT label transfer, each label checked against its commitment.
+                if let Some(s) = &mut self.store {
+                    stored::save_setup(s, &st.record())?;
+                }
+                step("5 OT labels, check, keep buckets", || {
+                    self.receive_ot_labels(ch, st, proven, &mut bundles)
+                })
+            })();
+            let regen = step("6 wait for the checked bundles' thread", || match regen {
+                Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                Err(e) => Err(Error::config(format!("lindell-riva: check thread: {e}"))),
+            });
+            (main, regen)
+        });
+        regen?;
+        let kept = main?;
         if let Some(s) = &mut self.store {
-            stored::save_setup(s, &st.record())?;
+            s.commit()?;
         }
+        drop(bundles);
+        self.keys = Zeroizing::new(Vec::new());
+        self.buckets = kept;
+        self.next = 0;
+        Ok(())
+    }
+
+    /// Fig. A.2 "Running OTs" per bucket, each label checked against its
+    /// `H2` commitment, then the bucket kept (in memory or one record in
+    /// the store).
+    fn receive_ot_labels(
+        &mut self,
+        ch: &mut Channel,
+        st: &Setup,
+        proven: Vec<crate::excom::ProvenDifferences>,
+        bundles: &mut Held,
+    ) -> Result<Vec<Option<BobBucket>>> {
+        let per = st.ots_per_bucket();
         let mut kept = Vec::with_capacity(proven.len());
+        // Buffers reused by every bucket: both encrypted messages of one
+        // OT (wiped when dropped), the commitment inputs and the
+        // commitments they must hash to.
+        let mut enc = Zeroizing::new(Vec::new());
+        let mut blocks = Vec::new();
+        let mut want = Vec::new();
         for (k, pd) in proven.into_iter().enumerate() {
             let members = pd.members.clone();
             let mut diffs = vec![vec![0u8; st.excom.msg_bytes]];
@@ -495,23 +575,24 @@ impl Bob {
                 .iter()
                 .map(|&j| bundles.take(j, st))
                 .collect::<Result<_>>()?;
-            let mut ot_labels = vec![Vec::new(); members.len()];
+            let mut ot_labels: Vec<Vec<Block>> = (0..members.len())
+                .map(|i| Vec::with_capacity(record::part_of(st, i).1.ot))
+                .collect();
             // Every label of the bucket is checked against its `H2`
             // commitment in one batch once the bucket's messages are in.
-            let mut blocks =
-                Vec::with_capacity(st.b() * st.shape.ot + (members.len() - st.b()) * st.shape2.ot);
-            let mut want = Vec::with_capacity(blocks.capacity());
+            blocks.clear();
+            want.clear();
             let mut ot = k * per;
             let choices = self.choices[k * per..(k + 1) * per].to_vec();
             for (range, shape) in [(0..st.b(), st.shape), (st.b()..members.len(), st.shape2)] {
                 let count = range.len();
                 for w in shape.x..shape.x + shape.ot {
                     let c = self.choices[ot];
-                    let mut enc = [vec![0u8; 16 * count], vec![0u8; 16 * count]];
-                    ch.recv_bytes(&mut enc[0])?;
-                    ch.recv_bytes(&mut enc[1])?;
-                    let mut msg = Zeroizing::new(std::mem::take(&mut enc[c as usize]));
-                    pads::xor_pad(self.keys[ot], &mut msg);
+                    // Both messages in one read; only the chosen one is padded.
+                    enc.resize(32 * count, 0);
+                    ch.recv_bytes(&mut enc)?;
+                    let msg = &mut enc[16 * count * c as usize..16 * count * (c as usize + 1)];
+                    pads::xor_pad(self.keys[ot], msg);
                     for (t, i) in range.clone().enumerate() {
                         let chunk = &msg[16 * t..16 * t + 16];
                         let lab = Block::from_bytes(chunk.try_into().unwrap_or([0; 16]));
@@ -538,14 +619,7 @@ impl Bob {
                 None => kept.push(Some(bk)),
             }
         }
-        if let Some(s) = &mut self.store {
-            s.commit()?;
-        }
-        drop(bundles);
-        self.keys = Zeroizing::new(Vec::new());
-        self.buckets = kept;
-        self.next = 0;
-        Ok(())
+        Ok(kept)
     }
 
     /// Fig. A.3 on the next unused bucket, Bob's input `y`; returns `f(x, y)`.

@@ -7,11 +7,20 @@
 use brickyard_core::prg::Prg;
 use brickyard_core::Block;
 
-/// `msg ⊕ PRG(key)`, in place.
+/// Pad bytes expanded per step (a message of up to 16 labels in one).
+const STEP: usize = 256;
+
+/// `msg ⊕ PRG(key)`, in place (the pad on the stack: hundreds of
+/// thousands of these per preprocessing).
 pub(crate) fn xor_pad(key: Block, buf: &mut [u8]) {
-    let mut pad = vec![0u8; buf.len()];
-    Prg::from_seed(key).fill_bytes(&mut pad);
-    for (b, p) in buf.iter_mut().zip(&pad) {
-        *b ^= p;
+    let mut prg = Prg::from_seed(key);
+    let mut pad = [0u8; STEP];
+    for chunk in buf.chunks_mut(STEP) {
+        let p = &mut pad[..chunk.len()];
+        prg.fill_bytes(p);
+        for (b, p) in chunk.iter_mut().zip(p.iter()) {
+            *b ^= p;
+        }
     }
+    crate::wipe::wipe(&mut pad);
 }

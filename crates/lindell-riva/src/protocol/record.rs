@@ -7,7 +7,7 @@
 //! |---|---|
 //! | Alice's bucket | `k` (u64) ‖ per member (B of C, then B' of C'): [`BundleSecret`] |
 //! | Bob's bucket | `k` ‖ members (u64 each) ‖ per member `m_{a_1} ⊕ m_{a_i}` ‖ per member [`BundlePublic`] ‖ per member its OT-fed labels ‖ his `y¹`, `d¹` choice bits |
-//! | [`BundleSecret`] | `j` ‖ `m` (packed) ‖ `λ` ‖ opening of `λ` ‖ Δ ‖ input 0-labels ‖ label openings ‖ output 0-labels ‖ output opening |
+//! | [`BundleSecret`] | `j` ‖ `m` (packed) ‖ `λ` ‖ opening of `λ` ‖ Δ ‖ input 0-labels ‖ openings of the label commitments of Alice's wires (two per wire) ‖ output 0-labels ‖ output opening |
 //! | [`BundlePublic`] | tables ‖ decoding bits (packed) ‖ two label commitments per input wire ‖ output commitment ‖ `ExtractCom(λ)` |
 
 use super::bundle::{pack_bits, unpack_bits};
