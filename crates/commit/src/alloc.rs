@@ -6,66 +6,108 @@
 //! library fills it element by element). Allocating primitive zeros goes
 //! through `calloc`, whose fresh pages are already zero, and `bytemuck`
 //! re-types the allocation without copying.
+//!
+//! A session reserved before its first batch (`Committer::reserve`,
+//! `Receiver::reserve`: Generate knows both batches' sizes) gets its whole
+//! reservation from `calloc` ([`reserve_zeroed`]) and then grows into it
+//! without writing ([`grow_zeroed`]): the batches' transposes are the first
+//! and only writes to those pages. Filling them with zeros first (a `resize`)
+//! was a pass over megabytes that every item then overwrote: ≈ 2 ms per
+//! party and AES-128 in `perf` (`__memset_avx512_unaligned_erms`).
 
-use crate::code::Row;
-use crate::params::ROW_WORDS;
-use brickyard_core::Block;
+use bytemuck::Pod;
 
-/// `n` zero Blocks.
-pub(crate) fn zeroed_blocks(n: usize) -> Vec<Block> {
-    bytemuck::allocation::cast_vec(vec![0u128; n])
+/// The identity (address and capacity) of an allocation that `calloc`
+/// returned, so fully initialized: a vector that still has this identity
+/// may grow into its capacity without writing ([`grow_zeroed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Zeroed {
+    ptr: usize,
+    cap: usize,
 }
 
-/// `n` zero rows.
-pub(crate) fn zeroed_rows(n: usize) -> Vec<Row> {
-    bytemuck::allocation::cast_vec(vec![0u64; ROW_WORDS * n])
-}
-
-/// Grows `v` by `n` zero Blocks in place: within its capacity if it has
-/// room (see `Committer::reserve`), a fresh `calloc` when it is empty and
-/// has none (pages arrive zeroed), else one `reserve_exact` (which may
-/// copy: in a thread's malloc arena a large block cannot be remapped).
-pub(crate) fn grow_blocks(v: &mut Vec<Block>, n: usize) {
-    if v.capacity() - v.len() >= n {
-        v.resize(v.len() + n, Block::ZERO);
-    } else if v.is_empty() {
-        *v = zeroed_blocks(n);
-    } else {
-        v.reserve_exact(n);
-        v.resize(v.len() + n, Block::ZERO);
+impl Zeroed {
+    fn of<T>(v: &Vec<T>) -> Zeroed {
+        Zeroed {
+            ptr: v.as_ptr() as usize,
+            cap: v.capacity(),
+        }
     }
 }
 
-/// [`grow_blocks`] for rows.
-pub(crate) fn grow_rows(v: &mut Vec<Row>, n: usize) {
-    if v.capacity() - v.len() >= n {
-        v.resize(v.len() + n, [0u64; ROW_WORDS]);
-    } else if v.is_empty() {
-        *v = zeroed_rows(n);
+/// Makes room for `n` more items. An empty vector is replaced by a fresh
+/// zeroed allocation of exactly `n` (`calloc`: pages arrive zeroed and are
+/// not touched here), whose identity is returned for [`grow_zeroed`];
+/// otherwise this is `reserve_exact` and returns `None`.
+pub(crate) fn reserve_zeroed<T: Pod>(v: &mut Vec<T>, n: usize) -> Option<Zeroed> {
+    if v.is_empty() && n > 0 {
+        let mut z = bytemuck::allocation::zeroed_vec::<T>(n);
+        z.clear();
+        *v = z;
+        Some(Zeroed::of(v))
     } else {
         v.reserve_exact(n);
-        v.resize(v.len() + n, [0u64; ROW_WORDS]);
+        None
+    }
+}
+
+/// Grows `v` by `n` items. If `v` is still the allocation `zeroed` names
+/// and has room, its length grows over memory it already owns without a
+/// write (the caller overwrites every new item); otherwise the new items
+/// are zero-filled (an empty vector without room by `calloc`).
+pub(crate) fn grow_zeroed<T: Pod>(v: &mut Vec<T>, n: usize, zeroed: Option<Zeroed>) {
+    if zeroed == Some(Zeroed::of(v)) && v.capacity() - v.len() >= n {
+        // SAFETY: `v` has the address and capacity of the allocation that
+        // `reserve_zeroed` took from `zeroed_vec` (`alloc_zeroed`), so its
+        // whole capacity was initialized (zero) when allocated. A `Vec`
+        // never de-initializes its buffer (truncation and `clear` leave the
+        // bytes; the only writes are of `T` values or zeroization), so the
+        // `n` items past `len` are initialized bytes, and `T: Pod` makes any
+        // initialized bytes a valid `T`. Any reallocation would change the
+        // address or the capacity (then the other branch runs); the
+        // committer and receiver are the only code that grows these
+        // vectors, and each keeps `zeroed` beside its own vector.
+        unsafe { v.set_len(v.len() + n) };
+    } else if v.capacity() - v.len() >= n || !v.is_empty() {
+        v.reserve_exact(n);
+        v.resize(v.len() + n, T::zeroed());
+    } else {
+        *v = bytemuck::allocation::zeroed_vec::<T>(n);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::Row;
+    use crate::params::ROW_WORDS;
+    use brickyard_core::Block;
 
     #[test]
-    fn zeroed_shapes() {
-        assert_eq!(zeroed_blocks(3), vec![Block::ZERO; 3]);
-        assert_eq!(zeroed_rows(2), vec![[0u64; ROW_WORDS]; 2]);
-        let mut v = Vec::new();
-        grow_blocks(&mut v, 2);
-        v[1] = Block(5);
-        grow_blocks(&mut v, 1);
-        assert_eq!(v, [Block::ZERO, Block(5), Block::ZERO]);
-        let mut r = zeroed_rows(1);
-        r[0][4] = 9;
-        grow_rows(&mut r, 2);
-        let mut want = [0; ROW_WORDS];
-        want[4] = 9;
-        assert_eq!(r, vec![want, [0; ROW_WORDS], [0; ROW_WORDS]]);
+    fn zeroed_reservations_grow_without_a_fill_and_stay_sound() {
+        let mut v: Vec<Row> = Vec::new();
+        let z = reserve_zeroed(&mut v, 5);
+        assert!(z.is_some() && v.is_empty() && v.capacity() == 5);
+        grow_zeroed(&mut v, 2, z);
+        assert_eq!(v, vec![[0u64; ROW_WORDS]; 2], "calloc's zeros");
+        v[1][3] = 7;
+        v.truncate(1);
+        grow_zeroed(&mut v, 1, z);
+        assert_eq!(v[1][3], 7, "grown over the truncated item's bytes");
+        grow_zeroed(&mut v, 3, z);
+        assert_eq!(v.len(), 5);
+        // Past the reservation it reallocates and zero-fills.
+        grow_zeroed(&mut v, 2, z);
+        assert_eq!(v.len(), 7);
+        assert_eq!(&v[5..], &[[0u64; ROW_WORDS]; 2]);
+        // A vector that is not the reserved allocation is zero-filled.
+        let mut b: Vec<Block> = vec![Block(9); 3];
+        b.truncate(1);
+        grow_zeroed(&mut b, 2, z);
+        assert_eq!(b, vec![Block(9), Block::ZERO, Block::ZERO]);
+        assert_eq!(reserve_zeroed(&mut b, 4), None, "non-empty: plain reserve");
+        let mut e: Vec<Block> = Vec::new();
+        grow_zeroed(&mut e, 2, None);
+        assert_eq!(e, vec![Block::ZERO; 2]);
     }
 }

@@ -8,7 +8,7 @@
 use crate::code::{xor_rows, Row};
 use crate::committer::Committer;
 use crate::params::ROW_WORDS;
-use crate::sets::{pieces, Chunk, ItemSets, PIECE};
+use crate::sets::{first_unknown, pieces, Chunk, ItemSets, PIECE};
 use crate::sliced::combine_items_with;
 use crate::wire::{opening_bytes, put_opening, send_count, singletons, write_opening, OPEN_PIECE};
 use brickyard_core::prg::Prg;
@@ -113,11 +113,8 @@ impl Committer {
         let n = sets.count();
         let mut chunk = Chunk::default();
         // Every id is checked before anything is sent.
-        for r in pieces(n) {
-            chunk.load(sets, r);
-            if let Some(id) = chunk.unknown(self.state.msgs.len()) {
-                return Err(Error::config(format!("unknown commitment id {id}")));
-            }
+        if let Some(id) = first_unknown(sets, self.state.msgs.len(), &mut chunk) {
+            return Err(Error::config(format!("unknown commitment id {id}")));
         }
         send_count(ch, n)?;
         let mut ms = vec![Block::ZERO; n.min(PIECE)];
@@ -129,9 +126,10 @@ impl Committer {
         }
         ms.zeroize();
         let alpha = ch.recv_block()?;
+        let used = self.params.n().div_ceil(64);
         let mut comb = combine_items_with(ROW_WORDS, self.params.n(), n, alpha, |range, out| {
             chunk.load(sets, range);
-            chunk.gather_rows(&self.state.t, out);
+            chunk.gather_rows(&self.state.t, used, out);
         });
         ch.send_blocks(&comb)?;
         comb.zeroize();

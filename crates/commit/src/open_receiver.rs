@@ -6,7 +6,7 @@ use crate::code::{xor_rows, Row};
 use crate::open_committer::{challenge_rows, check_bit_args};
 use crate::params::ROW_WORDS;
 use crate::receiver::Receiver;
-use crate::sets::{pieces, Chunk, ItemSets};
+use crate::sets::{first_unknown, Chunk, ItemSets};
 use crate::sliced::{combine_item_msgs, combine_items_with};
 use crate::wire::{get_opening, opening_bytes, recv_count, singletons, OPEN_PIECE};
 use brickyard_core::{Block, Channel, Error, Result};
@@ -128,20 +128,18 @@ impl Receiver {
     ) -> Result<Vec<Block>> {
         let n = sets.count();
         let mut chunk = Chunk::default();
-        for r in pieces(n) {
-            chunk.load(sets, r);
-            if let Some(id) = chunk.unknown(self.verified()) {
-                return Err(Error::config(format!("unknown commitment id {id}")));
-            }
+        if let Some(id) = first_unknown(sets, self.verified(), &mut chunk) {
+            return Err(Error::config(format!("unknown commitment id {id}")));
         }
         recv_count(ch, n, "batch opening")?;
         let alpha = self.prg.random_block();
         let mut ms = vec![Block::ZERO; n];
         let mut got = Ok(());
         let rows = &self.state.w;
+        let used = self.params.n().div_ceil(64);
         let w = combine_items_with(ROW_WORDS, self.params.n(), n, alpha, |range, out| {
             chunk.load(sets, range.clone());
-            chunk.gather_rows(rows, out);
+            chunk.gather_rows(rows, used, out);
             if got.is_ok() {
                 got = ch.recv_blocks(&mut ms[range]);
             }

@@ -25,6 +25,14 @@ pub trait ItemSets {
     /// Writes the ids of items `range` (in order) to `ids`, and after each
     /// item its end offset in `ids` to `ends`; both start empty.
     fn write(&self, range: Range<usize>, ids: &mut Vec<usize>, ends: &mut Vec<usize>);
+    /// A bound no id of any item exceeds, when the caller knows one without
+    /// walking the items (it computed them from a few ranges of ids): an
+    /// opening then checks the bound against the session instead of
+    /// producing every item once more only to check its ids. `None` (the
+    /// default) walks them.
+    fn max_id(&self) -> Option<usize> {
+        None
+    }
 }
 
 impl<S: AsRef<[usize]>> ItemSets for [S] {
@@ -59,6 +67,23 @@ const AHEAD: usize = 8;
 /// `0..n` in pieces of [`PIECE`] items.
 pub(crate) fn pieces(n: usize) -> impl Iterator<Item = Range<usize>> {
     (0..n.div_ceil(PIECE)).map(move |c| c * PIECE..((c + 1) * PIECE).min(n))
+}
+
+/// The first id of `sets` that is not below `known` (not a commitment of
+/// the session), if any: from [`ItemSets::max_id`] when that bound is below
+/// `known`, else by walking every item through `chunk`.
+pub(crate) fn first_unknown<T: ItemSets + ?Sized>(
+    sets: &T,
+    known: usize,
+    chunk: &mut Chunk,
+) -> Option<usize> {
+    if sets.max_id().is_some_and(|m| m < known) {
+        return None;
+    }
+    pieces(sets.count()).find_map(|r| {
+        chunk.load(sets, r);
+        chunk.unknown(known)
+    })
 }
 
 /// One chunk's ids in compressed form (reused between chunks; ids are
@@ -112,23 +137,41 @@ impl Chunk {
         );
     }
 
-    /// Item i's XOR of `rows[id]` into words `out[i·ROW_WORDS..]`.
-    pub(crate) fn gather_rows(&self, rows: &[Row], out: &mut [u64]) {
+    /// Item i's XOR of `rows[id]` into words `out[i·ROW_WORDS..]`, the
+    /// first `used` words of each row only (the code's N bits: the padding
+    /// words are zero in every row, and leaving them out spares the second
+    /// cache line of most rows).
+    pub(crate) fn gather_rows(&self, rows: &[Row], used: usize, out: &mut [u64]) {
+        // A constant width per call keeps the XOR and the store unrolled.
+        match used {
+            ..=4 => self.gather_rows_n::<4>(rows, out),
+            5 => self.gather_rows_n::<5>(rows, out),
+            6 => self.gather_rows_n::<6>(rows, out),
+            _ => self.gather_rows_n::<ROW_WORDS>(rows, out),
+        }
+    }
+
+    #[inline]
+    fn gather_rows_n<const USED: usize>(&self, rows: &[Row], out: &mut [u64]) {
         let bytes: &[u8] = bytemuck::cast_slice(rows);
-        const LAST: usize = 8 * ROW_WORDS - 1;
+        let last = 8 * USED - 1;
         self.each(
             |id| {
                 prefetch(bytes, id * 8 * ROW_WORDS);
-                prefetch(bytes, id * 8 * ROW_WORDS + LAST);
+                prefetch(bytes, id * 8 * ROW_WORDS + last);
             },
             |i, ids| {
-                let mut t = [0u64; ROW_WORDS];
+                let mut t = [0u64; USED];
                 for &id in ids {
-                    for (a, b) in t.iter_mut().zip(&rows[id]) {
-                        *a ^= *b;
+                    let r = &rows[id];
+                    for w in 0..USED {
+                        t[w] ^= r[w];
                     }
                 }
-                out[i * ROW_WORDS..(i + 1) * ROW_WORDS].copy_from_slice(&t);
+                let o: &mut [u64; USED] = (&mut out[i * ROW_WORDS..i * ROW_WORDS + USED])
+                    .try_into()
+                    .expect("USED words");
+                *o = t;
             },
         );
     }
@@ -158,7 +201,7 @@ mod tests {
         let mut m = vec![Block::ZERO; 27];
         let mut t = vec![0u64; 27 * ROW_WORDS];
         c.gather_msgs(&msgs, &mut m);
-        c.gather_rows(&rows, &mut t);
+        c.gather_rows(&rows, ROW_WORDS, &mut t);
         for (i, s) in sets[3..30].iter().enumerate() {
             let want_m = s.iter().fold(Block::ZERO, |a, &id| a ^ msgs[id]);
             let want_t = s.iter().fold([0u64; ROW_WORDS], |a, &id| {
@@ -170,6 +213,48 @@ mod tests {
         assert_eq!(
             c.unknown(40),
             sets[3..30].iter().flatten().copied().find(|&id| id >= 40)
+        );
+    }
+
+    /// Sets that claim a bound: trusted when it is below the session's
+    /// count, walked when it is not (or absent).
+    struct Bounded(Vec<Vec<usize>>, Option<usize>);
+    impl ItemSets for Bounded {
+        fn count(&self) -> usize {
+            self.0.len()
+        }
+        fn write(&self, range: Range<usize>, ids: &mut Vec<usize>, ends: &mut Vec<usize>) {
+            self.0.write(range, ids, ends)
+        }
+        fn max_id(&self) -> Option<usize> {
+            self.1
+        }
+    }
+
+    #[test]
+    fn unknown_ids_are_found_unless_the_bound_rules_them_out() {
+        let sets: Vec<Vec<usize>> = (0..9000).map(|i| vec![i % 700, 3]).collect();
+        let mut c = Chunk::default();
+        assert_eq!(
+            first_unknown(&Bounded(sets.clone(), None), 700, &mut c),
+            None
+        );
+        assert_eq!(
+            first_unknown(&Bounded(sets.clone(), None), 600, &mut c),
+            Some(600)
+        );
+        assert_eq!(
+            first_unknown(&Bounded(sets.clone(), Some(699)), 700, &mut c),
+            None
+        );
+        // A bound at or above the count is no proof: the ids are walked.
+        assert_eq!(
+            first_unknown(&Bounded(sets.clone(), Some(699)), 600, &mut c),
+            Some(600)
+        );
+        assert_eq!(
+            first_unknown(&Bounded(sets, Some(5000)), 650, &mut c),
+            Some(650)
         );
     }
 }

@@ -120,6 +120,16 @@ impl ItemSets for Openings<'_> {
             ends.push(out.len());
         }
     }
+    fn max_id(&self) -> Option<usize> {
+        // Both lists are in increasing component order.
+        let ids = self.ids;
+        let gate = self
+            .gates
+            .last()
+            .map(|&(j, ..)| ids.l.max(ids.r).max(ids.o) + j);
+        let auth = self.auths.last().map(|&(j, _)| ids.k + j);
+        Some(gate.max(auth).unwrap_or(0).max(ids.delta))
+    }
 }
 
 pub(crate) fn rot_sets(ids: &Ids, n: usize, b: &[bool]) -> Vec<Vec<usize>> {
