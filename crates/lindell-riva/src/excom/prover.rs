@@ -244,7 +244,6 @@ impl ProverSession {
                 if st.cheat == ProverCheat::BadSideOpen && i == 0 {
                     v[0] ^= 1;
                 }
-                let _ = i;
                 o.copy_from_slice(&rand.open[i][wi as usize]);
             }
             ch.send_bytes(&out)?;
