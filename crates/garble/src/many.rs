@@ -176,7 +176,7 @@ fn evaluate_lanes(
             buf.resize(n, Block::ZERO);
         }
         let mut w = Wiped(&mut buf[..n]);
-        walk_lanes(layout, jobs, keep, lanes, &mut w.0)
+        walk_lanes(layout, jobs, keep, lanes, w.0)
     })
 }
 
