@@ -175,7 +175,7 @@ fn evaluate_lanes(
         if buf.len() < n {
             buf.resize(n, Block::ZERO);
         }
-        let mut w = Wiped(&mut buf[..n]);
+        let w = Wiped(&mut buf[..n]);
         walk_lanes(layout, jobs, keep, lanes, w.0)
     })
 }
