@@ -49,7 +49,7 @@ use zeroize::Zeroizing;
 /// rounds (the lanes' YMM kernel runs them apart). Measured on a Xeon
 /// with AVX-512 (`lindell-riva`'s `online_floor` example, AES-128's C,
 /// 6 copies): 8.4 ns per AND one at a time against 13.2 side by side;
-/// on C' (23 XOR gates per AND, 13 copies) the lanes win, 0.14 against
+/// on C' (26.8 XOR gates per AND, 13 copies) the lanes win, 0.14 against
 /// 0.18 ms.
 pub fn evaluate_many(
     plan: &GarblePlan,
