@@ -1,11 +1,13 @@
 //! Minimum ns per AND of evaluating `COPIES` garblings of one circuit one
-//! at a time (`evaluate`) and interleaved (`evaluate_many`), alternating
+//! at a time (`evaluate`) and interleaved (`evaluate_many_side_by_side`), alternating
 //! the two so both see the same machine load: `cargo run --release -p
 //! brickyard-garble --example many_min -- FILE [COPIES] [ITERATIONS]
 //! [pi-cache]`.
 
 use brickyard_core::Block;
-use brickyard_garble::{evaluate, evaluate_many, GarblePlan, GarbledCircuit, Garbler, Keep, Prg};
+use brickyard_garble::{
+    evaluate, evaluate_many_side_by_side, GarblePlan, GarbledCircuit, Garbler, Keep, Prg,
+};
 use std::time::Instant;
 
 fn main() {
@@ -40,7 +42,9 @@ fn main() {
         }
         one = one.min(t.elapsed().as_nanos() as f64 / ands);
         let t = Instant::now();
-        std::hint::black_box(evaluate_many(&plan, &jobs, Keep::Outputs).expect("eval"));
+        std::hint::black_box(
+            evaluate_many_side_by_side(&plan, &jobs, Keep::Outputs).expect("eval"),
+        );
         many = many.min(t.elapsed().as_nanos() as f64 / ands);
     }
     println!("{path}: {copies} copies, min ns/AND: one at a time {one:.2}, interleaved {many:.2} ({iters} iterations)");

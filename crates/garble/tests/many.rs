@@ -1,6 +1,7 @@
-//! `evaluate_many` (several garblings of one plan, interleaved a stage at a
-//! time) gives exactly the labels `evaluate` gives on each, in every plan
-//! form (compact with folds, π-cached, dense), and rejects bad lengths.
+//! `evaluate_many` (several garblings of one plan) and
+//! `evaluate_many_side_by_side` (interleaved a stage at a time, on every
+//! CPU) give exactly the labels `evaluate` gives on each, in every plan
+//! form (compact with folds, π-cached, dense), and reject bad lengths.
 
 mod common;
 
@@ -25,8 +26,11 @@ fn check(c: &Circuit, plan: &GarblePlan, copies: usize, seed: u128, keep: Keep) 
     let jobs: Vec<(&GarbledCircuit, &[Block])> =
         made.iter().map(|(gc, _, l, _)| (gc, &l[..])).collect();
     let many = evaluate_many(plan, &jobs, keep).unwrap();
+    let lanes = evaluate_many_side_by_side(plan, &jobs, keep).unwrap();
     assert_eq!(many.len(), copies);
-    for ((gc, out, labels, bits), got) in made.iter().zip(&many) {
+    assert_eq!(lanes.len(), copies);
+    let both = made.iter().zip(&many).chain(made.iter().zip(&lanes));
+    for ((gc, out, labels, bits), got) in both {
         let one = evaluate(plan, gc, labels, keep).unwrap();
         assert_eq!(got.output_labels, one.output_labels);
         assert_eq!(

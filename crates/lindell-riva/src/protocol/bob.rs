@@ -640,7 +640,7 @@ impl Bob {
             return Err(Error::config("lindell-riva: wrong input length"));
         }
         let bk = self.take_bucket(st)?;
-        let (b, nx) = (st.b(), st.shape.x);
+        let (b, nx, nout) = (st.b(), st.shape.x, st.outputs());
         let (y1, d1) = bk.choices.split_at(st.shape.ot);
         let y2 = st.e.correction(y, y1)?;
         ch.send_bits(&y2)?;
@@ -650,35 +650,39 @@ impl Bob {
             let m = bundle::unpack_bits(&bk.diffs[i], nx);
             xh.iter().zip(&m).map(|(a, b)| a ^ b).collect()
         };
-        // Labels of x_i and y² in each C circuit, each opening its commitment.
+        // Labels of x_i and y² in each C circuit, each to open its
+        // commitment: received now, checked beside the evaluation.
         let mut inputs: Vec<Vec<Block>> = Vec::with_capacity(b);
+        let mut openings = Vec::with_capacity(2 * b);
         for i in 0..b {
             let xi = x_of(i);
             let mut labs = Vec::with_capacity(st.shape.inputs());
-            recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?;
+            openings.push(recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?);
             labs.extend_from_slice(&bk.ot_labels[i]);
             let base = nx + st.shape.ot;
-            recv_public_labels(ch, &bk, i, base, &y2, &mut labs)?;
+            openings.push(recv_public_labels(ch, &bk, i, base, &y2, &mut labs)?);
             inputs.push(labs);
         }
-        // λ_i only now, after every label.
-        for (i, labs) in inputs.iter_mut().enumerate() {
-            let lam = recv_lambda(ch, &bk, i)?;
-            for l in labs.iter_mut() {
-                *l ^= lam;
+        let (opened, rest) = beside_checks(&openings, || {
+            // λ_i only now, after every label.
+            for (i, labs) in inputs.iter_mut().enumerate() {
+                let lam = recv_lambda(ch, &bk, i)?;
+                for l in labs.iter_mut() {
+                    *l ^= lam;
+                }
             }
-        }
-        let nout = st.outputs();
-        let enc = ch.recv_block_vec(2 * nout * b)?;
-        let mut hd = [0u8; 32];
-        ch.recv_bytes(&mut hd)?;
-        // Evaluate all B circuits, interleaved a stage at a time.
+            let enc = ch.recv_block_vec(2 * nout * b)?;
+            let mut hd = [0u8; 32];
+            ch.recv_bytes(&mut hd)?;
+            // Evaluate all B circuits, interleaved a stage at a time.
+            let outs = evaluate_bucket(&st.plan, &bk.bundles[..b], &inputs)?;
+            Ok((enc, hd, outs))
+        });
+        opened?;
+        let (enc, hd, outs) = rest?;
         let mut out_labels = Vec::with_capacity(b);
         let mut out_bits = Vec::with_capacity(b);
-        for (o, bundle) in evaluate_bucket(&st.plan, &bk.bundles[..b], &inputs)?
-            .into_iter()
-            .zip(&bk.bundles)
-        {
+        for (o, bundle) in outs.into_iter().zip(&bk.bundles) {
             out_bits.push(decode(&o.output_labels, &bundle.decoding)?);
             out_labels.push(o.output_labels);
         }
@@ -712,56 +716,63 @@ impl Bob {
         let big_d_bits: Vec<bool> = (0..D_BITS).map(|i| big_d.bit(i)).collect();
         let b2 = bk.members.len() - b;
         let mut inputs2: Vec<Vec<Block>> = Vec::with_capacity(b2);
+        let public: Vec<bool> = big_d_bits.iter().chain(&d2).copied().collect();
+        let mut openings = Vec::with_capacity(2 * b2);
         for i in b..b + b2 {
             let xi = x_of(i);
             let mut labs = Vec::with_capacity(st.shape2.inputs());
-            recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?;
+            openings.push(recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?);
             labs.extend_from_slice(&bk.ot_labels[i]);
             let base = nx + st.shape2.ot;
-            let public: Vec<bool> = big_d_bits.iter().chain(&d2).copied().collect();
-            recv_public_labels(ch, &bk, i, base, &public, &mut labs)?;
+            openings.push(recv_public_labels(ch, &bk, i, base, &public, &mut labs)?);
             inputs2.push(labs);
         }
-        for (t, labs) in inputs2.iter_mut().enumerate() {
-            let lam = recv_lambda(ch, &bk, b + t)?;
-            for l in labs.iter_mut() {
-                *l ^= lam;
-            }
-        }
-        let mut pairs_all = Vec::with_capacity(b);
-        for i in 0..b {
-            let flat = ch.recv_block_vec(2 * nout)?;
-            let mut o = [0u8; 16];
-            ch.recv_bytes(&mut o)?;
-            let pairs: Vec<(Block, Block)> = flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-            let c = commit(
-                Role::Output(bk.members[i] as u64),
-                &bundle::output_bytes(&pairs),
-                &o,
-            );
-            if c != bk.bundles[i].outputs {
-                return Err(cheating(CHECK_OUTPUT));
-            }
-            pairs_all.push(pairs);
-        }
-        // One R_v per wire for the whole bucket: taken from circuit 0 and
-        // checked in every circuit, both halves.
-        for v in 0..nout {
-            let r_v = enc[2 * v] ^ pairs_all[0][v].0;
-            for (i, pairs) in pairs_all.iter().enumerate() {
-                let (w0, w1) = pairs[v];
-                let (e0, e1) = (enc[2 * (i * nout + v)], enc[2 * (i * nout + v) + 1]);
-                if e0 ^ w0 != r_v || e1 ^ w1 != r_v ^ big_d {
-                    return Err(cheating(CHECK_RECOVERY_ENC));
+        let (opened, rest) = beside_checks(&openings, || {
+            for (t, labs) in inputs2.iter_mut().enumerate() {
+                let lam = recv_lambda(ch, &bk, b + t)?;
+                for l in labs.iter_mut() {
+                    *l ^= lam;
                 }
             }
-        }
-        if hash_d(big_d) != hd {
-            return Err(cheating(CHECK_RECOVERY_HASH));
-        }
-        // C': majority output (the B' copies interleaved).
+            let mut pairs_all = Vec::with_capacity(b);
+            for i in 0..b {
+                let flat = ch.recv_block_vec(2 * nout)?;
+                let mut o = [0u8; 16];
+                ch.recv_bytes(&mut o)?;
+                let pairs: Vec<(Block, Block)> =
+                    flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+                let c = commit(
+                    Role::Output(bk.members[i] as u64),
+                    &bundle::output_bytes(&pairs),
+                    &o,
+                );
+                if c != bk.bundles[i].outputs {
+                    return Err(cheating(CHECK_OUTPUT));
+                }
+                pairs_all.push(pairs);
+            }
+            // One R_v per wire for the whole bucket: taken from circuit 0
+            // and checked in every circuit, both halves.
+            for v in 0..nout {
+                let r_v = enc[2 * v] ^ pairs_all[0][v].0;
+                for (i, pairs) in pairs_all.iter().enumerate() {
+                    let (w0, w1) = pairs[v];
+                    let (e0, e1) = (enc[2 * (i * nout + v)], enc[2 * (i * nout + v) + 1]);
+                    if e0 ^ w0 != r_v || e1 ^ w1 != r_v ^ big_d {
+                        return Err(cheating(CHECK_RECOVERY_ENC));
+                    }
+                }
+            }
+            if hash_d(big_d) != hd {
+                return Err(cheating(CHECK_RECOVERY_HASH));
+            }
+            // C': majority output (the B' copies interleaved).
+            let outs2 = evaluate_bucket(&st.plan2, &bk.bundles[b..], &inputs2)?;
+            Ok((pairs_all, outs2))
+        });
+        opened?;
+        let (pairs_all, outs2) = rest?;
         let mut votes: Vec<(Vec<bool>, usize)> = Vec::new();
-        let outs2 = evaluate_bucket(&st.plan2, &bk.bundles[b..], &inputs2)?;
         for (o, bundle) in outs2.iter().zip(&bk.bundles[b..]) {
             let bits = decode(&o.output_labels, &bundle.decoding)?;
             match votes.iter_mut().find(|(v, _)| *v == bits) {
@@ -825,40 +836,120 @@ fn evaluate_bucket(
     evaluate_many(plan, &jobs, Keep::Outputs)
 }
 
+/// Label openings received but not checked yet. The checker builds the
+/// hash inputs itself (a 64-byte block and the wanted commitment per
+/// wire, read from the cold bucket), so that work leaves the critical
+/// path with the hashing.
+struct Openings<'a> {
+    /// Bundle index and the first wire of the batch.
+    j: usize,
+    base: usize,
+    /// Per wire, the bit whose commitment position must open.
+    bits: Vec<bool>,
+    /// The bundle's commitments of wires `base..base + bits.len()`.
+    commitments: &'a [[Commitment; 2]],
+    got: Received,
+    check: &'static str,
+}
+
+/// What arrived for a batch of labels.
+enum Received {
+    /// `label ‖ opening` per wire (Alice's input wires).
+    WithOpenings(Vec<u8>),
+    /// The labels alone, each the preimage of an `H2` commitment.
+    Labels(Vec<Block>),
+}
+
+impl Openings<'_> {
+    /// Whether every label opens its commitment (else the batch's check).
+    fn verify(&self) -> Result<()> {
+        let n = self.bits.len();
+        let mut blocks = Vec::with_capacity(n);
+        let mut want = Vec::with_capacity(n);
+        for (w, (&bit, pair)) in self.bits.iter().zip(self.commitments).enumerate() {
+            let (wire, pos) = (self.base + w, bit as u8);
+            blocks.push(match &self.got {
+                Received::WithOpenings(flat) => {
+                    let (lab, o) = split_opening(&flat[32 * w..32 * w + 32]);
+                    label_commit_input(self.j, wire, pos, lab, &o)
+                }
+                Received::Labels(labs) => label_hash_input(self.j, wire, pos, labs[w]),
+            });
+            want.push(pair[bit as usize]);
+        }
+        if all_open(&blocks, &want) {
+            Ok(())
+        } else {
+            Err(cheating(self.check))
+        }
+    }
+}
+
+/// `label ‖ opening` (32 bytes) split.
+fn split_opening(c: &[u8]) -> (Block, [u8; 16]) {
+    let mut l = [0u8; 16];
+    l.copy_from_slice(&c[..16]);
+    let mut o = [0u8; 16];
+    o.copy_from_slice(&c[16..32]);
+    (Block::from_bytes(l), o)
+}
+
+/// Runs `rest` (the next steps of the execution: more receiving, the
+/// evaluation) here while another thread checks `openings`, and returns
+/// both outcomes: the checks' (the first failing check, in order) and
+/// `rest`'s. Why: a bucket's label checks are thousands of BLAKE3 blocks
+/// (B' copies of C' alone: `B'·(|x| + 2|D|)`), the evaluation needs the
+/// labels but not the checks' verdict, and the other core is idle while
+/// Bob works (Alice waits for his next message). Nothing leaves Bob
+/// before both outcomes are in: the caller returns the checks' error
+/// first, as if they had run before `rest`, so a cheat is reported by
+/// the same name as when they ran one after the other.
+fn beside_checks<T>(
+    openings: &[Openings],
+    rest: impl FnOnce() -> Result<T>,
+) -> (Result<()>, Result<T>) {
+    std::thread::scope(|s| {
+        let checker = s.spawn(|| openings.iter().try_for_each(Openings::verify));
+        let rest = rest();
+        let opened = checker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (opened, rest)
+    })
+}
+
+/// The bundle's commitments of wires `base..base + n` of member `i`.
+fn commitments(bk: &BobBucket, i: usize, base: usize, n: usize) -> Result<&[[Commitment; 2]]> {
+    bk.bundles[i]
+        .labels
+        .get(base..base + n)
+        .ok_or_else(|| Error::malformed("lindell-riva: label commitments of the wrong length"))
+}
+
 /// Receives `bits.len()` labels (with openings) for wires `base..` of
-/// member `i`, checks each opens the commitment at position `bits[w]`, and
-/// appends them.
-fn recv_labels(
+/// member `i`, appends them, and returns what must open the commitments
+/// at positions `bits[w]` (failing: `check`).
+fn recv_labels<'a>(
     ch: &mut Channel,
-    bk: &BobBucket,
+    bk: &'a BobBucket,
     i: usize,
     base: usize,
     bits: &[bool],
     check: &'static str,
     out: &mut Vec<Block>,
-) -> Result<()> {
-    let j = bk.members[i];
-    // Label ‖ opening per wire, read at once, checked in one batch.
+) -> Result<Openings<'a>> {
+    // Label ‖ opening per wire, read at once.
     let mut flat = vec![0u8; 32 * bits.len()];
     ch.recv_bytes(&mut flat)?;
-    let mut blocks = Vec::with_capacity(bits.len());
-    let mut want = Vec::with_capacity(bits.len());
-    let start = out.len();
-    for (w, (&bit, c)) in bits.iter().zip(flat.chunks_exact(32)).enumerate() {
-        let mut l = [0u8; 16];
-        l.copy_from_slice(&c[..16]);
-        let lab = Block::from_bytes(l);
-        let mut o = [0u8; 16];
-        o.copy_from_slice(&c[16..]);
-        blocks.push(label_commit_input(j, base + w, bit as u8, lab, &o));
-        want.push(bk.bundles[i].labels[base + w][bit as usize]);
-        out.push(lab);
-    }
-    if !all_open(&blocks, &want) {
-        out.truncate(start);
-        return Err(cheating(check));
-    }
-    Ok(())
+    out.extend(flat.chunks_exact(32).map(|c| split_opening(c).0));
+    Ok(Openings {
+        j: bk.members[i],
+        base,
+        bits: bits.to_vec(),
+        commitments: commitments(bk, i, base, bits.len())?,
+        got: Received::WithOpenings(flat),
+        check,
+    })
 }
 
 /// Whether every block commitment input hashes to its commitment.
@@ -869,29 +960,27 @@ fn all_open(blocks: &[[u8; 64]], want: &[Commitment]) -> bool {
 }
 
 /// Receives the labels of `bits.len()` wires `base..` of member `i` that
-/// are not Alice's (`y²`; `D`, `d²`): each must be the preimage of the
-/// `H2` commitment at position `bits[w]` (`public-input-decommit`).
-fn recv_public_labels(
+/// are not Alice's (`y²`; `D`, `d²`), appends them, and returns what
+/// must open: each label the preimage of the `H2` commitment at position
+/// `bits[w]` (`public-input-decommit`).
+fn recv_public_labels<'a>(
     ch: &mut Channel,
-    bk: &BobBucket,
+    bk: &'a BobBucket,
     i: usize,
     base: usize,
     bits: &[bool],
     out: &mut Vec<Block>,
-) -> Result<()> {
-    let j = bk.members[i];
+) -> Result<Openings<'a>> {
     let labs = ch.recv_block_vec(bits.len())?;
-    let mut blocks = Vec::with_capacity(bits.len());
-    let mut want = Vec::with_capacity(bits.len());
-    for (w, (&bit, &lab)) in bits.iter().zip(&labs).enumerate() {
-        blocks.push(label_hash_input(j, base + w, bit as u8, lab));
-        want.push(bk.bundles[i].labels[base + w][bit as usize]);
-    }
-    if !all_open(&blocks, &want) {
-        return Err(cheating(CHECK_PUBLIC_INPUT));
-    }
     out.extend_from_slice(&labs);
-    Ok(())
+    Ok(Openings {
+        j: bk.members[i],
+        base,
+        bits: bits.to_vec(),
+        commitments: commitments(bk, i, base, bits.len())?,
+        got: Received::Labels(labs),
+        check: CHECK_PUBLIC_INPUT,
+    })
 }
 
 /// Receives `λ_i` with its opening and checks it (`lambda-decommit`).

@@ -106,6 +106,104 @@ impl SlotProgram {
         eval_lanes_portable(w, lanes, gates, folds, tables, offsets, first_and)
     }
 
+    /// Runs stages `range` (each: its XOR gates, then its AND gates) on
+    /// every lane of `w`, as [`SlotProgram::run_xors_lanes`] and
+    /// [`SlotProgram::eval_ands_lanes`] stage by stage would: lane `c`
+    /// reads `tables[c]` (the tables of all the range's AND gates, global
+    /// indices [`SlotProgram::stages_ands`]) under `offsets[c]`.
+    ///
+    /// Why one call for many stages: a stage has at most 8 AND gates, so
+    /// a call per stage paid its checks, the round keys' broadcast and the
+    /// callers' per-stage table slicing every 8 gates; here they are paid
+    /// once per walk step.
+    ///
+    /// # Panics
+    /// As [`SlotProgram::eval_ands_lanes`], or if `range` is not a range
+    /// of stages.
+    pub fn eval_stages_lanes(
+        &self,
+        w: &mut [Block],
+        lanes: usize,
+        range: Range<usize>,
+        tables: &[&[Block]],
+        offsets: &[u64],
+    ) {
+        self.check_stage_lanes(w, lanes, range.clone(), tables, offsets);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(rk) = fixed_key().vaes256_keys() {
+            // SAFETY: `vaes256_keys` is `Some` only when VAES, AVX2 and
+            // AES-NI were detected; `check_stage_lanes` checked `lanes`
+            // even, `w` at least `bound · lanes` blocks (every validated
+            // XOR offset `16 · s`, `s < bound`, then addresses a whole
+            // lane group inside `w`), and one table slice per lane of
+            // the range's length; the AND kernel indexes checked slices.
+            unsafe { x86_256::eval_stages_lanes(self, rk, w, lanes, range, tables, offsets) };
+            return;
+        }
+        self.stages_lanes_portable(w, lanes, range, tables, offsets)
+    }
+
+    /// [`SlotProgram::eval_stages_lanes`] on the portable backend.
+    pub fn eval_stages_lanes_portable(
+        &self,
+        w: &mut [Block],
+        lanes: usize,
+        range: Range<usize>,
+        tables: &[&[Block]],
+        offsets: &[u64],
+    ) {
+        self.check_stage_lanes(w, lanes, range.clone(), tables, offsets);
+        self.stages_lanes_portable(w, lanes, range, tables, offsets)
+    }
+
+    fn stages_lanes_portable(
+        &self,
+        w: &mut [Block],
+        lanes: usize,
+        range: Range<usize>,
+        tables: &[&[Block]],
+        offsets: &[u64],
+    ) {
+        let first = self.stages_ands(range.clone()).start;
+        let mut sub: Vec<&[Block]> = Vec::with_capacity(lanes);
+        for s in range {
+            xors_lanes_portable(w, lanes, self.xors.offsets(self.stage_xors(s)));
+            let r = self.stages_ands(s..s + 1);
+            let t = TABLE_BLOCKS * (r.start - first)..TABLE_BLOCKS * (r.end - first);
+            sub.clear();
+            sub.extend(tables.iter().map(|x| &x[t.clone()]));
+            let (gates, folds) = (&self.and_bytes[r.clone()], self.folds(r.clone()));
+            eval_lanes_portable(w, lanes, gates, folds, &sub, offsets, r.start as u64);
+        }
+    }
+
+    fn check_stage_lanes(
+        &self,
+        w: &[Block],
+        lanes: usize,
+        range: Range<usize>,
+        tables: &[&[Block]],
+        offsets: &[u64],
+    ) {
+        check_lanes(self, w, lanes);
+        assert!(
+            range.start <= range.end && range.end <= self.stages.len(),
+            "stages {range:?} of {}",
+            self.stages.len()
+        );
+        let n = self.stages_ands(range).len();
+        assert!(
+            tables.len() == lanes && offsets.len() == lanes,
+            "{} table slices and {} offsets for {lanes} lanes",
+            tables.len(),
+            offsets.len()
+        );
+        assert!(
+            tables.iter().all(|t| t.len() == TABLE_BLOCKS * n),
+            "table length"
+        );
+    }
+
     fn check_and_lanes(
         &self,
         w: &[Block],

@@ -365,6 +365,7 @@ fn stages_agree(p: &mut Prg, prog: &SlotProgram, slots: usize, ends: &[[u32; 2]]
         prog.eval_stages_portable(&mut ep, lo..hi, &tf, 9);
         assert_eq!(ef, ep, "eval, stages {lo}..{hi}");
     }
+    stage_lanes_agree(p, prog, slots, n);
     // Garbling all stages is the XORs and AND batches run in turn.
     let mut w = w0.clone();
     let mut t = vec![Block::ZERO; 200];
@@ -433,6 +434,42 @@ fn xors_and_bounds() {
 fn short_label_vector_panics() {
     let prog = SlotProgram::new(4, SlotXors::new(vec![[0, 1, 2, 3]]), vec![]).unwrap();
     prog.run_xors(&mut [Block::ZERO; 3], 0..1);
+}
+
+/// [`SlotProgram::eval_stages_lanes`] (VAES-256 where the CPU has it)
+/// and its portable twin equal each copy evaluated alone by the portable
+/// stage kernel: copies with their own labels, tables and tweak offsets,
+/// on several ranges of the `n` stages of `prog` (whose output slots no
+/// XOR gate touches; the last slot stays zero for the folds).
+fn stage_lanes_agree(p: &mut Prg, prog: &SlotProgram, slots: usize, n: usize) {
+    for lanes in [2usize, 4, 6] {
+        let ws: Vec<Vec<Block>> = (0..lanes)
+            .map(|_| {
+                let mut w = p.random_blocks(slots);
+                w[slots - 1] = Block::ZERO;
+                w
+            })
+            .collect();
+        let offsets: Vec<u64> = (0..lanes as u64).map(|c| 11 + 977 * c).collect();
+        for (lo, hi) in [(0, n), (0, n / 2), (n / 3, n), (2, 2), (0, 1)] {
+            let t_len = 2 * prog.stages_ands(lo..hi).len();
+            let ts: Vec<Vec<Block>> = (0..lanes).map(|_| p.random_blocks(t_len)).collect();
+            let expect: Vec<Vec<Block>> = (0..lanes)
+                .map(|c| {
+                    let mut w = ws[c].clone();
+                    prog.eval_stages_portable(&mut w, lo..hi, &ts[c], offsets[c]);
+                    w
+                })
+                .collect();
+            let tables: Vec<&[Block]> = ts.iter().map(|t| &t[..]).collect();
+            let (mut wk, mut wp) = (interleave(&ws, lanes), interleave(&ws, lanes));
+            prog.eval_stages_lanes(&mut wk, lanes, lo..hi, &tables, &offsets);
+            prog.eval_stages_lanes_portable(&mut wp, lanes, lo..hi, &tables, &offsets);
+            let want = interleave(&expect, lanes);
+            assert_eq!(wk, want, "kernel, {lanes} lanes, stages {lo}..{hi}");
+            assert_eq!(wp, want, "portable, {lanes} lanes, stages {lo}..{hi}");
+        }
+    }
 }
 
 /// `ws` (one label vector per copy) interleaved wire-major over `lanes`.

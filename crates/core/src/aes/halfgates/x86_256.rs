@@ -11,7 +11,7 @@
 //! from the array `keys256` made (see [`aes_rounds_asm`]).
 
 use super::super::ni::{keys256, ld2, st2, RoundKeys};
-use super::AndBytes;
+use super::{AndBytes, SlotProgram};
 use crate::Block;
 use std::arch::asm;
 use std::arch::x86_64::*;
@@ -130,12 +130,73 @@ pub(super) fn eval_lanes(
     first_and: u64,
 ) {
     let k = keys256(rk);
+    eval_lanes_at(&k, w, lanes, gates, folds, tables, 0, offsets, first_and);
+}
+
+/// Stages `range` of `prog` (XORs, then ANDs, each) in every lane: the
+/// twin of `SlotProgram::stages_lanes_portable`, the keys broadcast once.
+///
+/// # Safety
+/// As [`xors_lanes`] for every stage's XOR gates: `lanes` even, `w` at
+/// least `prog.bound · lanes` blocks; `range` a range of stages and
+/// `tables` one slice per lane as long as the range's AND tables.
+#[target_feature(enable = "avx2,vaes,aes,sse2")]
+pub(super) unsafe fn eval_stages_lanes(
+    prog: &SlotProgram,
+    rk: &RoundKeys,
+    w: &mut [Block],
+    lanes: usize,
+    range: std::ops::Range<usize>,
+    tables: &[&[Block]],
+    offsets: &[u64],
+) {
+    let k = keys256(rk);
+    let first = prog.stages_ands(range.clone()).start;
+    for s in range {
+        // SAFETY: forwarded from the caller (validated offsets, `w` long
+        // enough for every lane group of every slot).
+        unsafe { xors_lanes(w, lanes, prog.xors.offsets(prog.stage_xors(s))) };
+        let r = prog.stages_ands(s..s + 1);
+        if r.is_empty() {
+            continue;
+        }
+        let (gates, folds) = (&prog.and_bytes[r.clone()], prog.folds(r.clone()));
+        let (base, at) = (r.start - first, r.start as u64);
+        eval_lanes_at(&k, w, lanes, gates, folds, tables, base, offsets, at);
+    }
+}
+
+/// [`eval_lanes`] with the keys broadcast and the gates' tables at
+/// `base` gates into each lane's slice.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+#[target_feature(enable = "avx2,vaes,aes,sse2")]
+fn eval_lanes_at(
+    k: &[__m256i; 11],
+    w: &mut [Block],
+    lanes: usize,
+    gates: &[AndBytes],
+    folds: &[[u32; 2]],
+    tables: &[&[Block]],
+    base: usize,
+    offsets: &[u64],
+    first_and: u64,
+) {
     let zero = _mm256_setzero_si256();
     let mut g = Group {
         a: [zero; UNITS],
         b: [zero; UNITS],
         at: [(0, 0); UNITS],
         n: 0,
+    };
+    let env = Env {
+        k,
+        lanes,
+        gates,
+        tables,
+        base,
+        offsets,
+        first_and,
     };
     for (i, gate) in gates.iter().enumerate() {
         let (sa, sb) = (gate.slot(0) * lanes, gate.slot(1) * lanes);
@@ -154,32 +215,36 @@ pub(super) fn eval_lanes(
             g.at[g.n] = (i, p);
             g.n += 1;
             if g.n == UNITS {
-                flush(&k, w, lanes, gates, tables, offsets, first_and, &g);
+                flush(&env, w, &g);
                 g.n = 0;
             }
         }
     }
     if g.n > 0 {
-        flush(&k, w, lanes, gates, tables, offsets, first_and, &g);
+        flush(&env, w, &g);
     }
+}
+
+/// What every group of one stage shares.
+struct Env<'a> {
+    k: &'a [__m256i; 11],
+    lanes: usize,
+    gates: &'a [AndBytes],
+    tables: &'a [&'a [Block]],
+    /// Gates of the lanes' table slices before `gates[0]`.
+    base: usize,
+    offsets: &'a [u64],
+    first_and: u64,
 }
 
 /// Hashes a group (all [`UNITS`] units; the results of units past `g.n`
 /// are stale and dropped) and stores its `g.n` outputs:
 /// `W = H(A,t) ⊕ s_a·T_G ⊕ H(B,t⊕1) ⊕ s_b·(T_E ⊕ A)` per lane.
-#[allow(clippy::too_many_arguments)]
 #[inline]
 #[target_feature(enable = "avx2,vaes,aes,sse2")]
-fn flush(
-    k: &[__m256i; 11],
-    w: &mut [Block],
-    lanes: usize,
-    gates: &[AndBytes],
-    tables: &[&[Block]],
-    offsets: &[u64],
-    first_and: u64,
-    g: &Group,
-) {
+fn flush(e: &Env, w: &mut [Block], g: &Group) {
+    let (k, lanes, gates, tables, offsets) = (e.k, e.lanes, e.gates, e.tables, e.offsets);
+    let (base, first_and) = (e.base, e.first_and);
     debug_assert!(lanes.is_multiple_of(2));
     let one = _mm256_set_epi64x(0, 1, 0, 1);
     let mut p1: [__m256i; 2 * UNITS] =
@@ -202,8 +267,9 @@ fn flush(
     for j in 0..g.n {
         let (i, p) = g.at[j];
         let (t0, t1) = (tables[p], tables[p + 1]);
-        let tg = pair(t0[2 * i], t1[2 * i]);
-        let te = pair(t0[2 * i + 1], t1[2 * i + 1]);
+        let t = 2 * (base + i);
+        let tg = pair(t0[t], t1[t]);
+        let te = pair(t0[t + 1], t1[t + 1]);
         let ha = _mm256_xor_si256(p1[j], p2[j]);
         let hb = _mm256_xor_si256(p1[UNITS + j], p2[UNITS + j]);
         let wg = _mm256_xor_si256(ha, _mm256_and_si256(tg, lsb_mask(g.a[j])));
