@@ -58,6 +58,9 @@ pub struct UserGroup {
     pub width: usize,
 }
 
+/// A garbler transform computed in the clear: `None` for a wrong width.
+pub type NativeTransform = fn(&[bool]) -> Option<Vec<bool>>;
+
 /// A validated, lowered function.
 #[derive(Clone)]
 pub struct Function {
@@ -77,7 +80,7 @@ pub struct Function {
     /// ([`super::keysched::expand_bits`]): Alice applies it in every
     /// execution, and gate-by-gate evaluation of the circuit costs more
     /// than the rest of her online work.
-    pub transform_native: Option<fn(&[bool]) -> Option<Vec<bool>>>,
+    pub transform_native: Option<NativeTransform>,
     /// User-facing input groups, in circuit order.
     pub groups: Vec<UserGroup>,
     /// Garbler bits after the transform.
