@@ -14,6 +14,7 @@ use super::cut_and_choose::Survivors;
 use super::generate::{Ids, Plan};
 use super::hcom::{HcomReceiver, HcomSender, ItemSets};
 use super::material::{AuthB, BobMaterial, Flat, GateB, Layout};
+use brickyard_core::prefetch::prefetch;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
 use std::ops::Range;
@@ -279,8 +280,26 @@ fn lay_out(asg: &Assignment, tables: &[Block], auth_tables: &[Block]) -> BobMate
     mat.and_auths = Flat::new(asg.a);
     mat.input = Flat::new(asg.bi);
     mat.input_auth = Flat::new(asg.ai);
-    mat.and_gates.items = collect_huge(asg.gates[..asg.q * asg.b].iter().map(|&j| gate(j)));
-    mat.and_auths.items = collect_huge(asg.auths[..asg.q * asg.a].iter().map(|&j| auth(j)));
+    // The tables are read in the permutation's (random) order: prefetch
+    // a few components ahead so the misses overlap.
+    let (tb, ab): (&[u8], &[u8]) = (
+        bytemuck::cast_slice(tables),
+        bytemuck::cast_slice(auth_tables),
+    );
+    let gs = &asg.gates[..asg.q * asg.b];
+    mat.and_gates.items = collect_huge(gs.iter().enumerate().map(|(p, &j)| {
+        if let Some(&f) = gs.get(p + LAY_OUT_AHEAD) {
+            prefetch(tb, 32 * f);
+        }
+        gate(j)
+    }));
+    let xs = &asg.auths[..asg.q * asg.a];
+    mat.and_auths.items = collect_huge(xs.iter().enumerate().map(|(p, &j)| {
+        if let Some(&f) = xs.get(p + LAY_OUT_AHEAD) {
+            prefetch(ab, 32 * f);
+        }
+        auth(j)
+    }));
     mat.input.items = (0..asg.n)
         .flat_map(|i| asg.input(i))
         .map(|&j| gate(j))
@@ -291,6 +310,9 @@ fn lay_out(asg: &Assignment, tables: &[Block], auth_tables: &[Block]) -> BobMate
         .collect();
     mat
 }
+
+/// Components ahead whose tables [`lay_out`] prefetches.
+const LAY_OUT_AHEAD: usize = 16;
 
 /// Collects megabytes of fresh records into memory advised for huge pages
 /// before it is first touched (fewer page faults here, fewer TLB misses
