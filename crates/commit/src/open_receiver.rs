@@ -133,7 +133,8 @@ impl Receiver {
         }
         recv_count(ch, n, "batch opening")?;
         let alpha = self.prg.random_block();
-        let mut ms = vec![Block::ZERO; n];
+        // calloc: fresh pages arrive zeroed (`vec!` would fill Block by Block).
+        let mut ms: Vec<Block> = bytemuck::allocation::zeroed_vec(n);
         let mut got = Ok(());
         let rows = &self.state.w;
         let used = self.params.n().div_ceil(64);
