@@ -187,7 +187,8 @@ fn is_loopback(addr: &str) -> bool {
 
 /// Runs `f` while a progress bar for `progress` is drawn on stderr: only
 /// when stderr is a terminal, not with `quiet` (JSON output), and only once
-/// the work has taken more than half a second (short runs print no bar). The
+/// the work has taken more than half a second (short runs print no bar;
+/// `BRICKYARD_PROGRESS_AFTER_MS` sets another threshold). The
 /// bar shows the current stage, done/total, the rate and the ETA.
 pub fn with_progress<T>(
     progress: &brickyard_protocols::progress::Progress,
@@ -201,6 +202,13 @@ pub fn with_progress<T>(
     use std::time::Instant;
     let stop = AtomicBool::new(false);
     let draw = !quiet && std::io::stderr().is_terminal();
+    // Short runs print no bar; `BRICKYARD_PROGRESS_AFTER_MS` moves the
+    // threshold (the terminal test sets 0: its work is shorter than the
+    // default on a fast machine).
+    let after = std::env::var("BRICKYARD_PROGRESS_AFTER_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(Duration::from_millis(500), Duration::from_millis);
     std::thread::scope(|s| {
         if draw {
             s.spawn(|| {
@@ -210,7 +218,7 @@ pub fn with_progress<T>(
                     std::thread::sleep(Duration::from_millis(100));
                     let (d, t) = progress.get();
                     let stage = progress.stage();
-                    if t == 0 || start.elapsed() < Duration::from_millis(500) {
+                    if t == 0 || start.elapsed() < after {
                         continue;
                     }
                     let fresh = bar.as_ref().is_none_or(|(_, st)| *st != stage);
