@@ -133,16 +133,17 @@ impl TinyOt {
             )));
         }
         let delta = Self::draw_delta(role, prg);
-        let (sender, receiver) = match role {
-            Role::Alice => {
-                let s = KosSender::setup_with_delta(ch, prg, delta)?;
-                (s, KosReceiver::setup(ch, prg)?)
-            }
-            Role::Bob => {
-                let r = KosReceiver::setup(ch, prg)?;
-                (KosSender::setup_with_delta(ch, prg, delta)?, r)
-            }
-        };
+        // The two KOS sessions' base OTs at once (`base::exchange_random`):
+        // this party receives one batch with the bits of its Δ as choices
+        // (its KOS sender) and sends the other (its KOS receiver), so both
+        // parties compute their half of both batches at the same time
+        // instead of one direction after the other.
+        let mut choices: Vec<bool> = (0..crate::iknp::KAPPA).map(|j| delta.bit(j)).collect();
+        let exchanged = crate::base::exchange_random(ch, prg, crate::iknp::KAPPA, &choices);
+        choices.zeroize();
+        let (sent, got) = exchanged?;
+        let sender = KosSender::from_base(delta, got, prg)?;
+        let receiver = KosReceiver::from_base(sent, prg)?;
         Ok(Self::from_parts(role, s, delta, sender, receiver, prg))
     }
 
