@@ -13,7 +13,6 @@
 //!    one reduction per position), regenerating T0 and M from the PRG
 //!    chunk by chunk instead of keeping the batch's bit-sliced rows.
 
-use crate::alloc::Zeroed;
 #[cfg(test)]
 use crate::cheat::Cheat;
 use crate::code::Row;
@@ -48,9 +47,6 @@ pub struct Committer {
     /// as much as the work done in them.
     spare: Vec<Scratch>,
     wire: Vec<Block>,
-    /// The zeroed reservations of `state.msgs` and `state.t`
-    /// ([`Committer::reserve`]), which batches grow into without a fill.
-    zeroed: (Option<Zeroed>, Option<Zeroed>),
     #[cfg(test)]
     pub(crate) cheat: Cheat,
 }
@@ -194,7 +190,6 @@ impl Committer {
             pending: Default::default(),
             spare: Vec::new(),
             wire: Vec::new(),
-            zeroed: (None, None),
             #[cfg(test)]
             cheat: Cheat::None,
         })
@@ -241,10 +236,8 @@ impl Committer {
     /// (up to that many in total) are written in place instead of growing
     /// the session's vectors by a copy.
     pub fn reserve(&mut self, count: usize) {
-        self.zeroed = (
-            crate::alloc::reserve_zeroed(&mut self.state.msgs, count),
-            crate::alloc::reserve_zeroed(&mut self.state.t, count),
-        );
+        self.state.msgs.reserve_exact(count);
+        self.state.t.reserve_exact(count);
         // Megabytes written once in order and gathered at random by batch
         // openings: huge pages fault in and translate far fewer times.
         brickyard_core::hugepage::advise_huge(&self.state.msgs);
@@ -310,8 +303,8 @@ impl Committer {
         // they are taken out meanwhile, as `pass1_chunk` borrows `self`.
         let mut new_msgs = Zeroizing::new(std::mem::take(&mut self.state.msgs));
         let mut new_t = Zeroizing::new(std::mem::take(&mut self.state.t));
-        crate::alloc::grow_zeroed(&mut new_msgs, count, self.zeroed.0);
-        crate::alloc::grow_zeroed(&mut new_t, count, self.zeroed.1);
+        crate::alloc::grow_zeroed(&mut new_msgs, count);
+        crate::alloc::grow_zeroed(&mut new_t, count);
         let mut scratch = self.take_scratch(self.threads.min(nchunks));
 
         // Pass 1, wave by wave: PRG rows, messages, parity and corrections

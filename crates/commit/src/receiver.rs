@@ -96,9 +96,6 @@ pub struct Receiver {
     /// ones cost a page fault per 4 KB.
     spare: Vec<Scratch>,
     wire: Vec<Block>,
-    /// The zeroed reservation of `state.w` ([`Receiver::reserve`]), which
-    /// batches grow into without a fill.
-    zeroed: Option<crate::alloc::Zeroed>,
 }
 
 impl std::fmt::Debug for Receiver {
@@ -169,7 +166,6 @@ impl Receiver {
             verified: state.w.len(),
             spare: Vec::new(),
             wire: Vec::new(),
-            zeroed: None,
             state,
             threads: 1,
             prg: Prg::new(),
@@ -213,7 +209,7 @@ impl Receiver {
 
     /// Makes room for `count` more commitments (see [`crate::Committer::reserve`]).
     pub fn reserve(&mut self, count: usize) {
-        self.zeroed = crate::alloc::reserve_zeroed(&mut self.state.w, count.min(MAX_BATCH));
+        self.state.w.reserve_exact(count.min(MAX_BATCH));
         // See `Committer::reserve`.
         brickyard_core::hugepage::advise_huge(&self.state.w);
     }
@@ -250,7 +246,7 @@ impl Receiver {
         // Written straight into the session's rows (no batch-sized copy);
         // on any failure the batch's rows are zeroized and dropped.
         let mut new_w = Zeroizing::new(std::mem::take(&mut self.state.w));
-        crate::alloc::grow_zeroed(&mut new_w, count, self.zeroed);
+        crate::alloc::grow_zeroed(&mut new_w, count);
         let mut scratch = self.take_scratch(self.threads.min(nchunks));
 
         let wave = WAVE_CHUNKS_PER_THREAD * self.threads;
