@@ -83,7 +83,9 @@ impl XorProgram {
     /// Runs the program over one party's values; `get(id)` is `None` for
     /// an unknown id (refused before anything is sent). A register read
     /// before it is written reads 0: the caller's program defines it.
-    fn run<T: Copy + Zeroize>(
+    /// Public so that a caller can check its program against the sets it
+    /// stands for on values of its own (lego's Build plan does).
+    pub fn run<T: Copy + Zeroize>(
         &self,
         zero: T,
         get: impl Fn(usize) -> Option<T>,
@@ -239,7 +241,13 @@ impl Committer {
             |a, b| std::array::from_fn(|i| a[i] ^ b[i]),
         )?;
         let mut items = OpenBatch { items, n: Some(n) };
-        batch.items.append(&mut items.items);
+        // The first program's items become the batch (no copy of
+        // megabytes into a fresh buffer); later ones are appended.
+        if batch.items.is_empty() {
+            std::mem::swap(&mut batch.items, &mut items.items);
+        } else {
+            batch.items.append(&mut items.items);
+        }
         Ok(())
     }
 }
@@ -270,7 +278,11 @@ impl Receiver {
             |id| st.w.get(mapped(map, id)?).copied(),
             xor_rows,
         )?;
-        batch.rows.append(&mut rows);
+        if batch.rows.is_empty() {
+            batch.rows = rows;
+        } else {
+            batch.rows.append(&mut rows);
+        }
         Ok(())
     }
 

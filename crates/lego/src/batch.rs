@@ -39,7 +39,6 @@ use super::hcom::{HcomReceiver, HcomSender};
 use super::material::{BobMaterial, Flat, Layout};
 use super::records::{bob_and, bob_in, records, Reader, Writer, ACOM, BOB_OUT, BOB_ROT, ROW};
 use super::store::{self as lstore, AliceReady, BobReady};
-use brickyard_circuit::Circuit;
 use brickyard_commit::code::Row;
 use brickyard_commit::params::CommitParams;
 use brickyard_commit::{CommitterState, ReceiverState};
@@ -48,6 +47,7 @@ use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_store::{KindSpec, Reservation, Store};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use zeroize::{Zeroize, Zeroizing};
 
 /// The store secret listing the batches, in the order they were made.
@@ -481,20 +481,20 @@ pub fn open_batches(store: &mut Store, ch: &mut Channel, alice: bool) -> Result<
 pub struct Prepared {
     /// What one copy takes from a batch, in [`PARTS`] order.
     pub want: Counts,
-    shared: build::Shared,
+    shared: Arc<build::Shared>,
     /// The commitment code of the run's s (the store's parameters bind s,
     /// so every batch of the store was made with it).
     commit: CommitParams,
 }
 
-/// Plans Build of `c` once for a run.
-pub fn prepare(c: &Circuit, bob_inputs: usize, commit: CommitParams) -> Result<Prepared> {
-    let shared = build::Shared::new(c, bob_inputs)?;
-    Ok(Prepared {
+/// A run's Build plan (made when the party was) with its commitment code.
+pub fn prepare(shared: &Arc<build::Shared>, commit: CommitParams) -> Prepared {
+    let shared = Arc::clone(shared);
+    Prepared {
         want: Counts(shared.want.map(|x| x as u64)),
         shared,
         commit,
-    })
+    }
 }
 
 /// Reserves the records of up to `max` copies (at least one) from the
@@ -616,12 +616,12 @@ pub fn alice_builds(
     store: &mut Store,
     ch: &mut Channel,
     batches: &[BatchId],
-    c: &Circuit,
+    shared: &Arc<build::Shared>,
     bob_pos: &[usize],
     copies: usize,
     commit: CommitParams,
 ) -> Result<Vec<AliceReady>> {
-    let prep = prepare(c, bob_pos.len(), commit)?;
+    let prep = prepare(shared, commit);
     take_copies(
         store,
         batches,
@@ -737,12 +737,12 @@ pub fn bob_builds(
     store: &mut Store,
     ch: &mut Channel,
     batches: &[BatchId],
-    c: &Circuit,
+    shared: &Arc<build::Shared>,
     bob_pos: &[usize],
     copies: usize,
     commit: CommitParams,
 ) -> Result<Vec<BobReady>> {
-    let prep = prepare(c, bob_pos.len(), commit)?;
+    let prep = prepare(shared, commit);
     take_copies(
         store,
         batches,

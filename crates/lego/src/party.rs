@@ -21,6 +21,7 @@ use brickyard_driver::{OutputMode, Outputs, Party, PartyInputs, Role, RunConfig}
 use brickyard_ot::delta_rot::{DeltaRotReceiver, DeltaRotSender};
 use brickyard_store::Store;
 use std::collections::VecDeque;
+use std::sync::Arc;
 use zeroize::Zeroizing;
 
 /// Choices both parties must make identically.
@@ -136,6 +137,8 @@ pub struct LegoAlice {
     prg: Prg,
     mine: Vec<usize>,
     theirs: Vec<usize>,
+    /// Build's plan of f (see [`LegoAlice::with_options`]).
+    build: Arc<build::Shared>,
     hcom: Option<HcomSender>,
     rot: Option<DeltaRotSender>,
     layout: Option<Layout>,
@@ -159,15 +162,20 @@ impl LegoAlice {
         Self::with_options(cfg, LegoOptions::default())
     }
 
-    /// Alice with explicit options.
+    /// Alice with explicit options. f is compiled here, as every protocol
+    /// compiles it when its party is made (yao's garbling plan, tinytable's
+    /// program): Build's plan depends on f's topology alone, not on any
+    /// material, so the dependent phase is the solderings and their check.
     pub fn with_options(cfg: RunConfig, opts: LegoOptions) -> Result<Self> {
         let (mine, theirs) = common(&cfg)?;
+        let build = Arc::new(build::Shared::new(&cfg.circuit, theirs.len())?);
         Ok(LegoAlice {
             cfg,
             opts,
             prg: Prg::new(),
             mine,
             theirs,
+            build,
             hcom: None,
             rot: None,
             layout: None,
@@ -272,13 +280,20 @@ impl Party for LegoAlice {
     }
 
     fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
-        let c = self.cfg.circuit.clone();
         if let Some(store) = self.store.as_mut() {
             // Build from the store's Generate batches (the online run).
             let batches = batch::open_batches(store, ch, true)?;
             let e = self.cfg.executions;
             let sec = Components::new(self.opts.s)?;
-            let built = batch::alice_builds(store, ch, &batches, &c, &self.theirs, e, sec.commit)?;
+            let built = batch::alice_builds(
+                store,
+                ch,
+                &batches,
+                &self.build,
+                &self.theirs,
+                e,
+                sec.commit,
+            )?;
             self.ready.extend(built);
             return Ok(());
         }
@@ -289,11 +304,16 @@ impl Party for LegoAlice {
         // f is planned once for every copy, and all copies' solderings are
         // opened in one batch opening (one flight instead of one round
         // trip per copy).
-        let shared = build::Shared::new(&c, self.theirs.len())?;
-        let copies = (0..self.cfg.executions)
-            .map(|_| shared.reserve(&mut layout))
-            .collect::<Result<Vec<_>>>()?;
-        let built = build::alice_copies(self.hcom()?, ch, &shared, &copies)?;
+        let shared = Arc::clone(&self.build);
+        let copies = step("build: reserve components", || {
+            (0..self.cfg.executions)
+                .map(|_| shared.reserve(&mut layout))
+                .collect::<Result<Vec<_>>>()
+        })?;
+        let hcom_s = self.hcom()?;
+        let built = step("build: open solderings (send)", || {
+            build::alice_copies(hcom_s, ch, &shared, &copies)
+        })?;
         // Each copy keeps just the commitments its Eval opens; Generate's
         // session is not needed any more. It is wiped when the party is
         // dropped, not here: zeroizing its megabytes is cleanup of the
@@ -305,11 +325,14 @@ impl Party for LegoAlice {
             .ok_or_else(|| Error::config("lego: Setup did not run"))?;
         let st = hcom.state();
         let session = lstore::alice_session(st);
-        for b in &built {
-            let rec = lstore::alice_exec(b, &layout, st, *self.delta, &self.theirs)?;
-            self.ready
-                .push_back(AliceReady::new(&session.hcom, rec, *hcom.params())?);
-        }
+        step("build: execution records", || -> Result<()> {
+            for b in &built {
+                let rec = lstore::alice_exec(b, &layout, st, *self.delta, &self.theirs)?;
+                self.ready
+                    .push_back(AliceReady::new(&session.hcom, rec, *hcom.params())?);
+            }
+            Ok(())
+        })?;
         self.spent = Some(hcom);
         Ok(())
     }
@@ -372,6 +395,8 @@ pub struct LegoBob {
     prg: Prg,
     mine: Vec<usize>,
     theirs: Vec<usize>,
+    /// Build's plan of f (see [`LegoAlice::with_options`]).
+    build: Arc<build::Shared>,
     hcom: Option<HcomReceiver>,
     rot: Option<DeltaRotReceiver>,
     layout: Option<Layout>,
@@ -395,15 +420,19 @@ impl LegoBob {
         Self::with_options(cfg, LegoOptions::default())
     }
 
-    /// Bob with explicit options.
+    /// Bob with explicit options; f's Build plan and evaluation plan are
+    /// compiled here (see [`LegoAlice::with_options`]).
     pub fn with_options(cfg: RunConfig, opts: LegoOptions) -> Result<Self> {
         let (theirs, mine) = common(&cfg)?;
+        let build = Arc::new(build::Shared::new(&cfg.circuit, mine.len())?);
+        let ev = Some(Evaluator::new(&cfg.circuit));
         Ok(LegoBob {
             cfg,
             opts,
             prg: Prg::new(),
             mine,
             theirs,
+            build,
             hcom: None,
             rot: None,
             layout: None,
@@ -411,7 +440,7 @@ impl LegoBob {
             ready: VecDeque::new(),
             spent: None,
             used: None,
-            ev: None,
+            ev,
             cheats: Cheats::default(),
             store: None,
         })
@@ -515,13 +544,13 @@ impl Party for LegoBob {
     }
 
     fn dependent(&mut self, ch: &mut Channel) -> Result<()> {
-        let c = self.cfg.circuit.clone();
         self.evaluator();
         if let Some(store) = self.store.as_mut() {
             let batches = batch::open_batches(store, ch, false)?;
             let e = self.cfg.executions;
             let sec = Components::new(self.opts.s)?;
-            let built = batch::bob_builds(store, ch, &batches, &c, &self.mine, e, sec.commit)?;
+            let built =
+                batch::bob_builds(store, ch, &batches, &self.build, &self.mine, e, sec.commit)?;
             self.ready.extend(built);
             self.prepare_next();
             return Ok(());
@@ -531,11 +560,16 @@ impl Party for LegoBob {
             .take()
             .ok_or_else(|| Error::config("lego: Generate did not run"))?;
         // As Alice: one plan, one batch opening for all copies.
-        let shared = build::Shared::new(&c, self.mine.len())?;
-        let copies = (0..self.cfg.executions)
-            .map(|_| shared.reserve(&mut layout))
-            .collect::<Result<Vec<_>>>()?;
-        let built = build::bob_copies(self.hcom()?, ch, &shared, &copies)?;
+        let shared = Arc::clone(&self.build);
+        let copies = step("build: reserve components", || {
+            (0..self.cfg.executions)
+                .map(|_| shared.reserve(&mut layout))
+                .collect::<Result<Vec<_>>>()
+        })?;
+        let hcom_r = self.hcom()?;
+        let built = step("build: verify solderings (receive)", || {
+            build::bob_copies(hcom_r, ch, &shared, &copies)
+        })?;
         let hcom = self
             .hcom
             .take()
@@ -548,20 +582,23 @@ impl Party for LegoBob {
         let session = lstore::bob_session(st);
         // Last copy first: each record takes its buckets out of `mat`
         // without copying them (see `store::bob_exec`).
-        let mut ready = built
-            .into_iter()
-            .rev()
-            .map(|b| {
-                let rec = lstore::bob_exec(b, &layout, &mut mat, st, &self.mine)?;
-                BobReady::new(&session.hcom, rec, *hcom.params())
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let mine = &self.mine;
+        let mut ready = step("build: execution records", || {
+            built
+                .into_iter()
+                .rev()
+                .map(|b| {
+                    let rec = lstore::bob_exec(b, &layout, &mut mat, st, mine)?;
+                    BobReady::new(&session.hcom, rec, *hcom.params())
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
         ready.reverse();
         self.ready.extend(ready);
         // Generate's session and material are wiped when the party is
         // dropped (see Alice's side).
         self.spent = Some((hcom, mat));
-        self.prepare_next();
+        step("build: prepare the first copy", || self.prepare_next());
         Ok(())
     }
 
