@@ -79,6 +79,10 @@ impl XorProgram {
     pub fn items(&self) -> usize {
         self.opens
     }
+    /// How many registers a run holds (its memory: one row each).
+    pub fn registers(&self) -> usize {
+        self.regs
+    }
 
     /// Runs the program over one party's values; `get(id)` is `None` for
     /// an unknown id (refused before anything is sent). A register read

@@ -770,6 +770,17 @@ mod tests {
         }
     }
 
+    /// AES-128's Build program holds its live width in registers, not a
+    /// row per wire (36 k wires).
+    #[test]
+    fn registers_are_reused() {
+        let c = brickyard_circuit::builtin("aes128").unwrap();
+        let shared = Shared::new(&c, 128).unwrap();
+        let regs = shared.planned.open.registers();
+        println!("aes128: {regs} registers for {} wires", c.num_wires);
+        assert!(regs < 2_000, "{regs} registers");
+    }
+
     #[test]
     fn symmetric_difference() {
         assert_eq!(super::sym_diff(&[1, 3, 5], &[3, 4]), vec![1, 4, 5]);
