@@ -34,8 +34,15 @@ fn floor(st: &Setup, n: usize) {
     let (t, c) = (Instant::now(), cpu_ms());
     for j in 0..total {
         let (plan, shape) = st.of(j);
-        let s = bundle::generate_into(plan, shape, j, prg.random_block(), &mut public, &mut scratch)
-            .expect("bundle");
+        let s = bundle::generate_into(
+            plan,
+            shape,
+            j,
+            prg.random_block(),
+            &mut public,
+            &mut scratch,
+        )
+        .expect("bundle");
         std::hint::black_box(&s);
     }
     let (wall, cpu) = (t.elapsed().as_secs_f64() * 1e3, cpu_ms() - c);
@@ -74,15 +81,27 @@ fn main() {
         for _ in 0..5 {
             let (mut ch, _peer) = memory_pair();
             let t = Instant::now();
-            let st = Setup::bob_choose(&mut ch, &agreed, &mut Prg::from_seed(Block(7)), Cheat::None)
-                .expect("setup");
+            let st =
+                Setup::bob_choose(&mut ch, &agreed, &mut Prg::from_seed(Block(7)), Cheat::None)
+                    .expect("setup");
             let t1 = Instant::now();
-            let c = brickyard_lindell_riva::protocol::circuits::main_circuit(&agreed.f, &agreed.alice, &agreed.bob, &st.e).expect("c");
+            let c = brickyard_lindell_riva::protocol::circuits::main_circuit(
+                &agreed.f,
+                &agreed.alice,
+                &agreed.bob,
+                &st.e,
+            )
+            .expect("c");
             let t2 = Instant::now();
             let p = brickyard_garble::GarblePlan::new(&c).expect("plan");
             let t3 = Instant::now();
             std::hint::black_box(&p);
-            println!("setup build {:.1} ms; main_circuit {:.1}; plan of C {:.1} ms", (t1-t).as_secs_f64()*1e3, (t2-t1).as_secs_f64()*1e3, (t3-t2).as_secs_f64()*1e3);
+            println!(
+                "setup build {:.1} ms; main_circuit {:.1}; plan of C {:.1} ms",
+                (t1 - t).as_secs_f64() * 1e3,
+                (t2 - t1).as_secs_f64() * 1e3,
+                (t3 - t2).as_secs_f64() * 1e3
+            );
         }
     }
     if std::env::var_os("FLOOR").is_some() {
@@ -112,7 +131,12 @@ fn main() {
                 let c2 = cpu_ms();
                 p.dependent(&mut ch).expect("dependent");
                 ch.flush().expect("flush");
-                println!("alice cpu: setup {:.1} independent {:.1} dependent {:.1}", c1 - c0, c2 - c1, cpu_ms() - c2);
+                println!(
+                    "alice cpu: setup {:.1} independent {:.1} dependent {:.1}",
+                    c1 - c0,
+                    c2 - c1,
+                    cpu_ms() - c2
+                );
                 cpu_ms()
             })
             .expect("thread");
@@ -125,7 +149,12 @@ fn main() {
         let (t2, c2) = (Instant::now(), cpu_ms());
         p.dependent(&mut ch).expect("dependent");
         let t3 = Instant::now();
-        println!("bob cpu: setup {:.1} independent {:.1} dependent {:.1}", c1 - c0, c2 - c1, cpu_ms() - c2);
+        println!(
+            "bob cpu: setup {:.1} independent {:.1} dependent {:.1}",
+            c1 - c0,
+            c2 - c1,
+            cpu_ms() - c2
+        );
         let bob_cpu = cpu_ms() - c0;
         let alice_cpu = alice.join().expect("alice");
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e3;

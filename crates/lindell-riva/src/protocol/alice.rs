@@ -314,7 +314,8 @@ impl Alice {
         }
         let cheat = self.cheat;
         let honest = |j: usize| {
-            !rigged_bucket.contains(&j) && !matches!(cheat, Cheat::BadCircuit(k) if j < k.min(st.m()))
+            !rigged_bucket.contains(&j)
+                && !matches!(cheat, Cheat::BadCircuit(k) if j < k.min(st.m()))
         };
         let stopped = || Error::config("lindell-riva: the commit thread stopped");
         let (to_main, prepared) = std::sync::mpsc::sync_channel::<Vec<bundle::Prepared>>(2);
@@ -329,7 +330,8 @@ impl Alice {
                         let shape = st.of(j).1;
                         batch.push(bundle::prepare(shape, j, seeds[j].0, &mut blocks));
                         if batch.len() == COMMIT_BATCH {
-                            let full = std::mem::replace(&mut batch, Vec::with_capacity(COMMIT_BATCH));
+                            let full =
+                                std::mem::replace(&mut batch, Vec::with_capacity(COMMIT_BATCH));
                             if to_main.send(full).is_err() {
                                 return;
                             }

@@ -286,7 +286,11 @@ fn commit_labels(
             // Position p of Alice's wire w holds the label of bit p ⊕ m_w.
             match secret.label_open.get(w) {
                 Some(o) => {
-                    let (p0, p1) = if secret.m[w] { (one, zero) } else { (zero, one) };
+                    let (p0, p1) = if secret.m[w] {
+                        (one, zero)
+                    } else {
+                        (zero, one)
+                    };
                     pair[0] = label_commit_input(j, w, 0, p0, &o[0]);
                     pair[1] = label_commit_input(j, w, 1, p1, &o[1]);
                 }
