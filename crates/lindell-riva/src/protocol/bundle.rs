@@ -451,16 +451,12 @@ impl BundlePublic {
 
     /// Receives a bundle of the agreed shape (all sizes from `plan`).
     pub fn recv(ch: &mut Channel, plan: &GarblePlan, shape: Shape) -> Result<Self> {
-        // Zeroed allocations (`calloc`): a kept bundle's buffers are fresh
-        // pages, which the kernel hands out zeroed, so they are written
-        // once (by the receive) instead of zero-filled first.
-        let mut tables: Vec<Block> = bytemuck::allocation::zeroed_vec(plan.table_blocks());
-        ch.recv_blocks(&mut tables)?;
+        let tables = ch.recv_block_vec(plan.table_blocks())?;
         let decoding = Decoding {
             bits: ch.recv_bits(plan.output_wires().len())?,
         };
         // All label commitments in one read (sized by the agreed shape).
-        let mut labels: Vec<[Commitment; 2]> = bytemuck::allocation::zeroed_vec(shape.inputs());
+        let mut labels = vec![[Commitment([0; 32]); 2]; shape.inputs()];
         ch.recv_bytes(bytemuck::cast_slice_mut(&mut labels))?;
         Ok(BundlePublic {
             gc: GarbledCircuit {
