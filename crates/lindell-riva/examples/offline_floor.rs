@@ -1,13 +1,16 @@
 //! The offline stage (Figs. A.1–A.2) alone, to profile it and to set its
 //! measured time beside its compute floor on this machine.
 //!
-//! * `floor`: Alice's generation of all `M + M'` bundles (garbling and
-//!   label commitments, `bundle::generate_into`, no channel) on one
-//!   thread, then the garbling alone: the least her offline CPU can be
-//!   with these kernels, per execution.
-//! * `runs`: setup, independent and dependent phases of both parties over
-//!   loopback TCP, Alice on a thread, Bob on this one, wall ms per phase
-//!   (for `perf record`, with no online stage mixed in).
+//! * with `SETUP` set: Bob's setup (E, E', the circuits, both plans), and
+//!   the plan of C alone, five times;
+//! * with `FLOOR` set: Alice's generation of all `M + M'` bundles
+//!   (garbling and label commitments, `bundle::generate_into`, no
+//!   channel) on one thread, then the garbling alone: the least her
+//!   offline CPU can be with these kernels, per execution;
+//! * then `RUNS` times: setup, independent and dependent phases of both
+//!   parties over loopback TCP, Alice on a thread, Bob on this one, wall
+//!   ms per phase and each party's thread CPU (for `perf record`, with no
+//!   online stage mixed in).
 //!
 //! `cargo run --release -p brickyard-lindell-riva --example offline_floor --
 //! [CIRCUIT] [N] [RUNS]` (default `builtin:aes128 128 3`; the circuit's
