@@ -13,10 +13,6 @@ use brickyard_ot::KosSender;
 use brickyard_store::Store;
 use zeroize::Zeroizing;
 
-/// Bundles the commit thread hands over at once (one wake-up of the
-/// garbling thread per batch, not per bundle).
-const COMMIT_BATCH: usize = 8;
-
 /// Alice's state across the phases.
 pub struct Alice {
     agreed: Agreed,
@@ -287,13 +283,6 @@ impl Alice {
 
     /// Fig. A.2 "Creating a Garbled-Circuit Bundle" for all `M + M'`
     /// bundles, each sent as it is garbled, then `ExtractCom(seed_j)`.
-    ///
-    /// Two stages on two threads: `alice-commit` expands each bundle's
-    /// seed and computes its label commitments (BLAKE3 over `2n` blocks,
-    /// about half of a bundle's CPU; they do not depend on the garbling),
-    /// running up to two batches ahead; this thread garbles and sends.
-    /// The bytes on the wire are those of making and sending one bundle
-    /// after the other.
     #[allow(clippy::too_many_arguments)]
     fn send_bundles(
         &mut self,
@@ -306,94 +295,47 @@ impl Alice {
         (bad_c2, bad_c2_plan): (usize, Option<&GarblePlan>),
     ) -> Result<()> {
         let total = st.total();
-        for _ in 0..total {
+        let mut scratch = bundle::Scratch::new();
+        for j in 0..total {
             let seed = self.prg.random_block();
             let mut r = [0u8; 16];
             self.prg.fill_bytes(&mut r);
-            seeds.push((seed, r));
-        }
-        let cheat = self.cheat;
-        let honest = |j: usize| {
-            !rigged_bucket.contains(&j)
-                && !matches!(cheat, Cheat::BadCircuit(k) if j < k.min(st.m()))
-        };
-        let stopped = || Error::config("lindell-riva: the commit thread stopped");
-        let (to_main, prepared) = std::sync::mpsc::sync_channel::<Vec<bundle::Prepared>>(2);
-        std::thread::scope(|sc| {
-            let seeds = &seeds[..];
-            let committer = std::thread::Builder::new()
-                .name("alice-commit".into())
-                .spawn_scoped(sc, move || {
-                    let mut blocks = Vec::new();
-                    let mut batch = Vec::with_capacity(COMMIT_BATCH);
-                    for j in (0..total).filter(|&j| honest(j)) {
-                        let shape = st.of(j).1;
-                        batch.push(bundle::prepare(shape, j, seeds[j].0, &mut blocks));
-                        if batch.len() == COMMIT_BATCH {
-                            let full =
-                                std::mem::replace(&mut batch, Vec::with_capacity(COMMIT_BATCH));
-                            if to_main.send(full).is_err() {
-                                return;
-                            }
+            let (plan, shape) = st.of(j);
+            let plan = match (cheat_plan, bad_c2_plan, j) {
+                (Some(p), _, 0) => p,
+                (_, Some(p), j) if j >= st.m() && j < st.m() + bad_c2 => p,
+                _ => plan,
+            };
+            let honest = !rigged_bucket.contains(&j)
+                && !matches!(self.cheat, Cheat::BadCircuit(k) if j < k.min(st.m()));
+            let secret = if honest {
+                // Garbled straight onto the channel.
+                bundle::generate_to(ch, plan, shape, j, seed, &mut scratch)?
+            } else {
+                #[allow(unused_mut)]
+                let (mut public, mut secret) = bundle::generate(plan, shape, j, seed)?;
+                #[cfg(feature = "adversary")]
+                if let Some(t) = rigged_bucket.iter().position(|&m| m == j) {
+                    public.outputs = secret.shift_outputs(Block(2));
+                    if t % 2 == 1 {
+                        public.decoding.bits[0] ^= true;
+                    }
+                }
+                if let Cheat::BadCircuit(k) = self.cheat {
+                    if j < k.min(st.m()) {
+                        if let Some(t) = public.gc.tables.first_mut() {
+                            *t ^= Block(1);
                         }
                     }
-                    let _ = to_main.send(batch);
-                })
-                .map_err(|e| Error::config(format!("lindell-riva: commit thread: {e}")))?;
-            let mut tables = Vec::new();
-            let mut ready = Vec::new().into_iter();
-            let r = (|| {
-                for (j, (seed, r)) in seeds.iter().enumerate() {
-                    let (plan, shape) = st.of(j);
-                    let plan = match (cheat_plan, bad_c2_plan, j) {
-                        (Some(p), _, 0) => p,
-                        (_, Some(p), j) if j >= st.m() && j < st.m() + bad_c2 => p,
-                        _ => plan,
-                    };
-                    let secret = if honest(j) {
-                        let p = match ready.next() {
-                            Some(p) => p,
-                            None => {
-                                ready = prepared.recv().map_err(|_| stopped())?.into_iter();
-                                ready.next().ok_or_else(stopped)?
-                            }
-                        };
-                        // Garbled straight onto the channel.
-                        p.garble_to(ch, plan, &mut tables)?
-                    } else {
-                        #[allow(unused_mut)]
-                        let (mut public, mut secret) = bundle::generate(plan, shape, j, *seed)?;
-                        #[cfg(feature = "adversary")]
-                        if let Some(t) = rigged_bucket.iter().position(|&m| m == j) {
-                            public.outputs = secret.shift_outputs(Block(2));
-                            if t % 2 == 1 {
-                                public.decoding.bits[0] ^= true;
-                            }
-                        }
-                        if let Cheat::BadCircuit(k) = cheat {
-                            if j < k.min(st.m()) {
-                                if let Some(t) = public.gc.tables.first_mut() {
-                                    *t ^= Block(1);
-                                }
-                            }
-                        }
-                        public.send(ch)?;
-                        secret
-                    };
-                    ch.send_bytes(&commit(Role::Seed(j as u64), &seed.to_bytes(), r).0)?;
-                    secrets.push(Some(secret));
                 }
-                Ok(())
-            })();
-            // The receiving end closed, so the thread ends whatever it is
-            // doing (its unsent bundles' secrets are wiped on drop).
-            drop(ready);
-            drop(prepared);
-            committer
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            r
-        })
+                public.send(ch)?;
+                secret
+            };
+            ch.send_bytes(&commit(Role::Seed(j as u64), &seed.to_bytes(), &r).0)?;
+            secrets.push(Some(secret));
+            seeds.push((seed, r));
+        }
+        Ok(())
     }
 
     /// Fig. A.2 "Running OTs" per bucket, then the bucket kept (in memory
