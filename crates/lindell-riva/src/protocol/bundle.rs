@@ -213,6 +213,9 @@ fn expand(shape: Shape, j: usize, seed: Block) -> (BundleSecret, Delta) {
     (secret, delta)
 }
 
+/// Wires whose label commitments [`finish`] builds and hashes at once.
+const COMMIT_RUN: usize = 32;
+
 /// What follows the tables of a bundle on the wire, besides the label
 /// commitments.
 struct Tail {
@@ -232,32 +235,68 @@ impl Tail {
 }
 
 /// Takes the output labels into `secret` and computes the commitments:
-/// the label commitments into `labels` (resized to the bundle's input
-/// wires), through `blocks` (wiped before returning).
+/// the label commitments into `labels`, through `blocks`.
 fn finish(
     secret: &mut BundleSecret,
     out: &GarbleOutput,
     blocks: &mut Vec<[u8; 64]>,
     labels: &mut Vec<[Commitment; 2]>,
 ) -> Tail {
-    secret.out_zero = Zeroizing::new(out.output_zero_labels.to_vec());
+    commit_labels(secret, blocks, labels);
+    tail(secret, out)
+}
+
+/// The label commitments of `secret`'s bundle into `labels` (resized to
+/// its input wires), through `blocks` (wiped before returning). They
+/// depend on the expanded seed only, not on the garbling.
+fn commit_labels(
+    secret: &BundleSecret,
+    blocks: &mut Vec<[u8; 64]>,
+    labels: &mut Vec<[Commitment; 2]>,
+) {
     let (j, shape) = (secret.j, secret.shape);
     let n = shape.inputs();
-    // All 2n label commitments hashed side by side (one batch per bundle).
-    blocks.resize(2 * n, [0u8; 64]);
-    for (w, pair) in blocks.chunks_exact_mut(2).enumerate() {
-        for (pos, b) in [0u8, 1].into_iter().zip(pair) {
-            let (v, o) = secret.label_at(w, pos);
-            *b = if w < shape.x {
-                label_commit_input(j, w, pos, v, &o)
-            } else {
-                label_hash_input(j, w, pos, v)
-            };
-        }
-    }
     labels.resize(n, [Commitment([0; 32]); 2]);
-    commit_blocks(blocks, bytemuck::cast_slice_mut(labels));
+    // The 2n label commitments hashed side by side, a run of wires at a
+    // time: the inputs of one run (4 KiB) stay in L1 between being
+    // written and hashed, and only they are wiped at the end.
+    blocks.resize(2 * COMMIT_RUN, [0u8; 64]);
+    let (lambda, delta) = (secret.lambda, Block(secret.delta.0));
+    let flat: &mut [Commitment] = bytemuck::cast_slice_mut(labels);
+    for (run, out) in flat.chunks_mut(2 * COMMIT_RUN).enumerate() {
+        let first = run * COMMIT_RUN;
+        let blocks = &mut blocks[..out.len()];
+        for (k, pair) in blocks.chunks_exact_mut(2).enumerate() {
+            let w = first + k;
+            let zero = lambda ^ secret.zero[w];
+            let one = zero ^ delta;
+            // Position p of Alice's wire w holds the label of bit p ⊕ m_w.
+            match secret.label_open.get(w) {
+                Some(o) => {
+                    let (p0, p1) = if secret.m[w] {
+                        (one, zero)
+                    } else {
+                        (zero, one)
+                    };
+                    pair[0] = label_commit_input(j, w, 0, p0, &o[0]);
+                    pair[1] = label_commit_input(j, w, 1, p1, &o[1]);
+                }
+                None => {
+                    pair[0] = label_hash_input(j, w, 0, zero);
+                    pair[1] = label_hash_input(j, w, 1, one);
+                }
+            }
+        }
+        commit_blocks(blocks, out);
+    }
     crate::wipe::wipe(blocks);
+}
+
+/// Takes the output labels into `secret`; the decoding bits and the
+/// commitments to the output labels and to `λ`.
+fn tail(secret: &mut BundleSecret, out: &GarbleOutput) -> Tail {
+    secret.out_zero = Zeroizing::new(out.output_zero_labels.to_vec());
+    let j = secret.j;
     Tail {
         decoding: out.decoding(),
         outputs: commit(
