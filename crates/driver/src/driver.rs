@@ -68,7 +68,8 @@ pub struct PartyRun {
     /// time in milliseconds (see the module docs); `(0, 0.0)` if none.
     pub pipelined: (usize, f64),
     /// Steps the party named in each preprocessing phase (phase index,
-    /// step), see [`crate::steps`].
+    /// step), and in the online phase the median of each step over the
+    /// latency runs (one execution's), see [`crate::steps`].
     pub steps: Vec<(usize, Step)>,
 }
 
@@ -392,15 +393,25 @@ fn run_phases(
             total.traffic.bytes_received += p.traffic.bytes_received;
             total.traffic.rounds += p.traffic.rounds;
         };
+        let mut per_exec_steps = Vec::with_capacity(latency_runs);
         for (e, inp) in inputs[..latency_runs].iter().enumerate() {
             barrier(ch, role, 3 + (e % 200) as u8)?;
-            let (out, p) = timed(ch, |c| party.online(c, inp))?;
+            steps::begin();
+            // The whole execution as one more step, beside the protocol's
+            // own: what its steps leave out shows as the difference.
+            let all = steps::Timer::start("= the execution (its latency)");
+            let r = timed(ch, |c| party.online(c, inp));
+            all.stop();
+            per_exec_steps.push(steps::take());
+            let (out, p) = r?;
             party.after_execution();
             add(&mut total, &p);
             run.execution_ms.push(p.wall_ms);
             run.outputs.push(out);
             progress.advance(1);
         }
+        run.steps
+            .extend(median_steps(&per_exec_steps).into_iter().map(|s| (3, s)));
         let rest = &inputs[latency_runs..];
         if !rest.is_empty() {
             barrier(ch, role, 251)?;
@@ -424,6 +435,40 @@ fn run_phases(
         run.phases[3] = total;
     }
     Ok(run)
+}
+
+/// The online steps of one execution: per step name (in the order first
+/// seen), the median over the latency runs of its wall and CPU time, a
+/// run that did not name it counting as zero. Medians, as the latency is
+/// one, so that the breakdown adds up to about the latency reported.
+fn median_steps(runs: &[Vec<Step>]) -> Vec<Step> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for s in runs.iter().flatten() {
+        if !names.contains(&s.name) {
+            names.push(s.name);
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            fn of<'a>(r: &'a [Step], name: &str) -> Option<&'a Step> {
+                r.iter().find(|s| s.name == name)
+            }
+            let ms: Vec<f64> = runs
+                .iter()
+                .map(|r| of(r, name).map_or(0.0, |s| s.ms))
+                .collect();
+            let cpu: Option<Vec<f64>> = runs
+                .iter()
+                .map(|r| of(r, name).map_or(Some(0.0), |s| s.cpu_ms))
+                .collect();
+            Step {
+                name,
+                ms: median(&ms),
+                cpu_ms: cpu.map(|c| median(&c)),
+            }
+        })
+        .collect()
 }
 
 /// Merges the two parties' views into the shared report.

@@ -76,7 +76,8 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// Per-phase breakdown into the steps a protocol names (empty for
-    /// protocols that name none).
+    /// protocols that name none); the online phase's are one execution's
+    /// (medians over the latency runs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<StepStats>,
 }
@@ -103,7 +104,7 @@ impl Report {
         }
         if !self.steps.is_empty() {
             s += &format!(
-                "steps (each party's view; wall includes waits for the peer, cpu is its thread's):\n  {:<12} {:<6} {:<36} {:>9} {:>9}\n",
+                "steps (each party's view; wall includes waits for the peer, cpu is its thread's; online: one execution, medians):\n  {:<12} {:<6} {:<36} {:>9} {:>9}\n",
                 "phase", "party", "step", "wall ms", "cpu ms"
             );
             for st in &self.steps {

@@ -40,29 +40,55 @@ thread_local! {
 /// thread (if any). Steps of the same name add up into one entry, so a
 /// step inside a loop is one line of the breakdown.
 pub fn step<T>(name: &'static str, f: impl FnOnce() -> T) -> T {
-    let recording = STEPS.with(|s| s.borrow().is_some());
-    if !recording {
-        return f();
-    }
-    let cpu0 = thread_cpu_ns();
-    let start = Instant::now();
+    let t = Timer::start(name);
     let out = f();
-    let ms = start.elapsed().as_secs_f64() * 1e3;
-    let cpu_ms = cpu0
-        .zip(thread_cpu_ns())
-        .map(|(a, b)| b.saturating_sub(a) as f64 / 1e6);
-    STEPS.with(|s| {
-        if let Some(v) = s.borrow_mut().as_mut() {
-            match v.iter_mut().find(|x| x.name == name) {
-                Some(x) => {
-                    x.ms += ms;
-                    x.cpu_ms = x.cpu_ms.zip(cpu_ms).map(|(a, b)| a + b);
-                }
-                None => v.push(Step { name, ms, cpu_ms }),
-            }
-        }
-    });
+    t.stop();
     out
+}
+
+/// A step whose start and end are two points of straight-line code (where
+/// wrapping it in a closure for [`step`] would tangle the borrows): it
+/// counts from [`Timer::start`] to [`Timer::stop`]; dropped without
+/// `stop` (an early return) it records nothing.
+#[must_use = "a step timer records only when stopped"]
+pub struct Timer {
+    name: &'static str,
+    /// Wall and thread-CPU start, when a phase is being recorded.
+    start: Option<(Instant, Option<u64>)>,
+}
+
+impl Timer {
+    /// Starts timing the step `name`.
+    pub fn start(name: &'static str) -> Timer {
+        let recording = STEPS.with(|s| s.borrow().is_some());
+        Timer {
+            name,
+            start: recording.then(|| (Instant::now(), thread_cpu_ns())),
+        }
+    }
+
+    /// Ends the step and adds it to the phase's record.
+    pub fn stop(self) {
+        let Some((start, cpu0)) = self.start else {
+            return;
+        };
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        let cpu_ms = cpu0
+            .zip(thread_cpu_ns())
+            .map(|(a, b)| b.saturating_sub(a) as f64 / 1e6);
+        let name = self.name;
+        STEPS.with(|s| {
+            if let Some(v) = s.borrow_mut().as_mut() {
+                match v.iter_mut().find(|x| x.name == name) {
+                    Some(x) => {
+                        x.ms += ms;
+                        x.cpu_ms = x.cpu_ms.zip(cpu_ms).map(|(a, b)| a + b);
+                    }
+                    None => v.push(Step { name, ms, cpu_ms }),
+                }
+            }
+        });
+    }
 }
 
 /// Starts recording this thread's steps (the driver, before a phase).
@@ -87,6 +113,8 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(2))
         });
         step("b", || ());
+        let t = Timer::start("b");
+        t.stop();
         step("a", || {
             std::thread::sleep(std::time::Duration::from_millis(2))
         });

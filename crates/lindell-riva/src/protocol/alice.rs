@@ -7,7 +7,7 @@ use crate::excom::{commit, AwaitingCommit, Opening, Role};
 use brickyard_circuit::Gate;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_driver::steps::step;
+use brickyard_driver::steps::{step, Timer};
 use brickyard_garble::GarblePlan;
 use brickyard_ot::KosSender;
 use brickyard_store::Store;
@@ -411,21 +411,32 @@ impl Alice {
         r
     }
 
+    /// The four flights of Fig. A.3, with what does not depend on Bob's
+    /// messages sent or prepared before they come (why this is still the
+    /// paper's protocol: docs/protocols/lindell-riva.md, "Online flights"):
+    /// flight 1 (x̂, the labels of `x` in every circuit of C and C',
+    /// the recovery values and `H(D)`) goes out while Bob's `y²` travels;
+    /// after `y²`, its labels and the λs of C; the last flight (`D`, the
+    /// labels of `D` and `d²` in C', the λs of C', the output
+    /// decommitments) is written while Bob evaluates C, so that only the
+    /// `d²` labels are filled in once `d²` arrives.
     fn online_with(&mut self, ch: &mut Channel, st: &Setup, x: &[bool]) -> Result<()> {
         if x.len() != st.shape.x {
             return Err(Error::config("lindell-riva: wrong input length"));
         }
-        let secs = self.take_bucket(st)?;
+        let secs = step("a1 take bucket", || self.take_bucket(st))?;
         let (b, b2) = (st.b(), st.b2());
         let (c, c2) = secs.split_at(b);
         let (l, nx) = (st.shape.public, st.shape.x);
-        let y2 = ch.recv_bits(l)?;
-        // x̂ = x ⊕ m_1; per circuit the labels of x_i = x ⊕ m_i (with
-        // openings) and of y² (opening their H2 commitments), then the λs.
+        let nout = st.outputs();
+        let t = Timer::start("a2 x̂, labels of x, recovery values, send");
+        // x̂ = x ⊕ m_1; per circuit of C, then of C', the labels of
+        // x_i = x ⊕ m_i with the openings of their commitments.
         let xh: Vec<bool> = x.iter().zip(&c[0].m).map(|(a, m)| a ^ m).collect();
         ch.send_bits(&xh)?;
-        for (i, s) in c.iter().enumerate() {
-            let mut flat = Zeroizing::new(Vec::with_capacity(32 * x.len()));
+        let mut flat = Zeroizing::new(Vec::with_capacity(32 * nx));
+        for (i, s) in secs.iter().enumerate() {
+            flat.clear();
             for (w, &xw) in x.iter().enumerate() {
                 let mut bit = xw;
                 if self.cheat == Cheat::InconsistentInput && i == 1 && w == 0 {
@@ -436,27 +447,11 @@ impl Alice {
                 flat.extend_from_slice(&o);
             }
             ch.send_bytes(&flat)?;
-            let base = nx + st.shape.ot;
-            for (w, &v) in y2.iter().enumerate() {
-                let (mut lab, _) = s.label_with_opening(base + w, v);
-                if self.cheat == Cheat::BadPublicLabel && i == 0 && w == 0 {
-                    lab ^= Block(1);
-                }
-                ch.send_block(lab)?;
-            }
-        }
-        for (i, s) in c.iter().enumerate() {
-            let mut lam = s.lambda;
-            if self.cheat == Cheat::BadLambda && i == 0 {
-                lam ^= Block(1);
-            }
-            ch.send_block(lam)?;
-            ch.send_bytes(&s.lambda_open)?;
         }
         // Cheating recovery: D, R_v, W⁰⊕R_v and W¹⊕R_v⊕D, H(D).
         let d = self.prg.random_block();
-        let nout = st.outputs();
         let r: Zeroizing<Vec<Block>> = Zeroizing::new(self.prg.random_blocks(nout));
+        let mut enc = Zeroizing::new(Vec::with_capacity(32 * nout * b));
         for (i, s) in c.iter().enumerate() {
             let pairs = s.output_pairs();
             for (v, &(w0, w1)) in pairs.iter().enumerate() {
@@ -470,10 +465,11 @@ impl Alice {
                 if self.cheat == Cheat::BadRecoveryEncryption && i == 0 && v == 0 {
                     e1 ^= Block(1);
                 }
-                ch.send_block(w0 ^ r_v)?;
-                ch.send_block(e1)?;
+                enc.extend_from_slice(&(w0 ^ r_v).to_bytes());
+                enc.extend_from_slice(&e1.to_bytes());
             }
         }
+        ch.send_bytes(&enc)?;
         let hashed = if self.cheat == Cheat::WrongD {
             d ^ Block(1)
         } else {
@@ -481,42 +477,111 @@ impl Alice {
         };
         ch.send_bytes(&hash_d(hashed))?;
         ch.flush()?;
-        // Bob's d² = d ⊕ E'·d¹.
-        let d2 = ch.recv_bits(super::circuits::D_BITS)?;
-        ch.send_block(d)?;
-        let d_bits: Vec<bool> = (0..super::circuits::D_BITS).map(|i| d.bit(i)).collect();
-        for s in c2 {
-            let mut flat = Zeroizing::new(Vec::with_capacity(32 * x.len()));
-            for (w, &xw) in x.iter().enumerate() {
-                let (lab, o) = s.label_with_opening(w, xw);
-                flat.extend_from_slice(&lab.to_bytes());
-                flat.extend_from_slice(&o);
+        t.stop();
+        let y2 = step("a3 wait for y² (Bob's flight)", || ch.recv_bits(l))?;
+        let t = Timer::start("a4 y² labels, λ of C, send");
+        // Per circuit of C the labels of y² (opening their H2
+        // commitments), then the λs: after every label of C.
+        let base = nx + st.shape.ot;
+        let mut labs = Zeroizing::new(Vec::with_capacity(16 * l));
+        for (i, s) in c.iter().enumerate() {
+            labs.clear();
+            for (w, &v) in y2.iter().enumerate() {
+                let (mut lab, _) = s.label_with_opening(base + w, v);
+                if self.cheat == Cheat::BadPublicLabel && i == 0 && w == 0 {
+                    lab ^= Block(1);
+                }
+                labs.extend_from_slice(&lab.to_bytes());
             }
-            ch.send_bytes(&flat)?;
-            let base = nx + st.shape2.ot;
-            for (w, &v) in d_bits.iter().chain(&d2).enumerate() {
-                let (lab, _) = s.label_with_opening(base + w, v);
-                ch.send_block(lab)?;
-            }
-        }
-        for s in c2 {
-            ch.send_block(s.lambda)?;
-            ch.send_bytes(&s.lambda_open)?;
+            ch.send_bytes(&labs)?;
         }
         for (i, s) in c.iter().enumerate() {
-            for (v, &(mut w0, w1)) in s.output_pairs().iter().enumerate() {
-                if self.cheat == Cheat::BadOutputDecommit && i == 0 && v == 0 {
-                    w0 ^= Block(1);
-                }
-                ch.send_block(w0)?;
-                ch.send_block(w1)?;
+            let mut lam = s.lambda;
+            if self.cheat == Cheat::BadLambda && i == 0 {
+                lam ^= Block(1);
             }
-            ch.send_bytes(&s.output_opening())?;
+            ch.send_block(lam)?;
+            ch.send_bytes(&s.lambda_open)?;
         }
         ch.flush()?;
+        t.stop();
+        // The last flight, all but the labels of d², while Bob evaluates.
+        let last = step("a5 prepare the last flight", || {
+            LastFlight::new(st, c, c2, d, self.cheat)
+        });
+        // Bob's d² = d ⊕ E'·d¹.
+        let d2 = step("a6 wait for d² (Bob's flight)", || {
+            ch.recv_bits(super::circuits::D_BITS)
+        })?;
+        step("a7 labels of d², send the last flight", || {
+            let mut last = last;
+            last.fill_d2(st, c2, &d2);
+            ch.send_bytes(&last.bytes)?;
+            ch.flush()
+        })?;
         debug_assert_eq!(secs.len(), b + b2);
         self.spent = secs;
         Ok(())
+    }
+}
+
+/// Alice's last online flight as Bob reads it: `D`; per circuit of C'
+/// the labels of `D`'s wires, then of `d²`'s (left zero until `d²`
+/// comes); the λs of C' with their openings; per circuit of C its output
+/// label pairs and their commitment's opening. Secret until sent: wiped
+/// when dropped.
+struct LastFlight {
+    bytes: Zeroizing<Vec<u8>>,
+    /// Offset of the first `d²` label of the first circuit of C'.
+    d2_at: usize,
+}
+
+impl LastFlight {
+    fn new(st: &Setup, c: &[BundleSecret], c2: &[BundleSecret], d: Block, cheat: Cheat) -> Self {
+        let nd = super::circuits::D_BITS;
+        let per = 16 * 2 * nd;
+        let size = 16 + c2.len() * (per + 32) + c.len() * (32 * st.outputs() + 16);
+        let mut bytes = Zeroizing::new(Vec::with_capacity(size));
+        bytes.extend_from_slice(&d.to_bytes());
+        let base = st.shape.x + st.shape2.ot;
+        let d2_at = bytes.len() + 16 * nd;
+        for s in c2 {
+            for w in 0..nd {
+                let (lab, _) = s.label_with_opening(base + w, d.bit(w));
+                bytes.extend_from_slice(&lab.to_bytes());
+            }
+            let filled = bytes.len() + 16 * nd;
+            bytes.resize(filled, 0);
+        }
+        for s in c2 {
+            bytes.extend_from_slice(&s.lambda.to_bytes());
+            bytes.extend_from_slice(&s.lambda_open);
+        }
+        for (i, s) in c.iter().enumerate() {
+            for (v, &(mut w0, w1)) in s.output_pairs().iter().enumerate() {
+                if cheat == Cheat::BadOutputDecommit && i == 0 && v == 0 {
+                    w0 ^= Block(1);
+                }
+                bytes.extend_from_slice(&w0.to_bytes());
+                bytes.extend_from_slice(&w1.to_bytes());
+            }
+            bytes.extend_from_slice(&s.output_opening());
+        }
+        debug_assert_eq!(bytes.len(), size);
+        LastFlight { bytes, d2_at }
+    }
+
+    /// The labels of `d²` in every circuit of C'.
+    fn fill_d2(&mut self, st: &Setup, c2: &[BundleSecret], d2: &[bool]) {
+        let nd = super::circuits::D_BITS;
+        let base = st.shape.x + st.shape2.ot + nd;
+        for (k, s) in c2.iter().enumerate() {
+            let at = self.d2_at + k * 32 * nd;
+            for (w, &v) in d2.iter().enumerate() {
+                let (lab, _) = s.label_with_opening(base + w, v);
+                self.bytes[at + 16 * w..at + 16 * w + 16].copy_from_slice(&lab.to_bytes());
+            }
+        }
     }
 }
 

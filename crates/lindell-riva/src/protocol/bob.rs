@@ -11,10 +11,12 @@ use super::{
 use crate::excom::{commit, commit_blocks, Commitment, Role, VerifierAwaiting};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_driver::steps::step;
+use brickyard_driver::steps::{step, Timer};
 use brickyard_garble::{decode, evaluate_many, EvalOutput, GarblePlan, GarbledCircuit, Keep};
 use brickyard_ot::KosReceiver;
 use brickyard_store::Store;
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use zeroize::Zeroizing;
 
 /// How Bob's output of an execution was decided (Fig. A.3 "P2's output").
@@ -276,7 +278,10 @@ pub struct Bob {
     cheat: Cheat,
     /// The last execution's bucket, freed by [`Bob::release_spent`]
     /// (after the execution's timing) or with the party.
-    spent: Option<BobBucket>,
+    spent: Option<Arc<BobBucket>>,
+    /// The thread checking label batches beside executions (started by
+    /// the first one).
+    checker: Option<Checker>,
     last_source: Option<OutputSource>,
     last_recovered: Option<Vec<bool>>,
 }
@@ -301,6 +306,7 @@ impl Bob {
             store: None,
             cheat: Cheat::None,
             spent: None,
+            checker: None,
             last_source: None,
             last_recovered: None,
         }
@@ -639,54 +645,85 @@ impl Bob {
         if y.len() != st.bob.len() {
             return Err(Error::config("lindell-riva: wrong input length"));
         }
-        let bk = self.take_bucket(st)?;
-        let (b, nx, nout) = (st.b(), st.shape.x, st.outputs());
-        let (y1, d1) = bk.choices.split_at(st.shape.ot);
-        let y2 = st.e.correction(y, y1)?;
-        ch.send_bits(&y2)?;
-        ch.flush()?;
-        let xh = ch.recv_bits(nx)?;
-        let x_of = |i: usize| -> Vec<bool> {
-            let m = bundle::unpack_bits(&bk.diffs[i], nx);
-            xh.iter().zip(&m).map(|(a, b)| a ^ b).collect()
-        };
-        // Labels of x_i and y² in each C circuit, each to open its
-        // commitment: received now, checked beside the evaluation.
-        let mut inputs: Vec<Vec<Block>> = Vec::with_capacity(b);
-        let mut openings = Vec::with_capacity(2 * b);
-        for i in 0..b {
-            let xi = x_of(i);
-            let mut labs = Vec::with_capacity(st.shape.inputs());
-            openings.push(recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?);
-            labs.extend_from_slice(&bk.ot_labels[i]);
-            let base = nx + st.shape.ot;
-            openings.push(recv_public_labels(ch, &bk, i, base, &y2, &mut labs)?);
-            inputs.push(labs);
+        if self.checker.is_none() {
+            self.checker = Some(Checker::start()?);
         }
-        let (opened, rest) = beside_checks(&openings, || {
-            // λ_i only now, after every label.
-            for (i, labs) in inputs.iter_mut().enumerate() {
-                let lam = recv_lambda(ch, &bk, i)?;
-                for l in labs.iter_mut() {
-                    *l ^= lam;
+        let checks = match &self.checker {
+            Some(c) => Arc::clone(&c.shared),
+            None => return Err(Error::config("lindell-riva: no checker thread")),
+        };
+        let (bk, y2) = step("b1 take bucket, y² = y ⊕ E·y¹, send", || {
+            let bk = Arc::new(self.take_bucket(st)?);
+            let y2 = st.e.correction(y, &bk.choices[..st.shape.ot])?;
+            ch.send_bits(&y2)?;
+            ch.flush()?;
+            Ok::<_, Error>((bk, y2))
+        })?;
+        let (b, nx, nout) = (st.b(), st.shape.x, st.outputs());
+        // E'·d¹ depends on the bucket alone: computed now, while flight 1
+        // travels, so that d² = d ⊕ E'·d¹ is one XOR once d is known.
+        let ed1 = Zeroizing::new(step("b2 wait for flight 1 (x̂, labels of x)", || {
+            st.e2.apply(&bk.choices[st.shape.ot..])
+        })?);
+        // Flight 1 (x̂, the labels of x in every circuit of C and C', the
+        // recovery values, H(D)), then flight 2 (the labels of y² in C,
+        // the λs of C). Each batch of labels goes to the checker thread as
+        // it arrives, so the checks of flight 1 run while flight 2 is on
+        // its way and all of them beside the evaluation.
+        let (opened, rest) = with_checker(&checks, "b6 wait for C label checks", |checks| {
+            let xh = step("b2 wait for flight 1 (x̂, labels of x)", || {
+                ch.recv_bits(nx)
+            })?;
+            let (mut inputs, enc, hd) = step("b3 receive labels of x, recovery values", || {
+                let mut inputs: Vec<Vec<Block>> = Vec::with_capacity(bk.members.len());
+                let mut batches = Vec::with_capacity(bk.members.len());
+                for i in 0..bk.members.len() {
+                    let shape = if i < b { st.shape } else { st.shape2 };
+                    let m = bundle::unpack_bits(&bk.diffs[i], nx);
+                    let xi: Vec<bool> = xh.iter().zip(&m).map(|(a, b)| a ^ b).collect();
+                    let mut labs = Vec::with_capacity(shape.inputs());
+                    batches.push(recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?);
+                    labs.extend_from_slice(&bk.ot_labels[i]);
+                    inputs.push(labs);
                 }
-            }
-            let enc = ch.recv_block_vec(2 * nout * b)?;
-            let mut hd = [0u8; 32];
-            ch.recv_bytes(&mut hd)?;
-            // Evaluate all B circuits, interleaved a stage at a time.
-            let outs = evaluate_bucket(&st.plan, &bk.bundles[..b], &inputs)?;
-            Ok((enc, hd, outs))
+                checks.send(batches);
+                let enc = ch.recv_block_vec(2 * nout * b)?;
+                let mut hd = [0u8; 32];
+                ch.recv_bytes(&mut hd)?;
+                Ok::<_, Error>((inputs, enc, hd))
+            })?;
+            let inputs2 = inputs.split_off(b);
+            step("b4 wait for and receive flight 2 (labels of y²)", || {
+                let base = nx + st.shape.ot;
+                let mut batches = Vec::with_capacity(b);
+                for (i, labs) in inputs.iter_mut().enumerate() {
+                    batches.push(recv_public_labels(ch, &bk, i, base, &y2, labs)?);
+                }
+                checks.send(batches);
+                Ok::<_, Error>(())
+            })?;
+            let outs = step("b5 λ, evaluate C", || {
+                // λ_i only now, after every label.
+                for (i, labs) in inputs.iter_mut().enumerate() {
+                    let lam = recv_lambda(ch, &bk, i)?;
+                    for l in labs.iter_mut() {
+                        *l ^= lam;
+                    }
+                }
+                // Evaluate all B circuits, interleaved a stage at a time.
+                evaluate_bucket(&st.plan, &bk.bundles[..b], &inputs)
+            })?;
+            Ok((inputs2, enc, hd, outs))
         });
         opened?;
-        let (enc, hd, outs) = rest?;
+        let (mut inputs2, enc, hd, outs) = rest?;
+        let step7 = Timer::start("b7 decode, learn D, send d²");
         let mut out_labels = Vec::with_capacity(b);
         let mut out_bits = Vec::with_capacity(b);
         for (o, bundle) in outs.into_iter().zip(&bk.bundles) {
             out_bits.push(decode(&o.output_labels, &bundle.decoding)?);
             out_labels.push(o.output_labels);
         }
-        drop(inputs);
         // Two circuits disagreeing on a wire give R_v and R_v ⊕ D.
         let mut learnt = None;
         'wires: for v in 0..nout {
@@ -706,70 +743,74 @@ impl Bob {
             d = self.prg.random_block();
         }
         let d_bits: Vec<bool> = (0..D_BITS).map(|i| d.bit(i)).collect();
-        let d2 = st.e2.correction(&d_bits, d1)?;
+        let d2: Vec<bool> = d_bits.iter().zip(ed1.iter()).map(|(a, b)| a ^ b).collect();
         ch.send_bits(&d2)?;
         ch.flush()?;
+        step7.stop();
         d = Block::ZERO;
         let _ = d;
-        // D, then C' labels, λ's, and the output-label decommitments.
-        let big_d = ch.recv_block()?;
-        let big_d_bits: Vec<bool> = (0..D_BITS).map(|i| big_d.bit(i)).collect();
-        let b2 = bk.members.len() - b;
-        let mut inputs2: Vec<Vec<Block>> = Vec::with_capacity(b2);
-        let public: Vec<bool> = big_d_bits.iter().chain(&d2).copied().collect();
-        let mut openings = Vec::with_capacity(2 * b2);
-        for i in b..b + b2 {
-            let xi = x_of(i);
-            let mut labs = Vec::with_capacity(st.shape2.inputs());
-            openings.push(recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?);
-            labs.extend_from_slice(&bk.ot_labels[i]);
-            let base = nx + st.shape2.ot;
-            openings.push(recv_public_labels(ch, &bk, i, base, &public, &mut labs)?);
-            inputs2.push(labs);
-        }
-        let (opened, rest) = beside_checks(&openings, || {
-            for (t, labs) in inputs2.iter_mut().enumerate() {
-                let lam = recv_lambda(ch, &bk, b + t)?;
-                for l in labs.iter_mut() {
-                    *l ^= lam;
+        // D, the labels of D and d² in C', the λs of C', and the
+        // output-label decommitments.
+        let (opened, rest) = with_checker(&checks, "b11 wait for C' label checks", |checks| {
+            let big_d = step("b8 wait for the last flight (D)", || ch.recv_block())?;
+            let public: Vec<bool> = (0..D_BITS)
+                .map(|i| big_d.bit(i))
+                .chain(d2.iter().copied())
+                .collect();
+            step("b9 receive C' labels", || {
+                let base = nx + st.shape2.ot;
+                let mut batches = Vec::with_capacity(inputs2.len());
+                for (t, labs) in inputs2.iter_mut().enumerate() {
+                    batches.push(recv_public_labels(ch, &bk, b + t, base, &public, labs)?);
                 }
-            }
-            let mut pairs_all = Vec::with_capacity(b);
-            for i in 0..b {
-                let flat = ch.recv_block_vec(2 * nout)?;
-                let mut o = [0u8; 16];
-                ch.recv_bytes(&mut o)?;
-                let pairs: Vec<(Block, Block)> =
-                    flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-                let c = commit(
-                    Role::Output(bk.members[i] as u64),
-                    &bundle::output_bytes(&pairs),
-                    &o,
-                );
-                if c != bk.bundles[i].outputs {
-                    return Err(cheating(CHECK_OUTPUT));
-                }
-                pairs_all.push(pairs);
-            }
-            // One R_v per wire for the whole bucket: taken from circuit 0
-            // and checked in every circuit, both halves.
-            for v in 0..nout {
-                let r_v = enc[2 * v] ^ pairs_all[0][v].0;
-                for (i, pairs) in pairs_all.iter().enumerate() {
-                    let (w0, w1) = pairs[v];
-                    let (e0, e1) = (enc[2 * (i * nout + v)], enc[2 * (i * nout + v) + 1]);
-                    if e0 ^ w0 != r_v || e1 ^ w1 != r_v ^ big_d {
-                        return Err(cheating(CHECK_RECOVERY_ENC));
+                checks.send(batches);
+                Ok::<_, Error>(())
+            })?;
+            step("b10 λ, output decommitments, evaluate C'", || {
+                for (t, labs) in inputs2.iter_mut().enumerate() {
+                    let lam = recv_lambda(ch, &bk, b + t)?;
+                    for l in labs.iter_mut() {
+                        *l ^= lam;
                     }
                 }
-            }
-            if hash_d(big_d) != hd {
-                return Err(cheating(CHECK_RECOVERY_HASH));
-            }
-            // C': majority output (the B' copies interleaved).
-            let outs2 = evaluate_bucket(&st.plan2, &bk.bundles[b..], &inputs2)?;
-            Ok((pairs_all, outs2))
+                let mut pairs_all = Vec::with_capacity(b);
+                for i in 0..b {
+                    let flat = ch.recv_block_vec(2 * nout)?;
+                    let mut o = [0u8; 16];
+                    ch.recv_bytes(&mut o)?;
+                    let pairs: Vec<(Block, Block)> =
+                        flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+                    let c = commit(
+                        Role::Output(bk.members[i] as u64),
+                        &bundle::output_bytes(&pairs),
+                        &o,
+                    );
+                    if c != bk.bundles[i].outputs {
+                        return Err(cheating(CHECK_OUTPUT));
+                    }
+                    pairs_all.push(pairs);
+                }
+                // One R_v per wire for the whole bucket: taken from circuit 0
+                // and checked in every circuit, both halves.
+                for v in 0..nout {
+                    let r_v = enc[2 * v] ^ pairs_all[0][v].0;
+                    for (i, pairs) in pairs_all.iter().enumerate() {
+                        let (w0, w1) = pairs[v];
+                        let (e0, e1) = (enc[2 * (i * nout + v)], enc[2 * (i * nout + v) + 1]);
+                        if e0 ^ w0 != r_v || e1 ^ w1 != r_v ^ big_d {
+                            return Err(cheating(CHECK_RECOVERY_ENC));
+                        }
+                    }
+                }
+                if hash_d(big_d) != hd {
+                    return Err(cheating(CHECK_RECOVERY_HASH));
+                }
+                // C': majority output (the B' copies interleaved).
+                let outs2 = evaluate_bucket(&st.plan2, &bk.bundles[b..], &inputs2)?;
+                Ok((pairs_all, outs2))
+            })
         });
+        let step12 = Timer::start("b12 majority, output");
         opened?;
         let (pairs_all, outs2) = rest?;
         let mut votes: Vec<(Vec<bool>, usize)> = Vec::new();
@@ -817,6 +858,7 @@ impl Bob {
         };
         self.last_source = Some(source);
         self.spent = Some(bk);
+        step12.stop();
         Ok(out)
     }
 }
@@ -840,14 +882,15 @@ fn evaluate_bucket(
 /// hash inputs itself (a 64-byte block and the wanted commitment per
 /// wire, read from the cold bucket), so that work leaves the critical
 /// path with the hashing.
-struct Openings<'a> {
-    /// Bundle index and the first wire of the batch.
+struct Openings {
+    /// The bucket, its member `i` (bundle index `j`) and the first wire
+    /// of the batch.
+    bk: Arc<BobBucket>,
+    i: usize,
     j: usize,
     base: usize,
     /// Per wire, the bit whose commitment position must open.
     bits: Vec<bool>,
-    /// The bundle's commitments of wires `base..base + bits.len()`.
-    commitments: &'a [[Commitment; 2]],
     got: Received,
     check: &'static str,
 }
@@ -860,13 +903,14 @@ enum Received {
     Labels(Vec<Block>),
 }
 
-impl Openings<'_> {
+impl Openings {
     /// Whether every label opens its commitment (else the batch's check).
     fn verify(&self) -> Result<()> {
         let n = self.bits.len();
         let mut blocks = Vec::with_capacity(n);
         let mut want = Vec::with_capacity(n);
-        for (w, (&bit, pair)) in self.bits.iter().zip(self.commitments).enumerate() {
+        let pairs = commitments(&self.bk, self.i, self.base, n)?;
+        for (w, (&bit, pair)) in self.bits.iter().zip(pairs).enumerate() {
             let (wire, pos) = (self.base + w, bit as u8);
             blocks.push(match &self.got {
                 Received::WithOpenings(flat) => {
@@ -894,28 +938,167 @@ fn split_opening(c: &[u8]) -> (Block, [u8; 16]) {
     (Block::from_bytes(l), o)
 }
 
-/// Runs `rest` (the next steps of the execution: more receiving, the
-/// evaluation) here while another thread checks `openings`, and returns
-/// both outcomes: the checks' (the first failing check, in order) and
-/// `rest`'s. Why: a bucket's label checks are thousands of BLAKE3 blocks
-/// (B' copies of C' alone: `B'·(|x| + 2|D|)`), the evaluation needs the
+/// Bob's checker thread, started once for the run and fed label batches
+/// by every execution (see [`with_checker`]): a thread started per
+/// execution cost more than the checks it ran beside (its start and
+/// first wake-up, on a busy machine hundreds of µs).
+struct Checker {
+    shared: Arc<Shared>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What Bob's thread and the checker thread share.
+struct Shared {
+    state: Mutex<Queue>,
+    /// A batch was queued, or the checker is to end.
+    ready: Condvar,
+    /// A batch was verified.
+    done: Condvar,
+}
+
+/// The batches of the current execution step.
+#[derive(Default)]
+struct Queue {
+    /// Batches not taken yet, with their position in the order handed.
+    batches: VecDeque<(usize, Openings)>,
+    handed: usize,
+    finished: usize,
+    /// The failed batch first in the order handed, with its error.
+    failed: Option<(usize, Error)>,
+    shutdown: bool,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues the batches of one flight (one wake-up of the checker: each
+    /// is a system call on Bob's thread).
+    fn send(&self, batches: Vec<Openings>) {
+        let mut q = self.lock();
+        for o in batches {
+            let at = q.handed;
+            q.handed += 1;
+            q.batches.push_back((at, o));
+        }
+        drop(q);
+        self.ready.notify_one();
+    }
+
+    /// Verifies a batch taken from the queue and counts it, keeping the
+    /// first failure in the order handed (so two threads find the one a
+    /// single thread would).
+    fn verify(&self, at: usize, o: Openings) {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| o.verify()))
+            .unwrap_or_else(|_| Err(Error::malformed("lindell-riva: label check failed")));
+        drop(o);
+        let mut q = self.lock();
+        if let Err(e) = r {
+            if q.failed.as_ref().is_none_or(|(f, _)| at < *f) {
+                q.failed = Some((at, e));
+            }
+        }
+        q.finished += 1;
+        // Bob's thread waits only for the last one.
+        let last = q.finished == q.handed;
+        drop(q);
+        if last {
+            self.done.notify_all();
+        }
+    }
+
+    /// The checker thread: verifies batches as they come until shut down.
+    fn run(&self) {
+        let mut q = self.lock();
+        loop {
+            if q.shutdown {
+                return;
+            }
+            match q.batches.pop_front() {
+                Some((at, o)) => {
+                    drop(q);
+                    self.verify(at, o);
+                    q = self.lock();
+                }
+                None => q = self.ready.wait(q).unwrap_or_else(PoisonError::into_inner),
+            }
+        }
+    }
+
+    /// The verdict on every batch handed since the last one: Bob's thread
+    /// checks what is still queued, then waits for the batch the checker
+    /// holds, if any.
+    fn finish(&self) -> Result<()> {
+        let mut q = self.lock();
+        loop {
+            if let Some((at, o)) = q.batches.pop_front() {
+                drop(q);
+                self.verify(at, o);
+                q = self.lock();
+            } else if q.finished < q.handed {
+                q = self.done.wait(q).unwrap_or_else(PoisonError::into_inner);
+            } else {
+                break;
+            }
+        }
+        q.handed = 0;
+        q.finished = 0;
+        q.failed.take().map_or(Ok(()), |(_, e)| Err(e))
+    }
+}
+
+impl Checker {
+    fn start() -> Result<Checker> {
+        let shared = Arc::new(Shared {
+            state: Mutex::new(Queue::default()),
+            ready: Condvar::new(),
+            done: Condvar::new(),
+        });
+        let s = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("lr-label-checks".into())
+            .spawn(move || s.run())
+            .map_err(Error::Io)?;
+        Ok(Checker {
+            shared,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Checker {
+    fn drop(&mut self) {
+        self.shared.lock().shutdown = true;
+        self.shared.ready.notify_all();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Runs `rest` (the next steps of the execution: receiving, the
+/// evaluation) here while the checker thread checks the label batches
+/// `rest` hands it, and returns both outcomes: the checks' (the first
+/// failing batch in the order handed) and `rest`'s. Why: a bucket's
+/// label checks are thousands of BLAKE3 blocks, the evaluation needs the
 /// labels but not the checks' verdict, and the other core is idle while
-/// Bob works (Alice waits for his next message). Nothing leaves Bob
-/// before both outcomes are in: the caller returns the checks' error
-/// first, as if they had run before `rest`, so a cheat is reported by
-/// the same name as when they ran one after the other.
-fn beside_checks<T>(
-    openings: &[Openings],
-    rest: impl FnOnce() -> Result<T>,
+/// Bob waits for Alice or evaluates; a batch handed over as soon as it is
+/// received is checked while the next flight is still on its way, and
+/// whatever is left when `rest` ends Bob's thread checks beside the
+/// checker instead of waiting for it. Nothing leaves Bob before both
+/// outcomes are in: the caller returns the checks' error first, as if
+/// they had run before `rest`, so a cheat is reported by the same name as
+/// when they ran one after the other. `join_step` names the end (the
+/// checks left, then the wait for the checker).
+fn with_checker<T>(
+    checks: &Shared,
+    join_step: &'static str,
+    rest: impl FnOnce(&Shared) -> Result<T>,
 ) -> (Result<()>, Result<T>) {
-    std::thread::scope(|s| {
-        let checker = s.spawn(|| openings.iter().try_for_each(Openings::verify));
-        let rest = rest();
-        let opened = checker
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (opened, rest)
-    })
+    let rest = rest(checks);
+    let opened = step(join_step, || checks.finish());
+    (opened, rest)
 }
 
 /// The bundle's commitments of wires `base..base + n` of member `i`.
@@ -929,24 +1112,26 @@ fn commitments(bk: &BobBucket, i: usize, base: usize, n: usize) -> Result<&[[Com
 /// Receives `bits.len()` labels (with openings) for wires `base..` of
 /// member `i`, appends them, and returns what must open the commitments
 /// at positions `bits[w]` (failing: `check`).
-fn recv_labels<'a>(
+fn recv_labels(
     ch: &mut Channel,
-    bk: &'a BobBucket,
+    bk: &Arc<BobBucket>,
     i: usize,
     base: usize,
     bits: &[bool],
     check: &'static str,
     out: &mut Vec<Block>,
-) -> Result<Openings<'a>> {
+) -> Result<Openings> {
     // Label ‖ opening per wire, read at once.
     let mut flat = vec![0u8; 32 * bits.len()];
     ch.recv_bytes(&mut flat)?;
     out.extend(flat.chunks_exact(32).map(|c| split_opening(c).0));
+    commitments(bk, i, base, bits.len())?;
     Ok(Openings {
+        bk: Arc::clone(bk),
+        i,
         j: bk.members[i],
         base,
         bits: bits.to_vec(),
-        commitments: commitments(bk, i, base, bits.len())?,
         got: Received::WithOpenings(flat),
         check,
     })
@@ -963,21 +1148,23 @@ fn all_open(blocks: &[[u8; 64]], want: &[Commitment]) -> bool {
 /// are not Alice's (`y²`; `D`, `d²`), appends them, and returns what
 /// must open: each label the preimage of the `H2` commitment at position
 /// `bits[w]` (`public-input-decommit`).
-fn recv_public_labels<'a>(
+fn recv_public_labels(
     ch: &mut Channel,
-    bk: &'a BobBucket,
+    bk: &Arc<BobBucket>,
     i: usize,
     base: usize,
     bits: &[bool],
     out: &mut Vec<Block>,
-) -> Result<Openings<'a>> {
+) -> Result<Openings> {
     let labs = ch.recv_block_vec(bits.len())?;
     out.extend_from_slice(&labs);
+    commitments(bk, i, base, bits.len())?;
     Ok(Openings {
+        bk: Arc::clone(bk),
+        i,
         j: bk.members[i],
         base,
         bits: bits.to_vec(),
-        commitments: commitments(bk, i, base, bits.len())?,
         got: Received::Labels(labs),
         check: CHECK_PUBLIC_INPUT,
     })

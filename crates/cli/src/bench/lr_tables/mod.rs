@@ -15,7 +15,7 @@ mod plot;
 
 use crate::error::{CliError, CliResult};
 use crate::twoparty::RunArgs;
-use brickyard_protocols::report::{PhaseStats, Report};
+use brickyard_protocols::report::{PhaseStats, Report, StepStats};
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -102,6 +102,10 @@ pub struct Measured {
     pub online_bytes_per_execution: Option<f64>,
     /// The per-phase channel counters behind the sums above.
     pub phases: Vec<PhaseStats>,
+    /// Where one online execution's time goes, each party's steps
+    /// (medians over the latency runs; wall includes waits for the peer).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub online_steps: Vec<StepStats>,
     /// The protocol's notes (parameters, how throughput was measured).
     pub notes: Vec<String>,
 }
@@ -214,6 +218,12 @@ pub(crate) fn from_report(
         offline_bytes_model,
         online_bytes_per_execution: online.map(|p| sum_bytes(p) as f64 / n),
         phases: r.phases.clone(),
+        online_steps: r
+            .steps
+            .iter()
+            .filter(|s| s.phase == "online")
+            .cloned()
+            .collect(),
         notes: r.notes.clone(),
     }
 }
@@ -231,6 +241,7 @@ fn skipped(protocol: &str, why: String, memory_estimate: Option<u64>) -> Measure
         offline_bytes_model: None,
         online_bytes_per_execution: None,
         phases: Vec::new(),
+        online_steps: Vec::new(),
         notes: Vec::new(),
     }
 }
@@ -401,6 +412,20 @@ pub fn run(a: LrTablesArgs) -> CliResult {
                     opt(m.offline_bytes.map(|b| b as f64), 1e6, 1),
                     opt(m.online_bytes_per_execution, 1e3, 1),
                 ),
+            }
+            if !m.online_steps.is_empty() {
+                println!(
+                    "  online steps of one execution (medians; wall includes waits for the peer, \
+                     cpu is the party's thread):\n    {:<6} {:<44} {:>9} {:>9}",
+                    "party", "step", "wall ms", "cpu ms"
+                );
+                for st in &m.online_steps {
+                    let cpu = st.cpu_ms.map_or("-".to_string(), |c| format!("{c:.3}"));
+                    println!(
+                        "    {:<6} {:<44} {:>9.3} {:>9}",
+                        st.party, st.name, st.wall_ms, cpu
+                    );
+                }
             }
         }
         if let Some(p) = &r.paper {
