@@ -183,22 +183,8 @@ impl Verifier {
         let mut start = 0;
         while start < n {
             let len = BLOCK.min(n - start);
-            transpose(
-                &msgs.padded()[start * ms..],
-                ms,
-                len,
-                ell16,
-                m_t,
-                BLOCK,
-            );
-            transpose(
-                &hashes.padded()[start * hs..],
-                hs,
-                len,
-                w16,
-                h_t,
-                BLOCK,
-            );
+            transpose(&msgs.padded()[start * ms..], ms, len, ell16, m_t, BLOCK);
+            transpose(&hashes.padded()[start * hs..], hs, len, w16, h_t, BLOCK);
             self.parity_matrix
                 .apply_add_strided(m_t, BLOCK, len, &mut h_t[sys * BLOCK..], BLOCK);
             let d = &mut diff[..len];

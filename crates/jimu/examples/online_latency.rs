@@ -50,7 +50,10 @@ fn main() {
         )
         .expect("run");
         for (x, got) in out.bob_outputs.iter().enumerate() {
-            let want = cfg.circuit.eval(&assemble(&cfg, &ai[x], &bi[x])).expect("eval");
+            let want = cfg
+                .circuit
+                .eval(&assemble(&cfg, &ai[x], &bi[x]))
+                .expect("eval");
             assert_eq!(*got, want, "wrong output");
         }
         let r = &out.report;

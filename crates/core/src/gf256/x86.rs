@@ -159,7 +159,11 @@ pub(super) unsafe fn gfni512_mul_slices(a: &[u8], b: &[u8], dst: &mut [u8]) {
             let k = tail_mask(n - full);
             let x = _mm512_maskz_loadu_epi8(k, a.as_ptr().add(full).cast());
             let y = _mm512_maskz_loadu_epi8(k, b.as_ptr().add(full).cast());
-            _mm512_mask_storeu_epi8(dst.as_mut_ptr().add(full).cast(), k, _mm512_gf2p8mul_epi8(x, y));
+            _mm512_mask_storeu_epi8(
+                dst.as_mut_ptr().add(full).cast(),
+                k,
+                _mm512_gf2p8mul_epi8(x, y),
+            );
         }
     }
 }

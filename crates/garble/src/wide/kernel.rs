@@ -564,12 +564,30 @@ mod tests {
         assert_eq!(got[8], xor(&want[8], &dout[8]));
         assert!(matches!(
             eval_soldered_at(
-                &u, &colours, &left, group, &folded[1..], &dout, 5, &idx, &mut got, &mut s,
+                &u,
+                &colours,
+                &left,
+                group,
+                &folded[1..],
+                &dout,
+                5,
+                &idx,
+                &mut got,
+                &mut s,
             ),
             Err(Error::Malformed(_))
         ));
         assert!(eval_soldered_at(
-            &u, &colours, &left[1..], group, &folded, &dout, 5, &idx, &mut got, &mut s,
+            &u,
+            &colours,
+            &left[1..],
+            group,
+            &folded,
+            &dout,
+            5,
+            &idx,
+            &mut got,
+            &mut s,
         )
         .is_err());
     }

@@ -629,7 +629,9 @@ fn bob_walk<const L: usize>(
         let outs = sched.layers.iter().flat_map(|l| l.ands.iter());
         for (q, &(_, _, o, _)) in outs.enumerate() {
             let o = o as usize;
-            bk.h_out.get_mut(q).copy_from_slice(&hm[o * ww..(o + 1) * ww]);
+            bk.h_out
+                .get_mut(q)
+                .copy_from_slice(&hm[o * ww..(o + 1) * ww]);
         }
         let h_out_rho = c
             .outputs

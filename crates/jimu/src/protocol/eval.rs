@@ -79,7 +79,11 @@ pub fn alice_prepare<const L: usize>(
     let mine = rots
         .get(base..base + ns)
         .ok_or_else(|| Error::config("jimu: fewer share OTs than shares"))?;
-    let r = Zeroizing::new(mine.iter().flat_map(|&(r0, r1)| [r0, r1]).collect::<Vec<_>>());
+    let r = Zeroizing::new(
+        mine.iter()
+            .flat_map(|&(r0, r1)| [r0, r1])
+            .collect::<Vec<_>>(),
+    );
     let numbers: Vec<u64> = (2 * base as u64..2 * (base + ns) as u64).collect();
     let mut p = Zeroizing::new(vec![Block::ZERO; 2 * ns * L]);
     pads::<L>(&r, &numbers, &mut p);
@@ -337,13 +341,7 @@ pub struct EvalScratch<const L: usize> {
 impl<const L: usize> EvalScratch<L> {
     /// Sizes every buffer for `c` at bucket size `bucket` (and `ns`
     /// shares, `na` Alice input labels) and touches it.
-    pub fn reserve(
-        &mut self,
-        c: &Circuit,
-        sched: &Schedule,
-        sz: &Sizes,
-        xi: usize,
-    ) {
+    pub fn reserve(&mut self, c: &Circuit, sched: &Schedule, sz: &Sizes, xi: usize) {
         let nw = c.num_wires as usize;
         let ns = sz.nb * sz.s;
         let zero = [Block::ZERO; L];
@@ -644,8 +642,9 @@ fn evaluate<const L: usize>(
                 s.colours.push(mine ^ l);
             }
         }
-        s.out.clear();
-        s.out.resize(m, [Block::ZERO; L]);
+        if s.out.len() < m {
+            s.out.resize(m, [Block::ZERO; L]);
+        }
         eval_soldered_at(
             &s.u,
             &s.colours,
@@ -655,7 +654,7 @@ fn evaluate<const L: usize>(
             &bk.dout[at..at + m],
             0,
             &bk.id[at..at + m],
-            &mut s.out,
+            &mut s.out[..m],
             &mut s.hash,
         )?;
         // The single-good-gate rule: one valid label → use it; two

@@ -427,7 +427,13 @@ impl<const L: usize> Party for JimuBob<L> {
                 );
             }
             for ex in &mut execs {
-                eval::bob_prepare(ex, &run.rots, &run.sz, run.keys.wire.params(), &mut self.prg)?;
+                eval::bob_prepare(
+                    ex,
+                    &run.rots,
+                    &run.sz,
+                    run.keys.wire.params(),
+                    &mut self.prg,
+                )?;
             }
             let xi = run.keys.wire.params().xi();
             self.scratch
