@@ -61,7 +61,6 @@ pub struct Fixture {
     a_gates: AliceGates<L>,
     a_com: [u8; 32],
     a_exec: AliceExec<L>,
-    a_rots: AliceRots,
     b_setup: BobSetup,
     b_gates: BobGates<L>,
     b_j: (Block, Block),
@@ -144,8 +143,9 @@ fn alice(ch: &mut Channel, cfg: &RunConfig, log: &Arc<Mutex<Vec<u8>>>) -> Result
         &cheats,
     )?;
     let a3 = len(log);
-    let ex = execs.pop().ok_or_else(|| Error::config("no execution"))?;
-    eval::alice(ch, &ex, &rots, &sz, &st.delta, &bits(1, X), prg, &cheats)?;
+    let mut ex = execs.pop().ok_or_else(|| Error::config("no execution"))?;
+    eval::alice_prepare(&mut ex, &rots, &sz)?;
+    eval::alice(ch, &ex, &sz, &st.delta, &bits(1, X), prg, &cheats)?;
     let a4 = len(log);
     Ok((st, g, com, ex, rots, [a0, a1, a2, a3, a4, 0]))
 }
@@ -217,7 +217,14 @@ fn build_fixture() -> Result<Fixture> {
         &st.h_delta,
         &st.compress,
     )?;
-    let ex = execs.pop().ok_or_else(|| Error::config("no execution"))?;
+    let mut ex = execs.pop().ok_or_else(|| Error::config("no execution"))?;
+    eval::bob_prepare(
+        &mut ex,
+        &rots,
+        &sz,
+        st.wire.params(),
+        &mut Prg::from_seed(EVAL_SEED),
+    )?;
     let b2 = len(&log_b);
     let output = eval::bob(
         ch,
@@ -229,11 +236,10 @@ fn build_fixture() -> Result<Fixture> {
         &sz,
         &bob_keys(&st),
         &bits(1, Y),
-        &mut Prg::from_seed(EVAL_SEED),
         &mut EvalScratch::default(),
     )?;
     let b3 = len(&log_b);
-    let (a_setup, a_gates, a_com, a_exec, a_rots, [a0, a1, a2, a3, a4, _]) = h
+    let (a_setup, a_gates, a_com, a_exec, _, [a0, a1, a2, a3, a4, _]) = h
         .join()
         .map_err(|_| Error::config("alice thread panicked"))??;
     let (sa, sb) = (
@@ -269,7 +275,6 @@ fn build_fixture() -> Result<Fixture> {
         a_gates,
         a_com,
         a_exec,
-        a_rots,
         b_setup: st,
         b_gates: g,
         b_j: (j, r),
@@ -356,7 +361,6 @@ pub fn decode(data: &[u8]) -> Result<Option<Vec<bool>>> {
         4 => eval::alice(
             ch,
             &f.a_exec,
-            &f.a_rots,
             &f.sz,
             &a.delta,
             &bits(1, X),
@@ -374,7 +378,6 @@ pub fn decode(data: &[u8]) -> Result<Option<Vec<bool>>> {
             &f.sz,
             &bob_keys(b),
             &bits(1, Y),
-            &mut Prg::from_seed(EVAL_SEED),
             &mut EvalScratch::default(),
         )
         .map(Some),

@@ -43,6 +43,25 @@ impl WideScratch {
         }
         (&mut self.u[..nu], &mut self.v[..nv], &mut self.bases[..nu])
     }
+
+    /// Grows the buffers for batches of `nu` hashed values and `nv` hash
+    /// output blocks and touches them (so that a later batch of that size
+    /// neither allocates nor faults pages in).
+    pub fn reserve(&mut self, nu: usize, nv: usize) {
+        self.prepare(nu, nv);
+    }
+
+    /// The hash output and tweak buffers alone, for a caller that lays
+    /// the `nu` hashed values out itself.
+    fn prepare_hash(&mut self, nu: usize, nv: usize) -> (&mut [Block], &mut [u64]) {
+        if self.bases.len() < nu {
+            self.bases.resize(nu, 0);
+        }
+        if self.v.len() < nv {
+            self.v.resize(nv, Block::ZERO);
+        }
+        (&mut self.v[..nv], &mut self.bases[..nu])
+    }
 }
 
 /// `v[L·h + k] = tccr(u[h], τ(j_h, h mod 2, k))` for each hashed value:
@@ -293,6 +312,71 @@ pub fn eval_batch_compressed_at<const L: usize>(
     )
 }
 
+/// Evaluates soldered gates (JIMU's buckets) with the solderings folded
+/// in ahead of time, so that the evaluator's per-gate input work is one
+/// XOR of compressed blocks and a colour bit.
+///
+/// Gate `g` of the batch is a garbled gate whose inputs are the wire
+/// labels `A ⊕ δ_l`, `B ⊕ δ_r` and whose output is soldered by `δ_o`.
+/// Gates come in groups of `group` that share the left wire label `A`
+/// (`left[g / group]`; a bucket's gates). The caller gives, per gate,
+/// `u[2g] = Compress(A ⊕ δ_l)`, `u[2g + 1] = Compress(B ⊕ δ_r)` and the
+/// colours `colours[g]` (bit 0: lsb(A ⊕ δ_l), bit 1: lsb(B ⊕ δ_r)); the
+/// table holds `[T_G, T_E ⊕ δ_l]`. Then
+/// `out[g] = δ_o ⊕ H(A') ⊕ s_A·T_G ⊕ H(B') ⊕ s_B·(T_E ⊕ A ⊕ δ_l)`,
+/// the half-gates evaluation of [`eval_batch_compressed_at`] on the
+/// soldered inputs, XOR `δ_o` (`offsets[g]`): the same value, with the
+/// input-independent `T_E ⊕ δ_l` computed once before the inputs exist.
+#[allow(clippy::too_many_arguments)]
+pub fn eval_soldered_at<const L: usize>(
+    u: &[Block],
+    colours: &[u8],
+    left: &[Label<L>],
+    group: usize,
+    tables: &[Label<L>],
+    offsets: &[Label<L>],
+    tweak_offset: u64,
+    index: &[u64],
+    out: &mut [Label<L>],
+    scratch: &mut WideScratch,
+) -> Result<()> {
+    let n = out.len();
+    if u.len() != 2 * n
+        || colours.len() != n
+        || offsets.len() != n
+        || index.len() != n
+        || group == 0
+        || left.len() * group != n
+    {
+        return Err(Error::config("eval_soldered_at: mismatched lengths"));
+    }
+    if tables.len() != 2 * n {
+        return Err(Error::malformed(format!(
+            "{} long-label table rows for {n} AND gates",
+            tables.len()
+        )));
+    }
+    if index.iter().any(|&j| j >= max_and_index(L)) {
+        return Err(Error::config("long-label AND index beyond the tweak space"));
+    }
+    let (v, bases) = scratch.prepare_hash(2 * n, 2 * L * n);
+    hash::<L>(u, v, bases, 2, tweak_offset, |g| index[g]);
+    let gates = v
+        .chunks_exact(2 * L)
+        .zip(tables.chunks_exact(2))
+        .zip(offsets.iter().zip(colours))
+        .zip(out.iter_mut());
+    for (g, (((hg, tab), (off, &c)), o)) in gates.enumerate() {
+        let a = &left[g / group];
+        let (ha, hb): (Label<L>, Label<L>) = (as_label(&hg[..L]), as_label(&hg[L..]));
+        let h = xor(&xor(&ha, &hb), off);
+        let wg = and_bit(&tab[0], c & 1 == 1);
+        let we = and_bit(&xor(&tab[1], a), c & 2 == 2);
+        *o = xor(&h, &xor(&wg, &we));
+    }
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn eval_with<const L: usize>(
@@ -422,6 +506,100 @@ mod tests {
         eval_batch_compressed_at(&pa, &pb, &ca, &cb, &pt, &c, 5, &idx, &mut po, &mut s).unwrap();
         assert_ne!(po[0], out0[order[0]]);
         assert_eq!(po[1..], pick(&out0)[1..]);
+    }
+
+    /// The soldered evaluation with folded tables gives the unfolded
+    /// evaluation of the soldered inputs, XOR δ_o, for every gate of
+    /// groups that share a left label; a changed δ_l (in the compression
+    /// or the colour) changes the output.
+    fn soldered_matches_unfolded<const L: usize>(seed: u128) {
+        let mut prg = Prg::from_seed(Block(seed));
+        let c = Compress::sample(&mut prg, 16 * L);
+        let delta = WideDelta::<L>::random(&mut prg);
+        let (group, groups) = (5, 9);
+        let n = group * groups;
+        let a0: Vec<Label<L>> = (0..n).map(|_| random_label(&mut prg)).collect();
+        let b0: Vec<Label<L>> = (0..n).map(|_| random_label(&mut prg)).collect();
+        let (mut out0, mut tables) = (vec![[Block::ZERO; L]; n], vec![[Block::ZERO; L]; 2 * n]);
+        let mut s = WideScratch::new();
+        garble_batch(&a0, &b0, &delta, &c, 5, 70, &mut out0, &mut tables, &mut s).unwrap();
+        let idx: Vec<u64> = (0..n as u64).map(|g| 70 + g).collect();
+        // Wire labels, one left label per group, and solderings.
+        let left: Vec<Label<L>> = (0..groups).map(|_| random_label(&mut prg)).collect();
+        let b: Vec<Label<L>> = (0..n).map(|_| random_label(&mut prg)).collect();
+        let dl: Vec<Label<L>> = (0..n).map(|_| random_label(&mut prg)).collect();
+        let dr: Vec<Label<L>> = (0..n).map(|_| random_label(&mut prg)).collect();
+        let dout: Vec<Label<L>> = (0..n).map(|_| random_label(&mut prg)).collect();
+        let sa: Vec<Label<L>> = (0..n).map(|g| xor(&left[g / group], &dl[g])).collect();
+        let sb: Vec<Label<L>> = (0..n).map(|g| xor(&b[g], &dr[g])).collect();
+        let (ca, cb): (Vec<Block>, Vec<Block>) = (
+            sa.iter().map(|x| c.apply(x)).collect(),
+            sb.iter().map(|x| c.apply(x)).collect(),
+        );
+        let mut want = vec![[Block::ZERO; L]; n];
+        eval_batch_compressed_at(&sa, &sb, &ca, &cb, &tables, &c, 5, &idx, &mut want, &mut s)
+            .unwrap();
+        let u: Vec<Block> = ca.iter().zip(&cb).flat_map(|(&x, &y)| [x, y]).collect();
+        let colours: Vec<u8> = (0..n)
+            .map(|g| lsb(&sa[g]) as u8 | (lsb(&sb[g]) as u8) << 1)
+            .collect();
+        let folded: Vec<Label<L>> = (0..n)
+            .flat_map(|g| [tables[2 * g], xor(&tables[2 * g + 1], &dl[g])])
+            .collect();
+        let mut got = vec![[Block::ZERO; L]; n];
+        eval_soldered_at(
+            &u, &colours, &left, group, &folded, &dout, 5, &idx, &mut got, &mut s,
+        )
+        .unwrap();
+        for g in 0..n {
+            assert_eq!(got[g], xor(&want[g], &dout[g]), "gate {g}");
+        }
+        let mut flipped = colours.clone();
+        flipped[7] ^= 2;
+        eval_soldered_at(
+            &u, &flipped, &left, group, &folded, &dout, 5, &idx, &mut got, &mut s,
+        )
+        .unwrap();
+        assert_ne!(got[7], xor(&want[7], &dout[7]));
+        assert_eq!(got[8], xor(&want[8], &dout[8]));
+        assert!(matches!(
+            eval_soldered_at(
+                &u,
+                &colours,
+                &left,
+                group,
+                &folded[1..],
+                &dout,
+                5,
+                &idx,
+                &mut got,
+                &mut s,
+            ),
+            Err(Error::Malformed(_))
+        ));
+        assert!(eval_soldered_at(
+            &u,
+            &colours,
+            &left[1..],
+            group,
+            &folded,
+            &dout,
+            5,
+            &idx,
+            &mut got,
+            &mut s,
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn soldered_matches_unfolded_256() {
+        soldered_matches_unfolded::<2>(13);
+    }
+
+    #[test]
+    fn soldered_matches_unfolded_384() {
+        soldered_matches_unfolded::<3>(14);
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub use bench::bench_wide;
 pub use circuit::{evaluate_wide, garble_wide, WidePlan};
 pub use compress::Compress;
 pub use kernel::{
-    eval_batch, eval_batch_compressed, eval_batch_compressed_at, garble_batch,
+    eval_batch, eval_batch_compressed, eval_batch_compressed_at, eval_soldered_at, garble_batch,
     garble_batch_compressed, WideScratch,
 };
 

@@ -13,6 +13,7 @@
 //! string (i-hash zero).
 
 use super::check::Assignment;
+use super::eval::BobShares;
 use super::generate::{AliceGates, BobGates, Sizes};
 use super::schedule::Schedule;
 use super::{cheating, label_bytes_into, parity, xor_bytes};
@@ -44,29 +45,34 @@ pub struct AliceExec<const L: usize> {
     pub out_rho: Vec<u8>,
     /// Execution index (which pools and OTs it uses).
     pub index: usize,
+    /// Each share's w^0 under both of its OT pads, made in the dependent
+    /// phase (`eval::alice_prepare`); empty until then.
+    pub masked_shares: Zeroizing<Vec<Label<L>>>,
 }
 
 /// Bob's bucket gates of one execution in [`Schedule`] order (layer by
-/// layer, each AND's B gates together): the garbled gate's number (its
-/// hash tweak) and table, the three solderings δ_l, δ_r, δ_o, and the
-/// compressions of δ_l, δ_r (Compress is linear, so Eval compresses each
-/// wire label once and XORs these in).
-#[derive(Default)]
+/// layer, each AND's B gates together), with everything about them that
+/// does not depend on the inputs worked out here rather than online: the
+/// garbled gate's number (its hash tweak), its table with δ_l folded into
+/// T_E (the evaluator reads T_E ⊕ A ⊕ δ_l; see
+/// `brickyard_garble::wide::eval_soldered_at`), δ_o, the compressions of
+/// δ_l, δ_r (Compress is linear, so Eval compresses each wire label once
+/// and XORs these in) and their lsbs (the colour bits are lsb(A) ⊕
+/// lsb(δ_l), lsb(B) ⊕ lsb(δ_r)); and the i-hashes of the AND outputs in
+/// schedule order, the rows the buckets' candidates are verified against.
 pub struct Buckets<const L: usize> {
     /// Garbled gate number i.
     pub id: Vec<u64>,
-    /// [T_G, T_E] of each gate.
+    /// [T_G, T_E ⊕ δ_l] of each gate.
     pub tables: Vec<Label<L>>,
-    /// δ_l of each gate.
-    pub dl: Vec<Label<L>>,
-    /// δ_r.
-    pub dr: Vec<Label<L>>,
     /// δ_o.
     pub dout: Vec<Label<L>>,
-    /// Compress(δ_l).
-    pub cdl: Vec<Block>,
-    /// Compress(δ_r).
-    pub cdr: Vec<Block>,
+    /// Compress(δ_l), Compress(δ_r) of each gate, one after the other.
+    pub cd: Vec<Block>,
+    /// lsb(δ_l) (bit 0) and lsb(δ_r) (bit 1).
+    pub lsbs: Vec<u8>,
+    /// ⟨w^{p}⟩ of every AND output, in schedule order.
+    pub h_out: Rows,
 }
 
 /// One execution's material at Bob.
@@ -84,6 +90,9 @@ pub struct BobExec<const L: usize> {
     pub buckets: Buckets<L>,
     /// Execution index.
     pub index: usize,
+    /// The share material made in the dependent phase
+    /// (`eval::bob_prepare`); empty until then.
+    pub shares: BobShares<L>,
 }
 
 /// Where Alice's walk hands each finished frame (ρ differences, δ's).
@@ -191,6 +200,7 @@ fn alice_walk<const L: usize>(
         shares,
         out_rho,
         index: x,
+        masked_shares: Zeroizing::new(Vec::new()),
     })
 }
 
@@ -524,11 +534,10 @@ fn bob_walk<const L: usize>(
         let mut bk = Buckets {
             id: vec![0; nb],
             tables: vec![zero; 2 * nb],
-            dl: vec![zero; nb],
-            dr: vec![zero; nb],
             dout: vec![zero; nb],
-            cdl: vec![Block::ZERO; nb],
-            cdr: vec![Block::ZERO; nb],
+            cd: vec![Block::ZERO; 2 * nb],
+            lsbs: vec![0; nb],
+            h_out: Rows::zeroed(sched.and_count(), ww),
         };
         let mut and = 0usize;
         for gate in &c.gates {
@@ -605,16 +614,25 @@ fn bob_walk<const L: usize>(
                         }
                         let p = first + j;
                         bk.id[p] = gi as u64;
-                        bk.tables[2 * p..2 * p + 2].copy_from_slice(&g.tables[2 * gi..2 * gi + 2]);
-                        bk.cdl[p] = compress.apply(&delta[0]);
-                        bk.cdr[p] = compress.apply(&delta[1]);
-                        [bk.dl[p], bk.dr[p], bk.dout[p]] = delta;
+                        bk.tables[2 * p] = g.tables[2 * gi];
+                        bk.tables[2 * p + 1] = wide::xor(&g.tables[2 * gi + 1], &delta[0]);
+                        bk.cd[2 * p] = compress.apply(&delta[0]);
+                        bk.cd[2 * p + 1] = compress.apply(&delta[1]);
+                        bk.lsbs[p] = wide::lsb(&delta[0]) as u8 | (wide::lsb(&delta[1]) as u8) << 1;
+                        bk.dout[p] = delta[2];
                     }
                     and += 1;
                 }
             }
         }
         batch.verify(wv, pv)?;
+        let outs = sched.layers.iter().flat_map(|l| l.ands.iter());
+        for (q, &(_, _, o, _)) in outs.enumerate() {
+            let o = o as usize;
+            bk.h_out
+                .get_mut(q)
+                .copy_from_slice(&hm[o * ww..(o + 1) * ww]);
+        }
         let h_out_rho = c
             .outputs
             .iter()
@@ -628,6 +646,7 @@ fn bob_walk<const L: usize>(
             h_alice_rho,
             buckets: bk,
             index: x,
+            shares: BobShares::default(),
         });
     }
     Ok(execs)

@@ -13,11 +13,10 @@ use crate::cheat::{Cheat, Cheats};
 use crate::seeds;
 use brickyard_circuit::{Circuit, Gate};
 use brickyard_core::aes::fan::tccr_fan;
+use brickyard_core::gf256::{combine_rows_many, GF256};
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Error, Result};
-use brickyard_garble::wide::{
-    self, eval_batch_compressed_at, Compress, Label, WideDelta, WideScratch,
-};
+use brickyard_garble::wide::{self, eval_soldered_at, Compress, Label, WideDelta, WideScratch};
 use brickyard_ihash::{replay_random, Params, Rows, Verifier};
 use brickyard_ot::{KosReceiver, KosSender};
 use zeroize::Zeroizing;
@@ -49,11 +48,14 @@ pub fn bob_rots(
 /// tweak, whose high half is the garbling offset 0.
 const PAD_DOMAIN: u64 = u64::from_le_bytes(*b"jimu-pad");
 
-/// The one-time pads of labels from random-OT strings: pad of string `r`
-/// number `n` is `tccr(r, τ(L·n + k))` for its `L` blocks (the fixed-key
-/// TCCR of `brickyard_core`, keyed by nothing secret but `r`, which the
-/// OT leaves uniform and unknown to the other side). `numbers[i]` is the
-/// global share number of `r[i]`, so no tweak repeats within a run.
+/// The one-time pads of labels from random-OT strings: the pad of string
+/// `r[i]` is `tccr(r[i], τ(L·numbers[i] + k))` for its `L` blocks (the
+/// fixed-key TCCR of `brickyard_core`, keyed by nothing secret but `r`,
+/// which the OT leaves uniform and unknown to the other side). Share `g`'s
+/// string r_j (j ∈ {0, 1}, the OT's index, not the label it will mask) is
+/// number 2g + j, so no tweak repeats within a run, and each party's pads
+/// depend only on its preprocessed OT strings: both are made in the
+/// dependent phase, and online is XORs.
 fn pads<const L: usize>(r: &[Block], numbers: &[u64], out: &mut [Block]) {
     let bases: Vec<u64> = numbers.iter().map(|&n| n.wrapping_mul(L as u64)).collect();
     tccr_fan(r, &bases, PAD_DOMAIN, L, out);
@@ -63,13 +65,43 @@ fn label_at<const L: usize>(v: &[Block], i: usize) -> Label<L> {
     std::array::from_fn(|q| v[i * L + q])
 }
 
+/// Alice's share labels under both pads, made before the inputs exist
+/// (dependent phase): share k's w^0 ⊕ pad(r_0) and w^0 ⊕ pad(r_1), one
+/// after the other. Online, Bob's correction d picks which goes with
+/// which label: z_b = w^b ⊕ pad(r_{b ⊕ d}).
+pub fn alice_prepare<const L: usize>(
+    ex: &mut AliceExec<L>,
+    rots: &[(Block, Block)],
+    sz: &Sizes,
+) -> Result<()> {
+    let ns = sz.nb * sz.s;
+    let base = ex.index * ns;
+    let mine = rots
+        .get(base..base + ns)
+        .ok_or_else(|| Error::config("jimu: fewer share OTs than shares"))?;
+    let r = Zeroizing::new(
+        mine.iter()
+            .flat_map(|&(r0, r1)| [r0, r1])
+            .collect::<Vec<_>>(),
+    );
+    let numbers: Vec<u64> = (2 * base as u64..2 * (base + ns) as u64).collect();
+    let mut p = Zeroizing::new(vec![Block::ZERO; 2 * ns * L]);
+    pads::<L>(&r, &numbers, &mut p);
+    let mut masked = Zeroizing::new(Vec::with_capacity(2 * ns));
+    for (k, w0) in ex.shares.iter().enumerate() {
+        masked.push(wide::xor(w0, &label_at(&p, 2 * k)));
+        masked.push(wide::xor(w0, &label_at(&p, 2 * k + 1)));
+    }
+    ex.masked_shares = masked;
+    Ok(())
+}
+
 /// Alice's execution: receives Bob's OT corrections, sends her input
 /// labels w^{x_i}_i, the masked share label pairs and the output ρ^o.
 #[allow(clippy::too_many_arguments)]
 pub fn alice<const L: usize>(
     ch: &mut Channel,
     ex: &AliceExec<L>,
-    rots: &[(Block, Block)],
     sz: &Sizes,
     delta: &WideDelta<L>,
     x: &[bool],
@@ -85,32 +117,28 @@ pub fn alice<const L: usize>(
     }
     let d = delta.label();
     let ns = sz.nb * sz.s;
+    if ex.masked_shares.len() != 2 * ns {
+        return Err(Error::config("jimu: execution not prepared"));
+    }
     let mut corr = vec![0u8; ns];
     ch.recv_bytes(&mut corr)?;
     if corr.iter().any(|&b| b > 1) {
         return Err(Error::malformed("jimu: OT correction is not a bit"));
     }
-    let base = ex.index * ns;
-    let mut out = Vec::with_capacity((2 * ns + sz.na) * L);
+    let mut out = Zeroizing::new(Vec::with_capacity((2 * ns + sz.na) * L));
     let bad_share = cheats.at(ns.max(1));
-    // The pads of (r_c, r_{1-c}) for each share, in that order.
-    let mut r = Zeroizing::new(Vec::with_capacity(2 * ns));
-    let mut numbers = Vec::with_capacity(2 * ns);
-    for (k, &c) in corr.iter().enumerate() {
-        let (r0, r1) = rots[base + k];
-        r.extend(if c == 1 { [r1, r0] } else { [r0, r1] });
-        numbers.extend([(base + k) as u64 * 2, (base + k) as u64 * 2 + 1]);
-    }
-    let mut p = Zeroizing::new(vec![Block::ZERO; 2 * ns * L]);
-    pads::<L>(&r, &numbers, &mut p);
-    for (k, &w0) in ex.shares.iter().enumerate() {
-        let z0 = wide::xor(&w0, &label_at(&p, 2 * k));
-        let mut w1 = wide::xor(&w0, d);
+    for (k, (pair, &c)) in ex.masked_shares.chunks_exact(2).zip(&corr).enumerate() {
+        // z_0 = w^0 ⊕ pad(r_c), z_1 = w^0 ⊕ Δ ⊕ pad(r_{1⊕c}).
+        let (z0, m1) = if c == 1 {
+            (&pair[1], &pair[0])
+        } else {
+            (&pair[0], &pair[1])
+        };
+        let mut z1 = wide::xor(m1, d);
         if cheats.is(Cheat::SelectiveOt) && k == bad_share {
-            w1[0] ^= Block(prg.random_block().0 | 2);
+            z1[0] ^= Block(prg.random_block().0 | 2);
         }
-        let z1 = wide::xor(&w1, &label_at(&p, 2 * k + 1));
-        out.extend(z0);
+        out.extend(*z0);
         out.extend(z1);
     }
     let bad_in = cheats.at(sz.na.max(1));
@@ -161,8 +189,120 @@ pub struct AliceRho<'a> {
     pub at: &'a [usize],
 }
 
+/// Bob's share material of one execution, worked out before his input
+/// exists (dependent phase), so that online his shares cost a few XORs
+/// and one batched check.
+///
+/// Step 1(b)'s share check is Verify(⟨w^0_k⟩ ⊕ y_k⟨Δ⟩, w_k) for every
+/// share k: e_k = Encode(w_k)|_W ⊕ ⟨w^0_k⟩ ⊕ y_k⟨Δ⟩ must be 0. Encode|_W
+/// is GF(2^8)-linear, so Bob checks ξ = ⌈s/σ⌉ random combinations
+/// instead: Σ_k r_{t,k} e_k = Encode(Σ_k r_{t,k} w_k)|_W ⊕ Σ_k r_{t,k}
+/// ⟨w^0_k⟩ ⊕ (Σ_k r_{t,k} y_k)⟨Δ⟩ = 0 for t < ξ, with r uniform in
+/// GF(2^8), drawn by Bob and never sent. Alice's labels are fixed before
+/// anything that depends on r leaves Bob (nothing does), so if some
+/// e_k ≠ 0 (a nonzero symbol e_{k,j}), each combination's symbol j is
+/// uniform given the other coefficients, and all ξ vanish with
+/// probability ≤ 2^-σξ ≤ 2^-s: Lemma 4.2's bound for the i-hash's own
+/// consistency check. What fails is remembered as before (the delayed
+/// abort `bob-input-label`); only the labels it is about are combined.
+///
+/// With the pads of the OT strings made here too (Bob's pad of share k
+/// is pad(r_c), c his OT choice), the unmasked labels w_k = z_k ⊕ pad_k
+/// never need to exist one by one: Σ r w = Σ r z ⊕ Σ r pad, and an
+/// input wire's label is ⊕_j z ⊕ ⊕_j pad.
+#[derive(Default)]
+pub struct BobShares<const L: usize> {
+    /// y_{i,j} for j < s (uniform, independent of y); the last share of
+    /// each bit is y_i ⊕ the others, set online.
+    bits: Vec<bool>,
+    /// ⊕_j pad_{i,j} of each input bit i.
+    pad_sum: Zeroizing<Vec<Label<L>>>,
+    /// r_{t,k}: ξ rows of one coefficient per share.
+    coeffs: Zeroizing<Vec<u8>>,
+    /// Σ_k r_{t,k} pad_k: ξ rows of 16·L bytes.
+    pad_comb: Zeroizing<Vec<u8>>,
+    /// Σ_k r_{t,k} ⟨w^0_k⟩: ξ rows of w bytes.
+    h_comb: Vec<u8>,
+    /// Σ r_{t,k} y_k over the shares drawn here (all but the last of each
+    /// bit): ξ coefficients of ⟨Δ⟩.
+    y_comb: Vec<u8>,
+}
+
+/// Bob's preparation of an execution's shares (see [`BobShares`]).
+pub fn bob_prepare<const L: usize>(
+    ex: &mut BobExec<L>,
+    rots: &BobRots,
+    sz: &Sizes,
+    wire: &Params,
+    prg: &mut Prg,
+) -> Result<()> {
+    let (ns, s) = (sz.nb * sz.s, sz.s);
+    let base = ex.index * ns;
+    let (ww, lw, xi) = (wire.w, 16 * L, wire.xi());
+    if wire.sigma != 8 || wire.ell != lw || ex.h_shares.len() != ns * ww {
+        return Err(Error::config("jimu: label i-hash parameters"));
+    }
+    let (c, r) = (
+        rots.0
+            .get(base..base + ns)
+            .ok_or_else(|| Error::config("jimu: fewer share OTs than shares"))?,
+        rots.1
+            .get(base..base + ns)
+            .ok_or_else(|| Error::config("jimu: fewer share OTs than shares"))?,
+    );
+    let numbers: Vec<u64> = c
+        .iter()
+        .enumerate()
+        .map(|(k, &ci)| 2 * (base + k) as u64 + ci as u64)
+        .collect();
+    let mut pad = Zeroizing::new(vec![Block::ZERO; ns * L]);
+    pads::<L>(r, &numbers, &mut pad);
+    let mut bits = vec![false; ns];
+    for (k, b) in bits.iter_mut().enumerate() {
+        if k % s != s - 1 {
+            *b = prg.random_bool();
+        }
+    }
+    let pad_sum: Vec<Label<L>> = (0..sz.nb)
+        .map(|i| {
+            (0..s).fold([Block::ZERO; L], |a, j| {
+                wide::xor(&a, &label_at(&pad, i * s + j))
+            })
+        })
+        .collect();
+    let mut coeffs = Zeroizing::new(vec![0u8; xi * ns]);
+    prg.fill_bytes(&mut coeffs);
+    let pad_bytes: Zeroizing<Vec<u8>> =
+        Zeroizing::new(pad.iter().flat_map(|b| b.to_bytes()).collect());
+    let mut pad_comb = Zeroizing::new(vec![0u8; xi * lw]);
+    let mut h_comb = vec![0u8; xi * ww];
+    if ns > 0 {
+        combine_rows_many(&GF256, &coeffs, &pad_bytes, &mut pad_comb, lw);
+        combine_rows_many(&GF256, &coeffs, &ex.h_shares, &mut h_comb, ww);
+    }
+    let mut y_comb = vec![0u8; xi];
+    for (t, yc) in y_comb.iter_mut().enumerate() {
+        for (&b, &x) in bits.iter().zip(&coeffs[t * ns..(t + 1) * ns]) {
+            if b {
+                *yc ^= x;
+            }
+        }
+    }
+    ex.shares = BobShares {
+        bits,
+        pad_sum: Zeroizing::new(pad_sum),
+        coeffs,
+        pad_comb,
+        h_comb,
+        y_comb,
+    };
+    Ok(())
+}
+
 /// Bob's reusable buffers for Eval (they grow to the largest layer and
-/// hold labels: wiped on drop).
+/// hold labels: wiped on drop). [`EvalScratch::reserve`] sizes and
+/// touches them in the dependent phase, so that online neither allocates
+/// nor faults pages in.
 #[derive(Default)]
 pub struct EvalScratch<const L: usize> {
     /// Every wire's label (by wire id), and its compression: kept from
@@ -170,28 +310,63 @@ pub struct EvalScratch<const L: usize> {
     /// reads it), so an execution neither allocates nor zeroes them.
     lab: Zeroizing<Vec<Label<L>>>,
     clab: Zeroizing<Vec<Block>>,
-    /// Bob's share labels of one execution, their pads, Alice's message
-    /// (masked share labels and her input labels), and the share checks'
-    /// rows: a few hundred kB each, which a fresh allocation would map and
-    /// fault in again every execution.
-    share_labels: Zeroizing<Vec<Label<L>>>,
-    pad: Zeroizing<Vec<Block>>,
+    /// Bob's share bits of one execution, the selected masked share
+    /// labels (the rows the check combines), the combinations, and
+    /// Alice's message (masked share labels and her input labels).
+    bits: Vec<bool>,
+    z: Zeroizing<Vec<u8>>,
+    comb: Zeroizing<Vec<u8>>,
     got: Zeroizing<Vec<Block>>,
-    share_rows: Option<(Rows, Rows)>,
-    wl: Zeroizing<Vec<Label<L>>>,
-    wr: Zeroizing<Vec<Label<L>>>,
-    cl: Zeroizing<Vec<Block>>,
-    cr: Zeroizing<Vec<Block>>,
+    /// A layer's hashed inputs (two compressed blocks per gate), colour
+    /// bits and left labels (one per bucket), and its outputs.
+    u: Zeroizing<Vec<Block>>,
+    colours: Vec<u8>,
+    left: Zeroizing<Vec<Label<L>>>,
     out: Zeroizing<Vec<Label<L>>>,
     hash: WideScratch,
-    /// The layer's distinct candidate output labels, bucket by bucket.
-    cand: Zeroizing<Vec<Label<L>>>,
-    /// Each bucket's candidates: `cand[span.0..span.1]`.
-    span: Vec<(usize, usize)>,
-    /// The candidates' i-hash rows and label rows, for one batch.
-    rows: Option<(Rows, Rows)>,
-    /// What the batch found for each candidate.
+    /// The label rows of each bucket's first candidate (every AND of the
+    /// circuit, schedule order), verified in one batch at the end.
+    first: Option<Rows>,
+    /// Whether a bucket was decided in its layer (it had several distinct
+    /// candidates).
+    decided: Vec<bool>,
+    /// A layer's buckets with several distinct candidates: (bucket, label)
+    /// of each candidate, in bucket order; none in an honest run.
+    extra: Zeroizing<Vec<(usize, Label<L>)>>,
+    /// What the batches found for the first and the other candidates.
     which: Vec<Option<bool>>,
+    which_extra: Vec<Option<bool>>,
+}
+
+impl<const L: usize> EvalScratch<L> {
+    /// Sizes every buffer for `c` at bucket size `bucket` (and `ns`
+    /// shares, `na` Alice input labels) and touches it.
+    pub fn reserve(&mut self, c: &Circuit, sched: &Schedule, sz: &Sizes, xi: usize) {
+        let nw = c.num_wires as usize;
+        let ns = sz.nb * sz.s;
+        let zero = [Block::ZERO; L];
+        self.lab.resize(nw, zero);
+        self.clab.resize(nw, Block::ZERO);
+        self.bits.resize(ns, false);
+        self.z.resize(ns * 16 * L, 0);
+        self.comb.resize(xi * 16 * L, 0);
+        self.got.resize((2 * ns + sz.na) * L, Block::ZERO);
+        let widest = sched.layers.iter().map(|l| l.ands.len()).max().unwrap_or(0);
+        let m = widest * sz.bucket;
+        self.u.resize(2 * m, Block::ZERO);
+        self.colours.resize(m, 0);
+        self.left.resize(widest, zero);
+        self.out.resize(m, zero);
+        self.hash.reserve(2 * m, 2 * L * m);
+        let n_and = sched.and_count();
+        if self.first.as_ref().is_none_or(|f| f.len() != n_and) {
+            self.first = Some(Rows::zeroed(n_and, 16 * L));
+        }
+        self.decided.resize(n_and, false);
+        self.extra.reserve(64);
+        self.which.resize(n_and, None);
+        self.which_extra.reserve(64);
+    }
 }
 
 /// What Step 3 found.
@@ -216,7 +391,6 @@ pub fn bob<const L: usize>(
     sz: &Sizes,
     keys: &BobKeys<'_>,
     y: &[bool],
-    prg: &mut Prg,
     scratch: &mut EvalScratch<L>,
 ) -> Result<Vec<bool>> {
     if y.len() != sz.nb {
@@ -229,82 +403,87 @@ pub fn bob<const L: usize>(
     let (ww, wp) = (keys.wire.watch().len(), keys.perm.watch().len());
     let lp = keys.perm_params.ell;
     let hd = keys.h_delta;
-    let ns = sz.nb * sz.s;
+    let (ns, s, lw) = (sz.nb * sz.s, sz.s, 16 * L);
     let base = ex.index * ns;
-    // Step 1(b) i–iii: y_{i,1} ⊕ … ⊕ y_{i,s} = y_i; OT corrections.
-    let mut share_bits = Vec::with_capacity(ns);
-    for &yi in y {
-        let mut acc = yi;
-        for _ in 1..sz.s {
-            let b = prg.random_bool();
-            acc ^= b;
-            share_bits.push(b);
-        }
-        share_bits.push(acc);
+    let sh = &ex.shares;
+    let xi = sh.y_comb.len();
+    if sh.bits.len() != ns || sh.pad_sum.len() != sz.nb || rots.0.len() < base + ns {
+        return Err(Error::config("jimu: execution not prepared"));
     }
-    let corr: Vec<u8> = share_bits
+    // Step 1(b) i–iii: y_{i,1} ⊕ … ⊕ y_{i,s} = y_i (all but the last share
+    // drawn in the dependent phase); OT corrections d = y_{i,j} ⊕ c.
+    let bits = &mut scratch.bits;
+    bits.clear();
+    bits.extend_from_slice(&sh.bits);
+    for (i, &yi) in y.iter().enumerate() {
+        let group = &mut bits[i * s..(i + 1) * s];
+        let (last, rest) = group.split_last_mut().expect("s ≥ 1");
+        *last = rest.iter().fold(yi, |a, &b| a ^ b);
+    }
+    let corr: Vec<u8> = bits
         .iter()
         .zip(&rots.0[base..base + ns])
         .map(|(&b, &ci)| (b ^ ci) as u8)
         .collect();
     ch.send_bytes(&corr)?;
     ch.flush()?;
-    // Meanwhile: the pads of the labels Bob will unmask.
-    let numbers: Vec<u64> = share_bits
-        .iter()
-        .enumerate()
-        .map(|(k, &b)| 2 * (base + k) as u64 + b as u64)
-        .collect();
-    let pad = &mut scratch.pad;
-    pad.resize(ns * L, Block::ZERO);
-    pads::<L>(&rots.1[base..base + ns], &numbers, pad);
     let got = &mut scratch.got;
     got.resize((2 * ns + sz.na) * L, Block::ZERO);
     ch.recv_blocks(got)?;
-    let (pad, got) = (&scratch.pad[..], &scratch.got[..]);
     let n_out = c.output_width();
     let mut out_rho = vec![0u8; n_out * lp];
     ch.recv_bytes(&mut out_rho)?;
-    // Step 1(b) iv–v: each share label checked against
-    // ⟨w^0⟩ ⊕ y_{i,j}⟨Δ⟩ (one batch); a failure is remembered (delayed
-    // abort, Step 5a).
+    let got = &scratch.got[..];
+    let bits = &scratch.bits[..];
+    // Step 1(b) iv–v: the share labels z_k ⊕ pad_k, checked against
+    // ⟨w^0⟩ ⊕ y_{i,j}⟨Δ⟩ by ξ random combinations ([`BobShares`]); a
+    // failure is remembered (delayed abort, Step 5a). Each input wire's
+    // label is the XOR of its shares'.
     let nw = c.num_wires as usize;
     let mut lab = std::mem::take(&mut scratch.lab);
     lab.resize(nw, [Block::ZERO; L]);
     // Compress(label) of every wire (linear: XOR gates XOR them).
     let mut clab = std::mem::take(&mut scratch.clab);
     clab.resize(nw, Block::ZERO);
+    let z = &mut scratch.z;
+    z.resize(ns * lw, 0);
     let ins = input_wires(c);
-    let mut share_labels = std::mem::take(&mut scratch.share_labels);
-    share_labels.resize(ns, [Block::ZERO; L]);
-    let (want, got_bytes) = match scratch.share_rows.take() {
-        Some((mut h, mut l)) if h.width() == ww && l.width() == 16 * L => {
-            h.resize(ns);
-            l.resize(ns);
-            (h, l)
+    let mut bob_in = Vec::with_capacity(sz.nb);
+    for i in 0..sz.nb {
+        let mut acc = sh.pad_sum[i];
+        for k in i * s..(i + 1) * s {
+            let zk: Label<L> = label_at(got, 2 * k + bits[k] as usize);
+            acc = wide::xor(&acc, &zk);
+            label_bytes_into(&zk, &mut z[k * lw..(k + 1) * lw]);
         }
-        _ => (Rows::zeroed(ns, ww), Rows::zeroed(ns, 16 * L)),
-    };
-    let (mut want, mut got_bytes) = (want, got_bytes);
-    for (k, sl) in share_labels.iter_mut().enumerate() {
-        let yb = share_bits[k];
-        let z: Label<L> = label_at(got, 2 * k + yb as usize);
-        let w = wide::xor(&z, &label_at(pad, k));
-        let h = want.get_mut(k);
-        h.copy_from_slice(&ex.h_shares[k * ww..(k + 1) * ww]);
-        if yb {
-            xor_bytes(h, hd);
-        }
-        label_bytes_into(&w, got_bytes.get_mut(k));
-        *sl = w;
+        bob_in.push(acc);
     }
-    let mut ok = vec![false; ns];
-    keys.wire.verify_batch(&want, &got_bytes, &mut ok);
-    scratch.share_rows = Some((want, got_bytes));
-    let bob_label_failed = ok.contains(&false);
+    let mut bob_label_failed = false;
+    if ns > 0 {
+        let comb = &mut scratch.comb;
+        comb.clear();
+        comb.resize(xi * lw, 0);
+        combine_rows_many(&GF256, &sh.coeffs, &z[..], &mut comb[..], lw);
+        let mut buf = [0u8; 256];
+        for t in 0..xi {
+            let msg = &mut comb[t * lw..(t + 1) * lw];
+            xor_bytes(msg, &sh.pad_comb[t * lw..(t + 1) * lw]);
+            let row = &sh.coeffs[t * ns..(t + 1) * ns];
+            let yc = (s - 1..ns)
+                .step_by(s)
+                .filter(|&k| bits[k])
+                .fold(sh.y_comb[t], |a, k| a ^ row[k]);
+            let want = &mut buf[..ww];
+            want.copy_from_slice(&sh.h_comb[t * ww..(t + 1) * ww]);
+            for (w, &h) in want.iter_mut().zip(hd) {
+                *w ^= GF256.mul(yc, h);
+            }
+            bob_label_failed |= !keys.wire.verify(want, msg);
+        }
+    }
     // Step 1(a): Alice's labels, each one of ⟨w^{p}⟩, ⟨w^{p}⟩ ⊕ ⟨Δ⟩.
     let mut hs = Rows::zeroed(sz.na, ww);
-    let mut ls = Rows::zeroed(sz.na, 16 * L);
+    let mut ls = Rows::zeroed(sz.na, lw);
     for (pos, &w) in ins.iter().enumerate() {
         if let Owner::Alice(k) = owner[pos] {
             let w = w as usize;
@@ -321,14 +500,10 @@ pub fn bob<const L: usize>(
     }
     for (pos, &w) in ins.iter().enumerate() {
         let w = w as usize;
-        match owner[pos] {
-            Owner::Alice(k) => lab[w] = label_at(got, 2 * ns + k),
-            Owner::Bob(k) => {
-                lab[w] = share_labels[k * sz.s..(k + 1) * sz.s]
-                    .iter()
-                    .fold([Block::ZERO; L], |a, s| wide::xor(&a, s));
-            }
-        }
+        lab[w] = match owner[pos] {
+            Owner::Alice(k) => label_at(got, 2 * ns + k),
+            Owner::Bob(k) => bob_in[k],
+        };
         clab[w] = keys.compress.apply(&lab[w]);
     }
     // Step 5(c)'s ρ^o, checked against ⟨ρ^o⟩.
@@ -344,7 +519,6 @@ pub fn bob<const L: usize>(
     }
     // Step 3: a layer at a time.
     let walk = evaluate(sched, ex, sz.bucket, keys, &mut lab, &mut clab, scratch);
-    scratch.share_labels = share_labels;
     scratch.clab = clab;
     let walk = match walk {
         Ok(w) => w,
@@ -355,18 +529,23 @@ pub fn bob<const L: usize>(
     };
     // Step 5(a): the delayed abort.
     if bob_label_failed {
+        scratch.lab = lab;
         return Err(cheating("bob-input-label"));
     }
     match walk {
         Walk::Extracted(delta) => {
-            return recover(c, owner, ex, sz, keys, &delta, &alice_is_flipped, y)
+            scratch.lab = lab;
+            return recover(c, owner, ex, sz, keys, &delta, &alice_is_flipped, y);
         }
-        Walk::Empty => return Err(cheating("bucket-empty")),
+        Walk::Empty => {
+            scratch.lab = lab;
+            return Err(cheating("bucket-empty"));
+        }
         Walk::Done => {}
     }
     // Step 5(c): bit = p_o if the label is w^{p_o}, else 1 − p_o.
     let mut hs = Rows::zeroed(n_out, ww);
-    let mut ls = Rows::zeroed(n_out, 16 * L);
+    let mut ls = Rows::zeroed(n_out, lw);
     for (o, &w) in c.outputs.iter().flat_map(|g| g.wires.iter()).enumerate() {
         let w = w as usize;
         hs.get_mut(o).copy_from_slice(&ex.hm[w * ww..(w + 1) * ww]);
@@ -388,6 +567,17 @@ pub fn bob<const L: usize>(
 /// bucket. Stops after the first layer with a bucket that gave two
 /// different valid labels (Δ* is taken from the first such bucket, in
 /// layer order: extraction never aborts) or none.
+///
+/// A bucket whose B outputs are one label (every honest bucket) passes
+/// that label on at once and has it verified with all such buckets of the
+/// circuit in one batch at the end; a bucket with several distinct
+/// candidates is decided in its layer (all its candidates verified then).
+/// The outcome is the one-by-one walk's: if a deferred label fails, that
+/// bucket is empty and the walk would have stopped at its layer, so the
+/// earliest layer with an empty or extracting bucket decides (extraction
+/// first within a layer), and whatever was computed after it from the
+/// unverified label is discarded. Bob sends nothing during or after the
+/// walk, so evaluating past a bad label shows nothing to Alice.
 fn evaluate<const L: usize>(
     sched: &Schedule,
     ex: &BobExec<L>,
@@ -400,8 +590,21 @@ fn evaluate<const L: usize>(
     let ww = keys.wire.watch().len();
     let hd = keys.h_delta;
     let bk = &ex.buckets;
-    let mut at = 0usize;
-    for layer in &sched.layers {
+    let n_and = sched.and_count();
+    if bk.h_out.len() != n_and {
+        return Err(Error::config("jimu: execution built for another schedule"));
+    }
+    let mut first = match s.first.take() {
+        Some(f) if f.len() == n_and => f,
+        _ => Rows::zeroed(n_and, 16 * L),
+    };
+    s.decided.clear();
+    s.decided.resize(n_and, false);
+    // (layer, what it found) of the first layer decided in place with an
+    // empty or extracting bucket.
+    let mut stop: Option<(usize, Walk<L>)> = None;
+    let (mut at, mut q0) = (0usize, 0usize);
+    for (li, layer) in sched.layers.iter().enumerate() {
         for g in &layer.linear {
             match *g {
                 Gate::Xor { a, b, out } => {
@@ -416,105 +619,149 @@ fn evaluate<const L: usize>(
                 Gate::And { .. } => unreachable!("the schedule's linear gates"),
             }
         }
-        let m = layer.ands.len() * bucket;
+        let na = layer.ands.len();
+        let m = na * bucket;
         if m == 0 {
             continue;
         }
-        let range = at..at + m;
-        s.wl.clear();
-        s.wr.clear();
-        s.cl.clear();
-        s.cr.clear();
+        // The hashed inputs Compress(A ⊕ δ_l) = Compress(A) ⊕ Compress(δ_l)
+        // (and for B), and the colours lsb(A) ⊕ lsb(δ_l), lsb(B) ⊕ lsb(δ_r).
+        s.u.clear();
+        s.colours.clear();
+        s.left.clear();
+        let cd = &bk.cd[2 * at..2 * (at + m)];
+        let lsbs = &bk.lsbs[at..at + m];
         for (k, &(a, b, _, _)) in layer.ands.iter().enumerate() {
-            let (la, lb) = (lab[a as usize], lab[b as usize]);
-            let (ca, cb) = (clab[a as usize], clab[b as usize]);
-            let r = at + k * bucket..at + (k + 1) * bucket;
-            s.wl.extend(bk.dl[r.clone()].iter().map(|d| wide::xor(&la, d)));
-            s.wr.extend(bk.dr[r.clone()].iter().map(|d| wide::xor(&lb, d)));
-            s.cl.extend(bk.cdl[r.clone()].iter().map(|&d| ca ^ d));
-            s.cr.extend(bk.cdr[r].iter().map(|&d| cb ^ d));
+            let (a, b) = (a as usize, b as usize);
+            let (ca, cb) = (clab[a], clab[b]);
+            let mine = wide::lsb(&lab[a]) as u8 | (wide::lsb(&lab[b]) as u8) << 1;
+            s.left.push(lab[a]);
+            let r = k * bucket..(k + 1) * bucket;
+            for (d, &l) in cd[2 * r.start..2 * r.end].chunks_exact(2).zip(&lsbs[r]) {
+                s.u.extend([ca ^ d[0], cb ^ d[1]]);
+                s.colours.push(mine ^ l);
+            }
         }
-        s.out.clear();
-        s.out.resize(m, [Block::ZERO; L]);
-        eval_batch_compressed_at(
-            &s.wl,
-            &s.wr,
-            &s.cl,
-            &s.cr,
-            &bk.tables[2 * range.start..2 * range.end],
-            keys.compress,
+        if s.out.len() < m {
+            s.out.resize(m, [Block::ZERO; L]);
+        }
+        eval_soldered_at(
+            &s.u,
+            &s.colours,
+            &s.left,
+            bucket,
+            &bk.tables[2 * at..2 * (at + m)],
+            &bk.dout[at..at + m],
             0,
-            &bk.id[range.clone()],
-            &mut s.out,
+            &bk.id[at..at + m],
+            &mut s.out[..m],
             &mut s.hash,
         )?;
         // The single-good-gate rule: one valid label → use it; two
         // different valid labels → Δ*. Each bucket's distinct candidates
-        // (B equal ones from an honest bucket: one) are verified for the
-        // whole layer in one batch, against ⟨h⟩ and ⟨h⟩ ⊕ ⟨Δ⟩; then, in
-        // bucket order, the first valid candidate is the label and a later
-        // valid one (distinct, so different) gives Δ*, as checking them one
-        // by one would.
-        s.cand.clear();
-        s.span.clear();
-        for k in 0..layer.ands.len() {
-            let first = s.cand.len();
-            for j in 0..bucket {
-                let wo = wide::xor(&s.out[k * bucket + j], &bk.dout[at + k * bucket + j]);
-                if !s.cand[first..].contains(&wo) {
-                    s.cand.push(wo);
+        // in bucket order: the first valid one is the label and a later
+        // valid one (distinct, so different) gives Δ*, as checking them
+        // one by one would.
+        s.extra.clear();
+        for k in 0..na {
+            let cands = &s.out[k * bucket..(k + 1) * bucket];
+            label_bytes_into(&cands[0], first.get_mut(q0 + k));
+            let from = s.extra.len();
+            for c in &cands[1..] {
+                if *c != cands[0] && !s.extra[from..].iter().any(|(_, e)| e == c) {
+                    if s.extra.len() == from {
+                        s.extra.push((k, cands[0]));
+                    }
+                    s.extra.push((k, *c));
                 }
             }
-            s.span.push((first, s.cand.len()));
         }
-        let n = s.cand.len();
-        let (hs, ls) = s
-            .rows
-            .get_or_insert_with(|| (Rows::zeroed(0, ww), Rows::zeroed(0, 16 * L)));
-        hs.resize(n);
-        ls.resize(n);
-        for (&(_, _, o, _), &(from, to)) in layer.ands.iter().zip(&s.span) {
-            let o = o as usize;
-            for c in from..to {
-                hs.get_mut(c).copy_from_slice(&ex.hm[o * ww..(o + 1) * ww]);
-                label_bytes_into(&s.cand[c], ls.get_mut(c));
+        // Buckets with several candidates: all of them, now.
+        s.which_extra.clear();
+        if !s.extra.is_empty() {
+            let n = s.extra.len();
+            let (mut hs, mut ls) = (Rows::zeroed(n, ww), Rows::zeroed(n, 16 * L));
+            for (e, (k, c)) in s.extra.iter().enumerate() {
+                hs.get_mut(e).copy_from_slice(bk.h_out.get(q0 + k));
+                label_bytes_into(c, ls.get_mut(e));
             }
+            s.which_extra.resize(n, None);
+            keys.wire
+                .verify_batch_either(&hs, hd, &ls, &mut s.which_extra);
         }
-        s.which.clear();
-        s.which.resize(n, None);
-        keys.wire.verify_batch_either(hs, hd, ls, &mut s.which);
-        let mut empty = false;
-        let mut extracted = None;
-        for (&(_, _, o, _), &(from, to)) in layer.ands.iter().zip(&s.span) {
+        let (mut empty, mut extracted) = (false, None);
+        let mut e = 0usize;
+        for (k, &(_, _, o, _)) in layer.ands.iter().enumerate() {
             let o = o as usize;
-            let mut valid: Option<Label<L>> = None;
-            for c in from..to {
-                if s.which[c].is_none() {
-                    continue;
+            let w = if e < s.extra.len() && s.extra[e].0 == k {
+                s.decided[q0 + k] = true;
+                let mut valid: Option<Label<L>> = None;
+                let mut done = false;
+                while e < s.extra.len() && s.extra[e].0 == k {
+                    if !done && s.which_extra[e].is_some() {
+                        let c = s.extra[e].1;
+                        match valid {
+                            None => valid = Some(c),
+                            Some(w) => {
+                                extracted.get_or_insert(wide::xor(&w, &c));
+                                done = true;
+                            }
+                        }
+                    }
+                    e += 1;
                 }
                 match valid {
-                    None => valid = Some(s.cand[c]),
-                    Some(w) => {
-                        extracted.get_or_insert(wide::xor(&w, &s.cand[c]));
-                        break;
+                    Some(w) => w,
+                    None => {
+                        empty = true;
+                        continue;
                     }
                 }
-            }
-            match valid {
-                Some(w) => {
-                    lab[o] = w;
-                    clab[o] = keys.compress.apply(&w);
-                }
-                None => empty = true,
-            }
+            } else {
+                s.out[k * bucket]
+            };
+            lab[o] = w;
+            clab[o] = keys.compress.apply(&w);
         }
         if let Some(d) = extracted {
-            return Ok(Walk::Extracted(d));
-        }
-        if empty {
-            return Ok(Walk::Empty);
+            stop = Some((li, Walk::Extracted(d)));
+        } else if empty {
+            stop = Some((li, Walk::Empty));
         }
         at += m;
+        q0 += na;
+        if stop.is_some() {
+            break;
+        }
+    }
+    // The deferred buckets, all at once: the first that fails is an empty
+    // bucket in its layer.
+    s.which.clear();
+    s.which.resize(n_and, None);
+    keys.wire
+        .verify_batch_either(&bk.h_out, hd, &first, &mut s.which);
+    s.first = Some(first);
+    let mut q = 0usize;
+    for (li, layer) in sched.layers.iter().enumerate() {
+        if q >= q0 || stop.as_ref().is_some_and(|(l, _)| *l <= li) {
+            break;
+        }
+        let r = q..q + layer.ands.len();
+        if r.clone().any(|q| !s.decided[q] && s.which[q].is_none()) {
+            return Ok(Walk::Empty);
+        }
+        q = r.end;
+    }
+    if let Some((li, found)) = stop {
+        // Its own layer's deferred buckets: an empty one there is decided
+        // by the layer's rule (extraction first).
+        let r = q..q + sched.layers[li].ands.len();
+        let empty_here = r.clone().any(|q| !s.decided[q] && s.which[q].is_none());
+        return Ok(match found {
+            Walk::Extracted(d) => Walk::Extracted(d),
+            _ if empty_here => Walk::Empty,
+            other => other,
+        });
     }
     Ok(Walk::Done)
 }

@@ -189,7 +189,7 @@ impl<const L: usize> Party for JimuAlice<L> {
         if let Some(store) = self.store.as_mut() {
             // Build from stored material (a later run that knows f).
             let run = jstore::alice_take::<L>(store, ch, &self.cfg, &self.opts)?;
-            let execs = build::alice(
+            let mut execs = build::alice(
                 ch,
                 &self.cfg.circuit,
                 &self.owner,
@@ -201,6 +201,9 @@ impl<const L: usize> Party for JimuAlice<L> {
                 &mut self.prg,
                 &self.cheats,
             )?;
+            for ex in &mut execs {
+                eval::alice_prepare(ex, &run.rots, &run.sz)?;
+            }
             self.ready.extend(execs);
             self.rots = Some(run.rots);
             self.sz = Some(run.sz);
@@ -211,7 +214,7 @@ impl<const L: usize> Party for JimuAlice<L> {
         let st = self.setup.as_ref().ok_or_else(|| missing("Setup"))?;
         let (g, asg) = self.gates.take().ok_or_else(|| missing("Generate"))?;
         let lp = st.perm.params().ell;
-        let execs = build::alice(
+        let mut execs = build::alice(
             ch,
             &self.cfg.circuit,
             &self.owner,
@@ -223,6 +226,10 @@ impl<const L: usize> Party for JimuAlice<L> {
             &mut self.prg,
             &self.cheats,
         )?;
+        let rots = self.rots.as_ref().ok_or_else(|| missing("Generate"))?;
+        for ex in &mut execs {
+            eval::alice_prepare(ex, rots, &sz)?;
+        }
         self.ready.extend(execs);
         Ok(())
     }
@@ -239,8 +246,7 @@ impl<const L: usize> Party for JimuAlice<L> {
             .ready
             .pop_front()
             .ok_or_else(|| Error::Exhausted("jimu: no built execution left".into()))?;
-        let rots = self.rots.as_ref().ok_or_else(|| missing("Generate"))?;
-        let r = eval::alice(ch, &ex, rots, &sz, delta, &x, &mut self.prg, &self.cheats);
+        let r = eval::alice(ch, &ex, &sz, delta, &x, &mut self.prg, &self.cheats);
         self.spent = Some(ex);
         r.map(|()| None)
     }
@@ -253,6 +259,7 @@ impl<const L: usize> Party for JimuAlice<L> {
                 *p = false;
             }
             ex.shares.zeroize();
+            ex.masked_shares.zeroize();
         }
     }
 }
@@ -419,6 +426,18 @@ impl<const L: usize> Party for JimuBob<L> {
                         .to_vec(),
                 );
             }
+            for ex in &mut execs {
+                eval::bob_prepare(
+                    ex,
+                    &run.rots,
+                    &run.sz,
+                    run.keys.wire.params(),
+                    &mut self.prg,
+                )?;
+            }
+            let xi = run.keys.wire.params().xi();
+            self.scratch
+                .reserve(&self.cfg.circuit, &self.sched, &run.sz, xi);
             self.ready.extend(execs);
             self.rots = Some(run.rots);
             self.sz = Some(run.sz);
@@ -428,7 +447,7 @@ impl<const L: usize> Party for JimuBob<L> {
         let sz = self.sz.ok_or_else(|| missing("Generate"))?;
         let st = self.setup.as_ref().ok_or_else(|| missing("Setup"))?;
         let (g, asg) = self.gates.as_mut().ok_or_else(|| missing("Generate"))?;
-        let execs = build::bob(
+        let mut execs = build::bob(
             ch,
             &self.cfg.circuit,
             &self.sched,
@@ -444,6 +463,12 @@ impl<const L: usize> Party for JimuBob<L> {
         // Build copied every bucket gate's table into its execution:
         // the tables are not needed again.
         g.tables = Vec::new();
+        let rots = self.rots.as_ref().ok_or_else(|| missing("Generate"))?;
+        for ex in &mut execs {
+            eval::bob_prepare(ex, rots, &sz, st.wire.params(), &mut self.prg)?;
+        }
+        self.scratch
+            .reserve(&self.cfg.circuit, &self.sched, &sz, st.wire.params().xi());
         self.ready.extend(execs);
         Ok(())
     }
@@ -490,7 +515,6 @@ impl<const L: usize> Party for JimuBob<L> {
             &sz,
             &keys,
             &y,
-            &mut self.prg,
             &mut self.scratch,
         );
         self.spent = Some(ex);
