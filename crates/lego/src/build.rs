@@ -236,6 +236,11 @@ impl Shared {
         Ok(CopyIds { at, map })
     }
 
+    /// [`Shared::reserve`] for each of `n` copies, in order.
+    pub fn reserve_copies(&self, layout: &mut Layout, n: usize) -> Result<Vec<CopyIds>> {
+        (0..n).map(|_| self.reserve(layout)).collect()
+    }
+
     /// The ids of an in-memory copy: the plan's sets renumbered.
     fn built(&self, copy: &CopyIds) -> Built {
         let p = &self.planned.built;

@@ -306,9 +306,7 @@ impl Party for LegoAlice {
         // trip per copy).
         let shared = Arc::clone(&self.build);
         let copies = step("build: reserve components", || {
-            (0..self.cfg.executions)
-                .map(|_| shared.reserve(&mut layout))
-                .collect::<Result<Vec<_>>>()
+            shared.reserve_copies(&mut layout, self.cfg.executions)
         })?;
         let hcom_s = self.hcom()?;
         let built = step("build: open solderings (send)", || {
@@ -562,9 +560,7 @@ impl Party for LegoBob {
         // As Alice: one plan, one batch opening for all copies.
         let shared = Arc::clone(&self.build);
         let copies = step("build: reserve components", || {
-            (0..self.cfg.executions)
-                .map(|_| shared.reserve(&mut layout))
-                .collect::<Result<Vec<_>>>()
+            shared.reserve_copies(&mut layout, self.cfg.executions)
         })?;
         let hcom_r = self.hcom()?;
         let built = step("build: verify solderings (receive)", || {

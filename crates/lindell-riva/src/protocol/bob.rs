@@ -904,6 +904,28 @@ enum Received {
 }
 
 impl Openings {
+    /// What wires `base..base + bits.len()` of member `i` must open, once
+    /// the bucket is known to hold their commitments.
+    fn of(
+        bk: &Arc<BobBucket>,
+        i: usize,
+        base: usize,
+        bits: &[bool],
+        got: Received,
+        check: &'static str,
+    ) -> Result<Openings> {
+        commitments(bk, i, base, bits.len())?;
+        Ok(Openings {
+            bk: Arc::clone(bk),
+            i,
+            j: bk.members[i],
+            base,
+            bits: bits.to_vec(),
+            got,
+            check,
+        })
+    }
+
     /// Whether every label opens its commitment (else the batch's check).
     fn verify(&self) -> Result<()> {
         let n = self.bits.len();
@@ -1125,16 +1147,7 @@ fn recv_labels(
     let mut flat = vec![0u8; 32 * bits.len()];
     ch.recv_bytes(&mut flat)?;
     out.extend(flat.chunks_exact(32).map(|c| split_opening(c).0));
-    commitments(bk, i, base, bits.len())?;
-    Ok(Openings {
-        bk: Arc::clone(bk),
-        i,
-        j: bk.members[i],
-        base,
-        bits: bits.to_vec(),
-        got: Received::WithOpenings(flat),
-        check,
-    })
+    Openings::of(bk, i, base, bits, Received::WithOpenings(flat), check)
 }
 
 /// Whether every block commitment input hashes to its commitment.
@@ -1158,16 +1171,14 @@ fn recv_public_labels(
 ) -> Result<Openings> {
     let labs = ch.recv_block_vec(bits.len())?;
     out.extend_from_slice(&labs);
-    commitments(bk, i, base, bits.len())?;
-    Ok(Openings {
-        bk: Arc::clone(bk),
+    Openings::of(
+        bk,
         i,
-        j: bk.members[i],
         base,
-        bits: bits.to_vec(),
-        got: Received::Labels(labs),
-        check: CHECK_PUBLIC_INPUT,
-    })
+        bits,
+        Received::Labels(labs),
+        CHECK_PUBLIC_INPUT,
+    )
 }
 
 /// Receives `λ_i` with its opening and checks it (`lambda-decommit`).
