@@ -105,7 +105,7 @@ fn run<S: TableSource>(
     src: &mut S,
 ) -> Result<EvalOutput> {
     check_inputs(plan, input_labels)?;
-    let layout = plan.layout(keep);
+    let layout = plan.layout(keep)?;
     let mut w = walk::start(layout, input_labels);
     let mut p = walk::start_pis(layout, 1);
     walk::walk(layout, &mut w, |w, b| {
@@ -164,7 +164,7 @@ pub fn evaluate_streaming(
     check_inputs(plan, input_labels)?;
     let mut src = ChannelSource {
         ch,
-        buf: vec![Block::ZERO; READ_CHUNK.max(TABLE_BLOCKS * plan.max_batch())],
+        buf: vec![Block::ZERO; READ_CHUNK.max(TABLE_BLOCKS * plan.layout(keep)?.max_batch())],
         pos: 0,
         len: 0,
         unread: 16 * plan.table_blocks(),

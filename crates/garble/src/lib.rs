@@ -29,7 +29,8 @@ pub use decode::{decode, decode_checked, Decoding};
 pub use delta::Delta;
 pub use evaluator::{evaluate, evaluate_streaming, EvalOutput};
 pub use garbler::{
-    garble, garble_into, garble_streaming, garble_to_channel, GarbleOutput, GarbledCircuit, Garbler,
+    garble, garble_into, garble_into_with, garble_streaming, garble_to_channel, GarbleOutput,
+    GarbleScratch, GarbledCircuit, Garbler,
 };
 pub use gate::{eval_and, eval_ands, garble_and, garble_ands, AndScratch};
 pub use many::{evaluate_many, evaluate_many_side_by_side, LANES_XORS_PER_AND};

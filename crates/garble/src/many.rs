@@ -57,7 +57,7 @@ pub fn evaluate_many(
     keep: Keep,
 ) -> Result<Vec<EvalOutput>> {
     check_jobs(plan, jobs)?;
-    let layout = plan.layout(keep);
+    let layout = plan.layout(keep)?;
     if !jobs.is_empty() && one_at_a_time_pays(layout) {
         return jobs
             .iter()
@@ -116,7 +116,7 @@ fn side_by_side(
     jobs: &[(&GarbledCircuit, &[Block])],
     keep: Keep,
 ) -> Result<Vec<EvalOutput>> {
-    let layout = plan.layout(keep);
+    let layout = plan.layout(keep)?;
     if jobs.is_empty() {
         return Ok(Vec::new());
     }

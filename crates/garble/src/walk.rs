@@ -33,6 +33,21 @@ pub(crate) fn start(layout: &Layout, inputs: &[Block]) -> Labels {
     w
 }
 
+/// [`start`] into a kept vector: zeroed, resized to `layout`, `inputs` on
+/// the input slots (the zero slot must read zero, so the vector is
+/// cleared whatever it held).
+pub(crate) fn start_into(layout: &Layout, inputs: &[Block], w: &mut Labels) {
+    w.clear();
+    w.resize(layout.num_slots, Block::ZERO);
+    w[..inputs.len()].copy_from_slice(inputs);
+}
+
+/// [`start_pis`] into a kept vector.
+pub(crate) fn start_pis_into(layout: &Layout, per: usize, p: &mut Labels) {
+    p.clear();
+    p.resize(per * layout.prog.pi_bound(), Block::ZERO);
+}
+
 /// A fresh π vector for `layout` (`per` blocks per π slot: 2 for the
 /// garbler, 1 for the evaluator). π of a label reveals the label (π is a
 /// public permutation), so it is wiped like the labels.

@@ -100,10 +100,12 @@ fn main() {
             let t3 = Instant::now();
             std::hint::black_box(&p);
             println!(
-                "setup build {:.1} ms; main_circuit {:.1}; plan of C {:.1} ms",
+                "setup build {:.1} ms; main_circuit {:.1}; plan of C {:.1} ms; live slots of C {}, of C' {}",
                 (t1 - t).as_secs_f64() * 1e3,
                 (t2 - t1).as_secs_f64() * 1e3,
-                (t3 - t2).as_secs_f64() * 1e3
+                (t3 - t2).as_secs_f64() * 1e3,
+                st.plan.live_slots(),
+                st.plan2.live_slots()
             );
         }
     }

@@ -44,6 +44,7 @@
 use brickyard_circuit::{Circuit, Gate, WireId};
 use brickyard_core::aes::halfgates::{AndSlots, SlotProgram, SlotXors};
 use brickyard_core::{Error, Result};
+use std::sync::{Arc, OnceLock};
 
 /// Largest number of AND gates hashed in one batch. A batch's scratch is
 /// two buffers of 4 blocks per AND for the garbler (2 × 16 KiB here) and
@@ -103,17 +104,25 @@ pub(crate) struct Layout {
 }
 
 /// A circuit compiled for garbling and evaluation; reuse it across executions.
+///
+/// The dense layout is compiled on first use ([`crate::Keep::AllWires`]):
+/// most callers never ask for every wire's label, and compiling it was
+/// about a third of a plan's compile time (Lindell–Riva compiles two
+/// plans per run, since its circuit holds Bob's fresh matrix).
 #[derive(Clone, Debug)]
 pub struct GarblePlan {
     pub(crate) num_wires: usize,
     pub(crate) input_wires: Vec<WireId>,
     pub(crate) output_wires: Vec<WireId>,
     pub(crate) compact: Layout,
-    pub(crate) dense: Layout,
-    max_batch: usize,
+    dense: OnceLock<Layout>,
+    /// What the dense layout is compiled from.
+    order: Arc<Order>,
+    pi_cache: bool,
 }
 
 /// The gates in plan order over original wire ids, before slot assignment.
+#[derive(Debug)]
 struct Order {
     linear: Vec<[WireId; 3]>,
     ands: Vec<[WireId; 3]>,
@@ -147,6 +156,17 @@ impl Written {
             Some(_) => Err(Error::config(format!("wire {w} is written twice"))),
             None => Err(Error::config(format!("wire {w} out of range"))),
         }
+    }
+}
+
+impl Layout {
+    /// Most ANDs in one walk step (a streaming buffer holds one step's tables).
+    pub(crate) fn max_batch(&self) -> usize {
+        self.steps
+            .iter()
+            .map(|s| (s.ands.1 - s.ands.0) as usize)
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -275,28 +295,41 @@ impl GarblePlan {
             written.read(w)?;
         }
         let compact = layout(&o, num_wires, &input_wires, &output_wires, true, pi_cache)?;
-        let dense = layout(&o, num_wires, &input_wires, &output_wires, false, pi_cache)?;
-        let max_batch = [&compact, &dense]
-            .iter()
-            .flat_map(|l| l.steps.iter().map(|s| (s.ands.1 - s.ands.0) as usize))
-            .max()
-            .unwrap_or(0);
         Ok(GarblePlan {
             num_wires,
             compact,
-            dense,
+            dense: OnceLock::new(),
+            order: Arc::new(o),
+            pi_cache,
             input_wires,
             output_wires,
-            max_batch,
         })
     }
 
-    /// The layout to walk: compact unless every wire's label is wanted.
-    pub(crate) fn layout(&self, keep: crate::Keep) -> &Layout {
+    /// The layout to walk: compact unless every wire's label is wanted
+    /// (the dense layout, compiled the first time it is asked for).
+    pub(crate) fn layout(&self, keep: crate::Keep) -> Result<&Layout> {
         match keep {
-            crate::Keep::Outputs => &self.compact,
-            crate::Keep::AllWires => &self.dense,
+            crate::Keep::Outputs => Ok(&self.compact),
+            crate::Keep::AllWires => self.dense(),
         }
+    }
+
+    /// The dense layout (every wire its own slot), compiled once.
+    pub(crate) fn dense(&self) -> Result<&Layout> {
+        if let Some(l) = self.dense.get() {
+            return Ok(l);
+        }
+        let l = layout(
+            &self.order,
+            self.num_wires,
+            &self.input_wires,
+            &self.output_wires,
+            false,
+            self.pi_cache,
+        )?;
+        // Two threads racing here compile the same layout; one is kept.
+        Ok(self.dense.get_or_init(|| l))
     }
 
     /// The compact layout's slot program, for benchmarks that time its
@@ -357,8 +390,10 @@ impl GarblePlan {
         self.compact.num_slots
     }
 
+    /// Most ANDs handed to a kernel in one walk step of the compact layout.
+    #[cfg(test)]
     pub(crate) fn max_batch(&self) -> usize {
-        self.max_batch
+        self.compact.max_batch()
     }
 }
 

@@ -39,7 +39,7 @@ fn wide_layers_are_split_and_inv_is_a_polarity() {
     // joins too.
     assert_eq!(p.batch_count(), 1);
     assert_eq!(p.max_batch(), n as usize);
-    for l in [&p.compact, &p.dense] {
+    for l in [&p.compact, p.dense().unwrap()] {
         let ands: Vec<_> = l.steps.iter().map(|s| s.ands).collect();
         assert_eq!(ands, vec![(0, n)]);
         let andless: Vec<_> = (0..l.prog.stages().len())
@@ -54,10 +54,10 @@ fn wide_layers_are_split_and_inv_is_a_polarity() {
     }
     // Dense: 2n inputs, the zero slot, n AND outputs; the INV wire
     // aliases the last.
-    assert_eq!(p.dense.num_slots, 3 * n as usize + 1);
-    assert_eq!(p.dense.wire_slots[3 * n as usize], 3 * n);
-    assert!(p.dense.wire_flips[3 * n as usize]);
-    assert!(!p.dense.wire_flips[3 * n as usize - 1]);
+    assert_eq!(p.dense().unwrap().num_slots, 3 * n as usize + 1);
+    assert_eq!(p.dense().unwrap().wire_slots[3 * n as usize], 3 * n);
+    assert!(p.dense().unwrap().wire_flips[3 * n as usize]);
+    assert!(!p.dense().unwrap().wire_flips[3 * n as usize - 1]);
     // Compact: a layer piece's outputs never take its own inputs' slots
     // or its other outputs' (those are freed when the piece ends), but
     // later pieces reuse them.
@@ -117,8 +117,8 @@ fn compact_slots_never_clobber_live_wires() {
     assert_eq!(l.output_slots, vec![4, 3]);
     assert_eq!(l.num_slots, 5);
     // The dense layout keeps every wire, so it folds nothing.
-    assert!(p.dense.prog.folds(0..2).is_empty());
-    assert_eq!(p.dense.prog.xors().len(), 1);
+    assert!(p.dense().unwrap().prog.folds(0..2).is_empty());
+    assert_eq!(p.dense().unwrap().prog.xors().len(), 1);
 }
 
 /// Layers of ANDs over XORs of the previous layer's outputs, all read
@@ -206,7 +206,7 @@ fn folded_roots_garble_like_the_dense_layout() {
             .count();
         assert_eq!(folded > 0, width <= FOLD_PIECE, "width {width}");
         folded_pieces += folded;
-        assert!(p.dense.prog.folds(0..n).is_empty());
+        assert!(p.dense().unwrap().prog.folds(0..n).is_empty());
         let mut g = Garbler::from_prg(Prg::from_seed(Block(seed)));
         let zl = g.input_zero_labels(&p);
         let d = g.delta().clone();
@@ -240,7 +240,7 @@ fn folded_roots_garble_like_the_dense_layout() {
 /// labels, both sides.
 fn stages_match_portable(p: &GarblePlan, name: &str) {
     use brickyard_core::{prg::Prg, Block};
-    for l in [&p.compact, &p.dense] {
+    for l in [&p.compact, p.dense().unwrap()] {
         let prog = &l.prog;
         let mut prg = Prg::from_seed(Block(7));
         let delta = prg.random_block().with_lsb(true);
@@ -279,7 +279,7 @@ fn hoisted_stages_match_the_portable_backend() {
     for name in ["aes_128.txt", "sha256.txt"] {
         let c = brickyard_circuit::load(dir.join(name)).unwrap();
         let p = GarblePlan::new(&c).unwrap();
-        for l in [&p.compact, &p.dense] {
+        for l in [&p.compact, p.dense().unwrap()] {
             let prog = &l.prog;
             let andless = (0..prog.stages().len() - 1)
                 .filter(|&s| prog.stages_ands(s..s + 1).is_empty())
@@ -309,7 +309,7 @@ fn hoisted_stages_match_the_portable_backend() {
             (40_000, 25_000)
         };
         assert!(g >= want.0 && e >= want.1, "{name}: fed {g} / {e}");
-        for l in [&p.compact, &p.dense] {
+        for l in [&p.compact, p.dense().unwrap()] {
             assert_feed_invariants(l, name);
         }
         // Pieces share walk steps (AES-128: 60 pieces, SHA-256: 1 607).
@@ -345,7 +345,7 @@ fn dead_xors_are_dropped_from_the_compact_layout_only() {
     };
     let p = GarblePlan::new(&c).unwrap();
     assert!(p.compact.prog.xors().is_empty());
-    assert_eq!(p.dense.prog.xors().len(), 1);
+    assert_eq!(p.dense().unwrap().prog.xors().len(), 1);
     assert_eq!(p.compact.output_flips, vec![true]);
 }
 
@@ -555,7 +555,7 @@ fn moved_roots_garble_like_the_dense_layout() {
         let c = xor_heavy_circuit(seed, 14);
         let p = GarblePlan::new(&c).unwrap();
         let name = format!("seed {seed}");
-        for l in [&p.compact, &p.dense] {
+        for l in [&p.compact, p.dense().unwrap()] {
             own += assert_feed_invariants(l, &name);
         }
         let mut g = Garbler::from_prg(Prg::from_seed(Block(seed)));
@@ -708,7 +708,7 @@ fn packed_layers_garble_like_the_dense_layout() {
         if groups == group_count(&q) && groups < group_count(&o) {
             packed_plans += 1;
         }
-        for l in [&p.compact, &p.dense] {
+        for l in [&p.compact, p.dense().unwrap()] {
             assert_feed_invariants(l, &name);
         }
         let mut g = Garbler::from_prg(Prg::from_seed(Block(seed)));

@@ -53,7 +53,7 @@ impl WidePlan {
     /// Compiles from a plan made by [`GarblePlan::new`] (a π-cached plan
     /// is refused: its batches read π slots this walk does not keep).
     pub fn new(plan: &GarblePlan) -> Result<Self> {
-        let layout = plan.layout(crate::Keep::Outputs);
+        let layout = plan.layout(crate::Keep::Outputs)?;
         let prog = &layout.prog;
         if !prog.pi_jobs().is_empty() {
             return Err(Error::config(

@@ -26,7 +26,8 @@ use crate::excom::{block_input, commit, commit_block, commit_blocks, Commitment,
 use brickyard_core::prg::Prg;
 use brickyard_core::{Block, Channel, Result};
 use brickyard_garble::{
-    garble, garble_into, Decoding, Delta, GarbleOutput, GarblePlan, GarbledCircuit, Keep,
+    garble, garble_into_with, Decoding, Delta, GarbleOutput, GarblePlan, GarbleScratch,
+    GarbledCircuit, Keep,
 };
 use zeroize::{Zeroize, Zeroizing};
 
@@ -87,6 +88,8 @@ pub struct Scratch {
     labels: Vec<[Commitment; 2]>,
     /// The garbled tables of the last bundle (public).
     tables: Vec<Block>,
+    /// The garbling's label vector (secret; wiped when dropped).
+    garbling: GarbleScratch,
 }
 
 impl Scratch {
@@ -129,13 +132,14 @@ pub fn generate_into(
     scratch: &mut Scratch,
 ) -> Result<BundleSecret> {
     let (mut secret, delta) = expand(shape, j, seed);
-    let out = garble_into(
+    let out = garble_into_with(
         plan,
         &delta,
         &secret.zero,
         0,
         Keep::Outputs,
         &mut public.gc.tables,
+        &mut scratch.garbling,
     )?;
     public.gc.tweak_offset = 0;
     let tail = finish(&mut secret, &out, &mut scratch.blocks, &mut public.labels);
@@ -162,13 +166,14 @@ pub fn generate_to(
     scratch: &mut Scratch,
 ) -> Result<BundleSecret> {
     let (mut secret, delta) = expand(shape, j, seed);
-    let out = garble_into(
+    let out = garble_into_with(
         plan,
         &delta,
         &secret.zero,
         0,
         Keep::Outputs,
         &mut scratch.tables,
+        &mut scratch.garbling,
     )?;
     ch.send_blocks_now(&scratch.tables)?;
     finish(&mut secret, &out, &mut scratch.blocks, &mut scratch.labels)
