@@ -349,8 +349,9 @@ impl Alice {
     ) -> Result<Vec<Vec<BundleSecret>>> {
         let per = st.ots_per_bucket();
         let mut kept = Vec::with_capacity(buckets.len());
-        // One message buffer for every OT (wiped when dropped).
-        let mut msg = Zeroizing::new(Vec::with_capacity(32 * st.b().max(st.b2())));
+        // One buffer for the messages of all OTs of a part of a bucket
+        // (wiped when dropped).
+        let mut msg = Zeroizing::new(Vec::new());
         for (k, members) in buckets.iter().enumerate() {
             let secs: Vec<BundleSecret> = members
                 .iter()
@@ -360,25 +361,35 @@ impl Alice {
             let (c, c2) = secs.split_at(st.b());
             let mut ot = k * per;
             for (part, shape) in [(c, st.shape), (c2, st.shape2)] {
-                for w in shape.x..shape.x + shape.ot {
-                    let (k0, k1) = self.rot[ot];
-                    // Both messages, each under its own pad, in one write.
-                    msg.clear();
-                    for bit in [false, true] {
-                        for s in part {
-                            let (l, _) = s.label_with_opening(w, bit);
-                            msg.extend_from_slice(&l.to_bytes());
+                // Per OT wire both messages, each the wire's labels of one
+                // bit in all the part's circuits: written member by
+                // member (each bundle's labels read in order: they were
+                // made long ago and are out of cache), then each message
+                // under its own pad, and the part in one write.
+                let count = part.len();
+                let row = 32 * count;
+                msg.clear();
+                msg.resize(row * shape.ot, 0);
+                for (m, s) in part.iter().enumerate() {
+                    for (t, out) in msg.chunks_exact_mut(row).enumerate() {
+                        for bit in [false, true] {
+                            let l = s.label(shape.x + t, bit);
+                            let at = 16 * count * bit as usize + 16 * m;
+                            out[at..at + 16].copy_from_slice(&l.to_bytes());
                         }
                     }
-                    let (m0, m1) = msg.split_at_mut(16 * part.len());
-                    if self.cheat == Cheat::SelectiveOt && w == shape.x && ot == k * per {
+                }
+                for (t, out) in msg.chunks_exact_mut(row).enumerate() {
+                    let (m0, m1) = out.split_at_mut(16 * count);
+                    if self.cheat == Cheat::SelectiveOt && t == 0 && ot == k * per {
                         m1[0] ^= 1;
                     }
+                    let (k0, k1) = self.rot[ot + t];
                     pads::xor_pad(k0, m0);
                     pads::xor_pad(k1, m1);
-                    ch.send_bytes(&msg)?;
-                    ot += 1;
                 }
+                ch.send_bytes(&msg)?;
+                ot += shape.ot;
             }
             match &mut self.store {
                 // One bucket at a time to disk (see `record.rs`).

@@ -564,12 +564,13 @@ impl Bob {
     ) -> Result<Vec<Option<BobBucket>>> {
         let per = st.ots_per_bucket();
         let mut kept = Vec::with_capacity(proven.len());
-        // Buffers reused by every bucket: both encrypted messages of one
-        // OT (wiped when dropped), the commitment inputs and the
-        // commitments they must hash to.
+        // Buffers reused by every bucket: the encrypted messages of one
+        // part's OTs (wiped when dropped), the commitment inputs, the
+        // commitments they must hash to and those they hash to.
         let mut enc = Zeroizing::new(Vec::new());
         let mut blocks = Vec::new();
         let mut want = Vec::new();
+        let mut got = Vec::new();
         for (k, pd) in proven.into_iter().enumerate() {
             let members = pd.members.clone();
             let mut diffs = vec![vec![0u8; st.excom.msg_bytes]];
@@ -588,28 +589,43 @@ impl Bob {
             // commitment in one batch once the bucket's messages are in.
             blocks.clear();
             want.clear();
-            let mut ot = k * per;
             let choices = self.choices[k * per..(k + 1) * per].to_vec();
+            let keys = &self.keys[k * per..(k + 1) * per];
+            let mut first = 0;
             for (range, shape) in [(0..st.b(), st.shape), (st.b()..members.len(), st.shape2)] {
                 let count = range.len();
-                for w in shape.x..shape.x + shape.ot {
-                    let c = self.choices[ot];
-                    // Both messages in one read; only the chosen one is padded.
-                    enc.resize(32 * count, 0);
-                    ch.recv_bytes(&mut enc)?;
-                    let msg = &mut enc[16 * count * c as usize..16 * count * (c as usize + 1)];
-                    pads::xor_pad(self.keys[ot], msg);
-                    for (t, i) in range.clone().enumerate() {
-                        let chunk = &msg[16 * t..16 * t + 16];
-                        let lab = Block::from_bytes(chunk.try_into().unwrap_or([0; 16]));
-                        blocks.push(label_hash_input(members[i], w, c as u8, lab));
-                        want.push(bs[i].labels[w][c as usize]);
+                // Per OT both messages (`count` labels each); all of the
+                // part's OTs in one read, only the chosen messages padded.
+                let row = 32 * count;
+                enc.resize(row * shape.ot, 0);
+                ch.recv_bytes(&mut enc)?;
+                let (choices, keys) = (&choices[first..], &keys[first..]);
+                for (t, (msg, &c)) in enc.chunks_exact_mut(row).zip(choices).enumerate() {
+                    let half = 16 * count * c as usize;
+                    pads::xor_pad(keys[t], &mut msg[half..half + 16 * count]);
+                }
+                // Member by member, so each bundle's commitments are read
+                // in order (the bundles arrived long ago: out of cache).
+                for (m, i) in range.enumerate() {
+                    let ours = bs[i]
+                        .labels
+                        .get(shape.x..shape.x + shape.ot)
+                        .ok_or_else(|| Error::malformed("lindell-riva: bundle shape"))?;
+                    for (t, (pair, &c)) in ours.iter().zip(choices).enumerate() {
+                        let at = row * t + 16 * count * c as usize + 16 * m;
+                        let mut lab = [0u8; 16];
+                        lab.copy_from_slice(&enc[at..at + 16]);
+                        let lab = Block::from_bytes(lab);
+                        blocks.push(label_hash_input(members[i], shape.x + t, c as u8, lab));
+                        want.push(pair[c as usize]);
                         ot_labels[i].push(lab);
                     }
-                    ot += 1;
                 }
+                first += shape.ot;
             }
-            if !all_open(&blocks, &want) {
+            got.resize(blocks.len(), Commitment([0; 32]));
+            commit_blocks(&blocks, &mut got);
+            if got != want {
                 return Err(cheating(CHECK_OT_LABEL));
             }
             let bk = BobBucket {
