@@ -90,6 +90,8 @@ pub struct Scratch {
     tables: Vec<Block>,
     /// The garbling's label vector (secret; wiped when dropped).
     garbling: GarbleScratch,
+    /// The output-label commitment's value (secret; wiped after use).
+    outputs: Zeroizing<Vec<u8>>,
 }
 
 impl Scratch {
@@ -109,7 +111,13 @@ pub fn generate(
     let (mut secret, delta) = expand(shape, j, seed);
     let (gc, out) = garble(plan, &delta, &secret.zero, 0, Keep::Outputs)?;
     let mut labels = Vec::new();
-    let tail = finish(&mut secret, &out, &mut Vec::new(), &mut labels);
+    let tail = finish(
+        &mut secret,
+        out,
+        &mut Vec::new(),
+        &mut labels,
+        &mut Zeroizing::new(Vec::new()),
+    );
     let public = BundlePublic {
         gc,
         decoding: tail.decoding,
@@ -142,7 +150,13 @@ pub fn generate_into(
         &mut scratch.garbling,
     )?;
     public.gc.tweak_offset = 0;
-    let tail = finish(&mut secret, &out, &mut scratch.blocks, &mut public.labels);
+    let tail = finish(
+        &mut secret,
+        out,
+        &mut scratch.blocks,
+        &mut public.labels,
+        &mut scratch.outputs,
+    );
     public.decoding = tail.decoding;
     public.outputs = tail.outputs;
     public.lambda = tail.lambda;
@@ -176,8 +190,14 @@ pub fn generate_to(
         &mut scratch.garbling,
     )?;
     ch.send_blocks_now(&scratch.tables)?;
-    finish(&mut secret, &out, &mut scratch.blocks, &mut scratch.labels)
-        .send(ch, &scratch.labels)?;
+    finish(
+        &mut secret,
+        out,
+        &mut scratch.blocks,
+        &mut scratch.labels,
+        &mut scratch.outputs,
+    )
+    .send(ch, &scratch.labels)?;
     Ok(secret)
 }
 
@@ -243,12 +263,13 @@ impl Tail {
 /// the label commitments into `labels`, through `blocks`.
 fn finish(
     secret: &mut BundleSecret,
-    out: &GarbleOutput,
+    out: GarbleOutput,
     blocks: &mut Vec<[u8; 64]>,
     labels: &mut Vec<[Commitment; 2]>,
+    outputs: &mut Zeroizing<Vec<u8>>,
 ) -> Tail {
     commit_labels(secret, blocks, labels);
-    tail(secret, out)
+    tail(secret, out, outputs)
 }
 
 /// The label commitments of `secret`'s bundle into `labels` (resized to
@@ -297,18 +318,25 @@ fn commit_labels(
     crate::wipe::wipe(blocks);
 }
 
-/// Takes the output labels into `secret`; the decoding bits and the
-/// commitments to the output labels and to `λ`.
-fn tail(secret: &mut BundleSecret, out: &GarbleOutput) -> Tail {
-    secret.out_zero = Zeroizing::new(out.output_zero_labels.to_vec());
+/// Takes the output labels into `secret` (moved, not copied); the
+/// decoding bits and the commitments to the output labels (their bytes
+/// built in `outputs`, a buffer kept from bundle to bundle and wiped
+/// after use) and to `λ`.
+fn tail(secret: &mut BundleSecret, out: GarbleOutput, outputs: &mut Zeroizing<Vec<u8>>) -> Tail {
+    let decoding = out.decoding();
+    secret.out_zero = out.output_zero_labels;
     let j = secret.j;
+    let delta = Block(secret.delta.0);
+    outputs.clear();
+    for &z in secret.out_zero.iter() {
+        outputs.extend_from_slice(&z.to_bytes());
+        outputs.extend_from_slice(&(z ^ delta).to_bytes());
+    }
+    let commitment = commit(Role::Output(j as u64), outputs, &secret.out_open);
+    crate::wipe::wipe(&mut outputs[..]);
     Tail {
-        decoding: out.decoding(),
-        outputs: commit(
-            Role::Output(j as u64),
-            &secret.output_bytes(),
-            &secret.out_open,
-        ),
+        decoding,
+        outputs: commitment,
         lambda: lambda_commit(j, secret.lambda, &secret.lambda_open),
     }
 }

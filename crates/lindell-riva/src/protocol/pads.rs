@@ -22,8 +22,14 @@ pub(crate) fn xor_pad(key: Block, buf: &mut [u8]) {
         let p = &mut pad[..chunk.len().div_ceil(16)];
         prg.fill_blocks(p);
         for (dst, b) in chunk.chunks_mut(16).zip(p.iter()) {
-            for (d, s) in dst.iter_mut().zip(b.to_bytes()) {
-                *d ^= s;
+            match <&mut [u8; 16]>::try_from(&mut *dst) {
+                // A whole label: one 16-byte XOR.
+                Ok(d) => *d = (Block::from_bytes(*d) ^ *b).to_bytes(),
+                Err(_) => {
+                    for (d, s) in dst.iter_mut().zip(b.to_bytes()) {
+                        *d ^= s;
+                    }
+                }
             }
         }
     }
