@@ -428,6 +428,9 @@ impl BundleSecret {
         )
     }
 
+    /// The output-label commitment's value (the adversary hook
+    /// recommits to shifted labels; bundles build it in `tail`).
+    #[cfg(feature = "adversary")]
     fn output_bytes(&self) -> Zeroizing<Vec<u8>> {
         output_bytes(&self.output_pairs())
     }
