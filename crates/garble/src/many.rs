@@ -59,10 +59,14 @@ pub fn evaluate_many(
     check_jobs(plan, jobs)?;
     let layout = plan.layout(keep);
     if !jobs.is_empty() && one_at_a_time_pays(layout) {
-        return jobs
-            .iter()
-            .map(|(gc, labels)| crate::evaluate(plan, gc, labels, keep))
-            .collect();
+        let mut out = Vec::with_capacity(jobs.len());
+        for pair in jobs.chunks(2) {
+            match pair {
+                [(gc, labels)] => out.push(crate::evaluate(plan, gc, labels, keep)?),
+                _ => out.extend(evaluate_lanes(layout, pair, keep)),
+            }
+        }
+        return Ok(out);
     }
     side_by_side(plan, jobs, keep)
 }
@@ -172,10 +176,14 @@ fn evaluate_lanes(
     let lanes = jobs.len().next_multiple_of(2);
     let n = layout.num_slots * lanes;
     LANES.with_borrow_mut(|buf| {
-        if buf.len() < n {
-            buf.resize(n, Block::ZERO);
+        // Up to 3 blocks more, so that the vector can start on a 64-byte
+        // line: the two-lane kernel moves a slot of both copies as one
+        // 32-byte unit, which would otherwise straddle lines.
+        if buf.len() < n + 3 {
+            buf.resize(n + 3, Block::ZERO);
         }
-        let w = Wiped(&mut buf[..n]);
+        let at = buf.as_ptr().align_offset(64).min(3);
+        let w = Wiped(&mut buf[at..at + n]);
         walk_lanes(layout, jobs, keep, lanes, w.0)
     })
 }
