@@ -33,7 +33,7 @@ pub use garbler::{
     GarbleScratch, GarbledCircuit, Garbler,
 };
 pub use gate::{eval_and, eval_ands, garble_and, garble_ands, AndScratch};
-pub use many::{evaluate_many, evaluate_many_side_by_side, LANES_XORS_PER_AND};
+pub use many::{evaluate_many, evaluate_many_side_by_side};
 pub use plan::GarblePlan;
 pub use walk::Keep;
 

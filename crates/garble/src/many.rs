@@ -5,9 +5,8 @@
 //! AND stage of a copy hashes at most [`crate::plan::GROUP`] gates, and the
 //! two dependent AES passes of the hash wait on each other through a short
 //! batch; an XOR gate moves one block per few instructions of index work.
-//! With VAES-512 the one-copy stage kernel hides much of that (it runs the
-//! next stage's XOR gates between its AES rounds), and [`evaluate_many`]
-//! then takes it for AND-heavy plans (see there).
+//! With VAES-512, [`evaluate_many`] runs the copies two at a time on a
+//! ZMM stage kernel that hides much of that (see there).
 //!
 //! Side by side, the copies' labels live in one vector, **wire-major**:
 //! slot `s` of copy `c` is block `s·L + c` (`L` = the copies rounded up to
@@ -42,15 +41,16 @@ use zeroize::Zeroizing;
 /// order. A job whose tables or labels have the wrong length is
 /// [`Error::Malformed`] before any work.
 ///
-/// The copies go side by side (the lane layout, a stage at a time) unless
-/// the CPU has VAES-512 and the plan has at most [`LANES_XORS_PER_AND`]
-/// XOR gates per AND gate: then one copy at a time on the one-copy stage
-/// kernel, whose ZMM AES runs the next stage's XOR gates between its
-/// rounds (the lanes' YMM kernel runs them apart). Measured on a Xeon
-/// with AVX-512 (`lindell-riva`'s `online_floor` example, AES-128's C,
-/// 6 copies): 8.4 ns per AND one at a time against 13.2 side by side;
-/// on C' (26.8 XOR gates per AND, 13 copies) the lanes win, 0.14 against
-/// 0.18 ms.
+/// With VAES-512 the copies go **two at a time** (the lane layout with
+/// 2 lanes, on the two-copy ZMM stage kernel, which runs the next
+/// stage's XOR gates between its AES rounds; an odd last copy alone on
+/// the one-copy kernel); elsewhere all side by side (the YMM lane
+/// kernel, which runs them apart). Measured on a Xeon with AVX-512
+/// (`lindell-riva`'s `online_floor` example, minima): AES-128's C at 6
+/// copies 6.3 ns per AND in pairs, 8.4 one at a time, 12.3 side by side;
+/// its C' (26.8 XOR gates per AND, 13 copies) 0.117 ms in pairs, 0.124
+/// side by side, 0.18 one at a time (all copies side by side keep a
+/// label vector 7 times larger, out of L1).
 pub fn evaluate_many(
     plan: &GarblePlan,
     jobs: &[(&GarbledCircuit, &[Block])],
@@ -58,11 +58,15 @@ pub fn evaluate_many(
 ) -> Result<Vec<EvalOutput>> {
     check_jobs(plan, jobs)?;
     let layout = plan.layout(keep)?;
-    if !jobs.is_empty() && one_at_a_time_pays(layout) {
-        return jobs
-            .iter()
-            .map(|(gc, labels)| crate::evaluate(plan, gc, labels, keep))
-            .collect();
+    if !jobs.is_empty() && pairs_pay(layout) {
+        let mut out = Vec::with_capacity(jobs.len());
+        for pair in jobs.chunks(2) {
+            match pair {
+                [(gc, labels)] => out.push(crate::evaluate(plan, gc, labels, keep)?),
+                _ => out.extend(evaluate_lanes(layout, pair, keep)),
+            }
+        }
+        return Ok(out);
     }
     side_by_side(plan, jobs, keep)
 }
@@ -79,15 +83,8 @@ pub fn evaluate_many_side_by_side(
     side_by_side(plan, jobs, keep)
 }
 
-/// XOR gates (after fusion) per AND gate up to which, with VAES-512,
-/// [`evaluate_many`] evaluates one copy at a time (see there).
-pub const LANES_XORS_PER_AND: usize = 12;
-
-fn one_at_a_time_pays(layout: &Layout) -> bool {
-    let prog = &layout.prog;
-    brickyard_core::aes::backend_name() == "vaes512"
-        && !layout.steps.iter().any(|s| s.cached)
-        && prog.xors().len() <= LANES_XORS_PER_AND * prog.ands().len()
+fn pairs_pay(layout: &Layout) -> bool {
+    brickyard_core::aes::backend_name() == "vaes512" && !layout.steps.iter().any(|s| s.cached)
 }
 
 fn check_jobs(plan: &GarblePlan, jobs: &[(&GarbledCircuit, &[Block])]) -> Result<()> {
@@ -172,10 +169,14 @@ fn evaluate_lanes(
     let lanes = jobs.len().next_multiple_of(2);
     let n = layout.num_slots * lanes;
     LANES.with_borrow_mut(|buf| {
-        if buf.len() < n {
-            buf.resize(n, Block::ZERO);
+        // Up to 3 blocks more, so that the vector can start on a 64-byte
+        // line: the two-lane kernel moves a slot of both copies as one
+        // 32-byte unit, which would otherwise straddle lines.
+        if buf.len() < n + 3 {
+            buf.resize(n + 3, Block::ZERO);
         }
-        let w = Wiped(&mut buf[..n]);
+        let at = buf.as_ptr().align_offset(64).min(3);
+        let w = Wiped(&mut buf[at..at + n]);
         walk_lanes(layout, jobs, keep, lanes, w.0)
     })
 }

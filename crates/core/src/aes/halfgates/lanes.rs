@@ -130,6 +130,26 @@ impl SlotProgram {
     ) {
         self.check_stage_lanes(w, lanes, range.clone(), tables, offsets);
         #[cfg(target_arch = "x86_64")]
+        if lanes == 2 {
+            if let Some(rk) = fixed_key().vaes512_keys() {
+                // SAFETY: `vaes512_keys` is `Some` only when VAES,
+                // AVX-512F and AES-NI were detected; `check_stage_lanes`
+                // checked `w` at least `2 · bound` blocks and two table
+                // slices of the range's length.
+                unsafe {
+                    x86::pair::eval_stages_pair(
+                        self,
+                        rk,
+                        w,
+                        range,
+                        [tables[0], tables[1]],
+                        [offsets[0], offsets[1]],
+                    )
+                };
+                return;
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
         if let Some(rk) = fixed_key().vaes256_keys() {
             // SAFETY: `vaes256_keys` is `Some` only when VAES, AVX2 and
             // AES-NI were detected; `check_stage_lanes` checked `lanes`

@@ -369,8 +369,9 @@ macro_rules! aes_rounds_fed_at {
 /// [`Feed::one`] and has VAES-512 enabled.
 macro_rules! aes_rounds_fed {
     ($k:expr, $v:expr, $f:expr, $w:expr, $E:expr) => {{
-        let (k, v, f, w): (&[__m512i; 11], &mut [__m512i; _], &mut Feed, *mut Block) =
-            ($k, $v, $f, $w);
+        // `f`: a `Feed` or a `pair::PairFeed` (both have `one`).
+        let (k, v, w): (&[__m512i; 11], &mut [__m512i; _], *mut Block) = ($k, $v, $w);
+        let f = &mut *$f;
         if $E == 0 {
             aes_rounds(k, v);
         } else {
@@ -1412,3 +1413,6 @@ pub(super) unsafe fn pis<const D: bool>(
         }
     }
 }
+
+#[path = "x86_pair.rs"]
+pub(super) mod pair;
