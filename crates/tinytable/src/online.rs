@@ -249,12 +249,14 @@ impl Scratch {
         resize(&mut self.mine_b, groups * t * LANES);
         resize(&mut self.theirs_b, groups * t * LANES);
         resize(&mut self.vals, (t * LANES).max(plan.outs.len()));
-        if let MacScheme::Linear { .. } = l.scheme {
-            if l.verify > 8 {
-                resize(&mut self.keys128, total * t);
-            } else {
-                resize(&mut self.keys64, total * t);
+        match l.scheme {
+            MacScheme::Linear { .. } if l.verify > 8 => resize(&mut self.keys128, total * t),
+            MacScheme::Linear { .. } => resize(&mut self.keys64, total * t),
+            // `a^0 ⊕ a^1` per AND entry read ([`look_up_bit_lookup`]).
+            MacScheme::Lookup { .. } if plan.m == 1 && plan.n <= 3 => {
+                resize(&mut self.keys64, total * t)
             }
+            _ => {}
         }
     }
 }
@@ -571,6 +573,50 @@ fn look_up_bit_linear<const TB: usize>(
     }
 }
 
+/// Pass 2 of [`open_layer_nm`] for AND tables (`n ≤ 3`, 1-bit entries)
+/// under the lookup MAC with `KB`-byte strings: per table of one
+/// execution, my share bit of entry `c` (into `mine`, bit `lane`), my tag
+/// (the string `a^{A_i[c]}`) on it, and both strings `a^0`, `a^1` for the
+/// peer's share of entry `c`, which are adjacent in the record. Which one
+/// the verifier needs is the share the peer sends in pass 3, so pass 2
+/// keeps `a^0` in the returned verify sum and `a^0 ⊕ a^1` in `keys`: pass
+/// 4 then adds `keys[g]` where the peer's bit is 1 and never goes back to
+/// the records (a binary layer's records of 64 executions do not stay in
+/// L2 until then). Returns the XOR of my tags and of the `a^0`.
+#[inline(always)]
+fn look_up_bit_lookup<const KB: usize>(
+    recs: &[u8],
+    cs: &[u8],
+    l: &Layout,
+    keys: &mut [u64],
+    mine: &mut [u64],
+    lane: usize,
+) -> (u64, u64) {
+    let (gb, eb, at) = (l.gate_bytes, l.entry_bytes, l.entries_at + l.tag_off);
+    debug_assert!(l.tag == KB && l.verify == 2 * KB && l.ver_off == l.tag_off + KB);
+    let word = |b: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..KB].copy_from_slice(&b[..KB]);
+        u64::from_le_bytes(w)
+    };
+    let (mut tags, mut zeros) = (0u64, 0u64);
+    for (((rec, &c), key), mw) in recs
+        .chunks_exact(gb)
+        .zip(cs)
+        .zip(keys.iter_mut())
+        .zip(mine.iter_mut())
+    {
+        let c = c as usize & 7;
+        let e = &rec[at + c * eb..at + c * eb + 3 * KB];
+        tags ^= word(e);
+        let a0 = word(&e[KB..]);
+        zeros ^= a0;
+        *key = a0 ^ word(&e[2 * KB..]);
+        *mw |= (((rec[0] >> c) & 1) as u64) << lane;
+    }
+    (tags, zeros)
+}
+
 /// Prefetches what pass 2 will read of one execution's layer. S-box-like
 /// records (whole-byte shares inside the entries): entry `c` of every
 /// table, its first and last byte (an entry may straddle two cache lines);
@@ -693,6 +739,9 @@ fn open_layer_nm(
     // Linear MAC keys wider than a word (`k + m − 1 > 64`: S-box linear-64).
     let wide = vb > 8;
     let linear = matches!(scheme, MacScheme::Linear { .. });
+    // AND tables under the lookup MAC: both strings of the selected entry
+    // are taken in pass 2 ([`look_up_bit_lookup`]).
+    let lookup_bits = matches!(scheme, MacScheme::Lookup { .. }) && bits && n <= 3;
 
     // 1. Entry indices, execution-major: idx[x·t + g].
     for gi in 0..groups {
@@ -749,7 +798,16 @@ fn open_layer_nm(
             let recs = &mats[x].gates[region.clone()];
             let cs = &s.idx[x * t..(x + 1) * t];
             let vals = &mut vals[lane * t..(lane + 1) * t];
-            if linear && bits && n <= 3 && !wide {
+            if lookup_bits {
+                let keys = &mut s.keys64[x * t..(x + 1) * t];
+                let (tags, zeros) = if kb == 8 {
+                    look_up_bit_lookup::<8>(recs, cs, l, keys, mine_w, lane)
+                } else {
+                    look_up_bit_lookup::<4>(recs, cs, l, keys, mine_w, lane)
+                };
+                prove.add_lookup(tags);
+                verify.add_lookup(zeros);
+            } else if linear && bits && n <= 3 && !wide {
                 // AND tables under the linear MAC, the binary hot path.
                 let keys = &mut s.keys64[x * t..(x + 1) * t];
                 if tb == 8 {
@@ -889,6 +947,18 @@ fn open_layer_nm(
         let theirs_b = &s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
         match scheme {
             MacScheme::Passive => {}
+            MacScheme::Lookup { .. } if lookup_bits => {
+                // `a^{s'} = a^0 ⊕ s'·(a^0 ⊕ a^1)`; the `a^0` went in
+                // during pass 2.
+                let mut sum = 0u64;
+                for lane in 0..b {
+                    let keys = &s.keys64[(base + lane) * t..(base + lane + 1) * t];
+                    for (&k, &tw) in keys.iter().zip(theirs_w) {
+                        sum ^= k & 0u64.wrapping_sub((tw >> lane) & 1);
+                    }
+                }
+                verify.add_lookup(sum);
+            }
             MacScheme::Lookup { .. } => {
                 for lane in 0..b {
                     let x = base + lane;
