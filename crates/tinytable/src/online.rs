@@ -409,6 +409,32 @@ fn load_tag(buf: &[u8], at: usize, nbytes: usize) -> u128 {
     }
 }
 
+/// Little-endian integer of the `nbytes ≤ 16` bytes that end at
+/// `buf[end]` (exclusive), through one unaligned load that also ends
+/// there: for the last field of a record entry (the linear key `β`), a
+/// window that starts at the field would run past the entry, into a cache
+/// line the prefetch did not fetch (S-box linear-64: a 16-byte window on a
+/// 9-byte key 10 bytes into a 19-byte entry crosses into the next line for
+/// 7 entry positions in 64, each a full-latency demand miss); ending the
+/// window at the field's end keeps it inside the entry when the entry is
+/// at least as long as the window.
+#[inline(always)]
+fn load_end(buf: &[u8], end: usize, nbytes: usize) -> u128 {
+    if nbytes <= 8 {
+        match end.checked_sub(8).and_then(|s| buf.get(s..end)) {
+            Some(w) => {
+                (u64::from_le_bytes(w.try_into().expect("8 bytes")) >> (64 - 8 * nbytes)) as u128
+            }
+            None => load64(buf, end - nbytes, nbytes) as u128,
+        }
+    } else {
+        match end.checked_sub(16).and_then(|s| buf.get(s..end)) {
+            Some(w) => u128::from_le_bytes(w.try_into().expect("16 bytes")) >> (128 - 8 * nbytes),
+            None => load(buf, end - nbytes, nbytes),
+        }
+    }
+}
+
 /// Appends bit fields to a zeroed byte buffer, LSB first.
 struct BitWriter<'b> {
     out: &'b mut [u8],
@@ -678,10 +704,23 @@ fn look_up_any(recs: &[u8], cs: &[u8], l: &Layout, o: LookUp<'_>) {
             MacScheme::Lookup { .. } => o.prove.add_lookup(load64(recs, at + l.tag_of(c), tb)),
             MacScheme::Linear { .. } => {
                 o.vals[g] = load_tag(recs, at + l.tag_of(c), tb);
+                // The key is the entry's last field: read it with a window
+                // that ends with the entry ([`load_end`]) when the entry is
+                // long enough that the window also starts inside it.
+                let (key, end) = (at + l.verify_of(c), at + l.verify_of(c) + vb);
+                let inside = l.entry_bytes >= if vb > 8 { 16 } else { 8 };
                 if vb > 8 {
-                    o.keys128[g] = load(recs, at + l.verify_of(c), vb);
+                    o.keys128[g] = if inside {
+                        load_end(recs, end, vb)
+                    } else {
+                        load(recs, key, vb)
+                    };
                 } else {
-                    o.keys64[g] = load64(recs, at + l.verify_of(c), vb);
+                    o.keys64[g] = if inside {
+                        load_end(recs, end, vb) as u64
+                    } else {
+                        load64(recs, key, vb)
+                    };
                 }
             }
         }
