@@ -907,22 +907,22 @@ fn open_layer_nm(
     resize(&mut s.msg, msg_len);
     {
         let msg = &mut s.msg[..msg_len];
-        if bits || m == 8 {
+        if m == 8 {
+            // Whole bytes: the rows as they are, back to back.
+            let mut at = 0;
+            for gi in 0..groups {
+                let b = lanes(total, gi);
+                for row in s.mine_b[gi * t * LANES..(gi + 1) * t * LANES].chunks_exact(LANES) {
+                    msg[at..at + b].copy_from_slice(&row[..b]);
+                    at += b;
+                }
+            }
+        } else if bits {
             let mut w = BitWriter::new(msg);
             for gi in 0..groups {
                 let b = lanes(total, gi);
-                if bits {
-                    for &v in &s.mine_w[gi * t..(gi + 1) * t] {
-                        w.put(v, b as u32);
-                    }
-                } else {
-                    for row in s.mine_b[gi * t * LANES..(gi + 1) * t * LANES].chunks_exact(LANES) {
-                        for c8 in row[..b].chunks(8) {
-                            let mut v = [0u8; 8];
-                            v[..c8.len()].copy_from_slice(c8);
-                            w.put(u64::from_le_bytes(v), 8 * c8.len() as u32);
-                        }
-                    }
+                for &v in &s.mine_w[gi * t..(gi + 1) * t] {
+                    w.put(v, b as u32);
                 }
             }
             w.finish();
@@ -955,7 +955,18 @@ fn open_layer_nm(
     } else {
         None
     };
-    {
+    if m == 8 {
+        let mut at = 0;
+        for gi in 0..groups {
+            let b = lanes(total, gi);
+            let rows = &mut s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
+            for row in rows.chunks_exact_mut(LANES) {
+                row[..b].copy_from_slice(&s.got[at..at + b]);
+                row[b..].fill(0);
+                at += b;
+            }
+        }
+    } else {
         let mut r = BitReader {
             buf: &s.got[..msg_len],
             bit: 0,
