@@ -240,7 +240,7 @@ impl Scratch {
     /// of buffers the later ones reuse (some are larger than the
     /// allocator's mmap threshold, so fresh pages, faulted in one by one).
     pub fn reserve(&mut self, plan: &OnlinePlan, l: &Layout, total: usize) {
-        let groups = total.div_ceil(LANES);
+        let groups = total.div_ceil(group_width(total));
         let t = plan.max_tables;
         resize(&mut self.e, groups * plan.words);
         resize(&mut self.idx, groups * t * LANES);
@@ -249,12 +249,14 @@ impl Scratch {
         resize(&mut self.mine_b, groups * t * LANES);
         resize(&mut self.theirs_b, groups * t * LANES);
         resize(&mut self.vals, (t * LANES).max(plan.outs.len()));
-        if let MacScheme::Linear { .. } = l.scheme {
-            if l.verify > 8 {
-                resize(&mut self.keys128, total * t);
-            } else {
-                resize(&mut self.keys64, total * t);
+        match l.scheme {
+            MacScheme::Linear { .. } if l.verify > 8 => resize(&mut self.keys128, total * t),
+            MacScheme::Linear { .. } => resize(&mut self.keys64, total * t),
+            // `a^0 ⊕ a^1` per AND entry read ([`look_up_bit_lookup`]).
+            MacScheme::Lookup { .. } if plan.m == 1 && plan.n <= 3 => {
+                resize(&mut self.keys64, total * t)
             }
+            _ => {}
         }
     }
 }
@@ -407,6 +409,32 @@ fn load_tag(buf: &[u8], at: usize, nbytes: usize) -> u128 {
     }
 }
 
+/// Little-endian integer of the `nbytes ≤ 16` bytes that end at
+/// `buf[end]` (exclusive), through one unaligned load that also ends
+/// there: for the last field of a record entry (the linear key `β`), a
+/// window that starts at the field would run past the entry, into a cache
+/// line the prefetch did not fetch (S-box linear-64: a 16-byte window on a
+/// 9-byte key 10 bytes into a 19-byte entry crosses into the next line for
+/// 7 entry positions in 64, each a full-latency demand miss); ending the
+/// window at the field's end keeps it inside the entry when the entry is
+/// at least as long as the window.
+#[inline(always)]
+fn load_end(buf: &[u8], end: usize, nbytes: usize) -> u128 {
+    if nbytes <= 8 {
+        match end.checked_sub(8).and_then(|s| buf.get(s..end)) {
+            Some(w) => {
+                (u64::from_le_bytes(w.try_into().expect("8 bytes")) >> (64 - 8 * nbytes)) as u128
+            }
+            None => load64(buf, end - nbytes, nbytes) as u128,
+        }
+    } else {
+        match end.checked_sub(16).and_then(|s| buf.get(s..end)) {
+            Some(w) => u128::from_le_bytes(w.try_into().expect("16 bytes")) >> (128 - 8 * nbytes),
+            None => load(buf, end - nbytes, nbytes),
+        }
+    }
+}
+
 /// Appends bit fields to a zeroed byte buffer, LSB first.
 struct BitWriter<'b> {
     out: &'b mut [u8],
@@ -467,8 +495,71 @@ impl BitReader<'_> {
 
 /// Lanes in group `gi` of a batch of `total` executions.
 #[inline]
-fn lanes(total: usize, gi: usize) -> usize {
-    (total - gi * LANES).min(LANES)
+fn lanes(total: usize, gi: usize, gw: usize) -> usize {
+    (total - gi * gw).min(gw)
+}
+
+/// Executions per group (bit-sliced word) for a batch of `total`: up to
+/// [`LANES`]; a batch of 16 to 64 is cut into two groups of a multiple of 8
+/// lanes, so that it has two parts to pipeline ([`Part`]). Both parties
+/// derive it from the batch size alone.
+pub(crate) fn group_width(total: usize) -> usize {
+    if (16..=LANES).contains(&total) {
+        total.div_ceil(2).next_multiple_of(8)
+    } else {
+        LANES
+    }
+}
+
+/// The groups of a batch that one table-layer message covers. A batch of
+/// two or more groups is run as two parts in a pipeline: part 0's shares
+/// of a layer are on the wire while part 1's are looked up, and part 0's
+/// next layer is looked up while part 1's shares are on the wire, so
+/// neither party waits for a flight while it has work (the parts'
+/// messages follow each other in one direction, so the round count of a
+/// layer does not change). A batch of one group (a single execution) is
+/// one part: its messages are byte for byte what they were.
+#[derive(Clone, Debug)]
+struct Part {
+    /// Executions per group ([`group_width`]).
+    gw: usize,
+    /// Groups of this part.
+    groups: std::ops::Range<usize>,
+    /// The batch's last part: after the last table layer its message also
+    /// carries the table MAC, which covers every part.
+    last: bool,
+    /// Another part follows in the same direction: flush this one's
+    /// shares at once, so the peer can start on them.
+    flush: bool,
+}
+
+/// The parts of a batch of `total` ([`Part`]).
+fn parts(total: usize) -> Vec<Part> {
+    let gw = group_width(total);
+    let groups = total.div_ceil(gw);
+    let cuts: Vec<usize> = if groups >= 2 {
+        vec![0, groups / 2, groups]
+    } else {
+        vec![0, groups]
+    };
+    let n = cuts.len() - 1;
+    (0..n)
+        .map(|i| Part {
+            gw,
+            groups: cuts[i]..cuts[i + 1],
+            last: i + 1 == n,
+            flush: i + 1 < n,
+        })
+        .collect()
+}
+
+/// The two halves of [`open_layer_nm`] for one part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Passes 1–3: look up, tag, send my shares.
+    Send,
+    /// Pass 4: receive the peer's shares, verify, set the output words.
+    Recv,
 }
 
 /// Step 3: masked inputs both ways (one flight).
@@ -482,7 +573,8 @@ fn send_inputs(
     let words = ctx.plan.words;
     let (ni, np) = (ctx.my_inputs.len(), ctx.peer_inputs.len());
     let total = mats.len();
-    let groups = total.div_ceil(LANES);
+    let gw = group_width(total);
+    let groups = total.div_ceil(gw);
     for gi in 0..groups {
         let ew = &mut s.e[gi * words..(gi + 1) * words];
         for &w in ctx.plan.inputs.iter().chain(&ctx.plan.unset) {
@@ -497,8 +589,8 @@ fn send_inputs(
         if inp.len() != ni {
             return Err(Error::config("tinytable: wrong number of input bits"));
         }
-        let ew = &mut s.e[(x / LANES) * words..];
-        let lane = x % LANES;
+        let ew = &mut s.e[(x / gw) * words..];
+        let lane = x % gw;
         for (i, (&w, &bit)) in ctx.my_inputs.iter().zip(inp).enumerate() {
             let mut r = get_bit(&mat.exec, i);
             if x == 0 {
@@ -512,8 +604,8 @@ fn send_inputs(
     ch.send_bytes(msg)?;
     recv_packed(ch, &mut s.got, total * np)?;
     for x in 0..total {
-        let ew = &mut s.e[(x / LANES) * words..];
-        let lane = x % LANES;
+        let ew = &mut s.e[(x / gw) * words..];
+        let lane = x % gw;
         for (i, &w) in ctx.peer_inputs.iter().enumerate() {
             ew[w as usize] |= (get_bit(&s.got, x * np + i) as u64) << lane;
         }
@@ -569,6 +661,50 @@ fn look_up_bit_linear<const TB: usize>(
         *key = word(&e[TB..]);
         *mw |= (((rec[0] >> c) & 1) as u64) << lane;
     }
+}
+
+/// Pass 2 of [`open_layer_nm`] for AND tables (`n ≤ 3`, 1-bit entries)
+/// under the lookup MAC with `KB`-byte strings: per table of one
+/// execution, my share bit of entry `c` (into `mine`, bit `lane`), my tag
+/// (the string `a^{A_i[c]}`) on it, and both strings `a^0`, `a^1` for the
+/// peer's share of entry `c`, which are adjacent in the record. Which one
+/// the verifier needs is the share the peer sends in pass 3, so pass 2
+/// keeps `a^0` in the returned verify sum and `a^0 ⊕ a^1` in `keys`: pass
+/// 4 then adds `keys[g]` where the peer's bit is 1 and never goes back to
+/// the records (a binary layer's records of 64 executions do not stay in
+/// L2 until then). Returns the XOR of my tags and of the `a^0`.
+#[inline(always)]
+fn look_up_bit_lookup<const KB: usize>(
+    recs: &[u8],
+    cs: &[u8],
+    l: &Layout,
+    keys: &mut [u64],
+    mine: &mut [u64],
+    lane: usize,
+) -> (u64, u64) {
+    let (gb, eb, at) = (l.gate_bytes, l.entry_bytes, l.entries_at + l.tag_off);
+    debug_assert!(l.tag == KB && l.verify == 2 * KB && l.ver_off == l.tag_off + KB);
+    let word = |b: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..KB].copy_from_slice(&b[..KB]);
+        u64::from_le_bytes(w)
+    };
+    let (mut tags, mut zeros) = (0u64, 0u64);
+    for (((rec, &c), key), mw) in recs
+        .chunks_exact(gb)
+        .zip(cs)
+        .zip(keys.iter_mut())
+        .zip(mine.iter_mut())
+    {
+        let c = c as usize & 7;
+        let e = &rec[at + c * eb..at + c * eb + 3 * KB];
+        tags ^= word(e);
+        let a0 = word(&e[KB..]);
+        zeros ^= a0;
+        *key = a0 ^ word(&e[2 * KB..]);
+        *mw |= (((rec[0] >> c) & 1) as u64) << lane;
+    }
+    (tags, zeros)
 }
 
 /// Prefetches what pass 2 will read of one execution's layer. S-box-like
@@ -632,10 +768,23 @@ fn look_up_any(recs: &[u8], cs: &[u8], l: &Layout, o: LookUp<'_>) {
             MacScheme::Lookup { .. } => o.prove.add_lookup(load64(recs, at + l.tag_of(c), tb)),
             MacScheme::Linear { .. } => {
                 o.vals[g] = load_tag(recs, at + l.tag_of(c), tb);
+                // The key is the entry's last field: read it with a window
+                // that ends with the entry ([`load_end`]) when the entry is
+                // long enough that the window also starts inside it.
+                let (key, end) = (at + l.verify_of(c), at + l.verify_of(c) + vb);
+                let inside = l.entry_bytes >= if vb > 8 { 16 } else { 8 };
                 if vb > 8 {
-                    o.keys128[g] = load(recs, at + l.verify_of(c), vb);
+                    o.keys128[g] = if inside {
+                        load_end(recs, end, vb)
+                    } else {
+                        load(recs, key, vb)
+                    };
                 } else {
-                    o.keys64[g] = load64(recs, at + l.verify_of(c), vb);
+                    o.keys64[g] = if inside {
+                        load_end(recs, end, vb) as u64
+                    } else {
+                        load64(recs, key, vb)
+                    };
                 }
             }
         }
@@ -671,6 +820,8 @@ fn open_layer_nm(
     s: &mut Scratch,
     prove: &mut Acc,
     verify: &mut Acc,
+    part: &Part,
+    phase: Phase,
     n: usize,
     m: usize,
 ) -> Result<()> {
@@ -679,7 +830,12 @@ fn open_layer_nm(
     let words = plan.words;
     let t = lp.tables;
     let total = mats.len();
-    let groups = total.div_ceil(LANES);
+    // Stride of the per-execution and per-group scratch rows: the widest
+    // layer, not this one, so that one part's next layer never writes over
+    // rows of the other part's layer still waiting for its shares.
+    let ts = ctx.plan.max_tables;
+    let gw = part.gw;
+    let part_lanes: usize = part.groups.clone().map(|gi| lanes(total, gi, gw)).sum();
     let gb = l.gate_bytes;
     let (tb, vb) = (l.tag, l.verify);
     let scheme = l.scheme;
@@ -687,19 +843,28 @@ fn open_layer_nm(
     let cheating = ctx.cheating();
     let bits = m == 1;
     let ins = &lp.ins[..t * n];
-    let outs = &lp.outs[..t * m];
     let region = lp.first * gb..(lp.first + t) * gb;
 
     // Linear MAC keys wider than a word (`k + m − 1 > 64`: S-box linear-64).
     let wide = vb > 8;
     let linear = matches!(scheme, MacScheme::Linear { .. });
+    // AND tables under the lookup MAC: both strings of the selected entry
+    // are taken in pass 2 ([`look_up_bit_lookup`]).
+    let lookup_bits = matches!(scheme, MacScheme::Lookup { .. }) && bits && n <= 3;
+    // The last part of the last layer carries the table MAC.
+    let check = lp.last && part.last && scheme.is_malicious();
+    let nbits = part_lanes * t * m;
+    let msg_len = nbits.div_ceil(8);
+    if phase == Phase::Recv {
+        return recv_layer(ch, ctx, mats, lp, s, verify, part, check, lookup_bits, m);
+    }
 
     // 1. Entry indices, execution-major: idx[x·t + g].
-    for gi in 0..groups {
+    for gi in part.groups.clone() {
         let ew = &s.e[gi * words..(gi + 1) * words];
-        let idx = &mut s.idx[gi * LANES * t..(gi + 1) * LANES * t];
+        let idx = &mut s.idx[gi * gw * ts..(gi + 1) * gw * ts];
         // Only the bytes of lanes in use (one for a single execution).
-        let used = lanes(total, gi).div_ceil(8);
+        let used = lanes(total, gi, gw).div_ceil(8);
         for (g, w) in ins.chunks_exact(n).enumerate() {
             for k in 0..used {
                 let mut x = 0u64;
@@ -707,18 +872,18 @@ fn open_layer_nm(
                     x |= ((ew[wj as usize] >> (8 * k)) & 0xff) << (8 * j);
                 }
                 for (i, c) in transpose8(x).to_le_bytes().into_iter().enumerate() {
-                    idx[(8 * k + i) * t + g] = c;
+                    idx[(8 * k + i) * ts + g] = c;
                 }
             }
         }
     }
 
     // 2. Look up and tag.
-    for gi in 0..groups {
-        let base = gi * LANES;
-        let b = lanes(total, gi);
-        let mine_w = &mut s.mine_w[gi * t..(gi + 1) * t];
-        let mine_b = &mut s.mine_b[gi * t * LANES..(gi + 1) * t * LANES];
+    for gi in part.groups.clone() {
+        let base = gi * gw;
+        let b = lanes(total, gi, gw);
+        let mine_w = &mut s.mine_w[gi * ts..gi * ts + t];
+        let mine_b = &mut s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
         if bits {
             mine_w.fill(0);
         } else {
@@ -734,7 +899,7 @@ fn open_layer_nm(
         // 18.9–20.2.
         let ahead = (64 / t.max(1)).clamp(1, 8);
         for (x, mat) in mats.iter().enumerate().skip(base).take(ahead.min(b)) {
-            prefetch_entries(&mat.gates[region.clone()], &s.idx[x * t..(x + 1) * t], l);
+            prefetch_entries(&mat.gates[region.clone()], &s.idx[x * ts..x * ts + t], l);
         }
         for lane in 0..b {
             let x = base + lane;
@@ -742,16 +907,25 @@ fn open_layer_nm(
                 let y = x + ahead;
                 prefetch_entries(
                     &mats[y].gates[region.clone()],
-                    &s.idx[y * t..(y + 1) * t],
+                    &s.idx[y * ts..y * ts + t],
                     l,
                 );
             }
             let recs = &mats[x].gates[region.clone()];
-            let cs = &s.idx[x * t..(x + 1) * t];
+            let cs = &s.idx[x * ts..x * ts + t];
             let vals = &mut vals[lane * t..(lane + 1) * t];
-            if linear && bits && n <= 3 && !wide {
+            if lookup_bits {
+                let keys = &mut s.keys64[x * ts..x * ts + t];
+                let (tags, zeros) = if kb == 8 {
+                    look_up_bit_lookup::<8>(recs, cs, l, keys, mine_w, lane)
+                } else {
+                    look_up_bit_lookup::<4>(recs, cs, l, keys, mine_w, lane)
+                };
+                prove.add_lookup(tags);
+                verify.add_lookup(zeros);
+            } else if linear && bits && n <= 3 && !wide {
                 // AND tables under the linear MAC, the binary hot path.
-                let keys = &mut s.keys64[x * t..(x + 1) * t];
+                let keys = &mut s.keys64[x * ts..x * ts + t];
                 if tb == 8 {
                     look_up_bit_linear::<8>(recs, cs, l, vals, keys, mine_w, lane);
                 } else {
@@ -769,12 +943,12 @@ fn open_layer_nm(
                         prove: &mut *prove,
                         vals: &mut *vals,
                         keys64: if linear && !wide {
-                            &mut s.keys64[x * t..(x + 1) * t]
+                            &mut s.keys64[x * ts..x * ts + t]
                         } else {
                             &mut []
                         },
                         keys128: if linear && wide {
-                            &mut s.keys128[x * t..(x + 1) * t]
+                            &mut s.keys128[x * ts..x * ts + t]
                         } else {
                             &mut []
                         },
@@ -805,35 +979,37 @@ fn open_layer_nm(
     }
 
     // 3. One flight: group by group, gate by gate, `b` lanes of `m` bits.
-    let nbits = total * t * m;
-    let msg_len = nbits.div_ceil(8);
     resize(&mut s.msg, msg_len);
     {
         let msg = &mut s.msg[..msg_len];
-        if bits || m == 8 {
+        if m == 8 {
+            // Whole bytes: the rows as they are, back to back.
+            let mut at = 0;
+            for gi in part.groups.clone() {
+                let b = lanes(total, gi, gw);
+                for row in
+                    s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES].chunks_exact(LANES)
+                {
+                    msg[at..at + b].copy_from_slice(&row[..b]);
+                    at += b;
+                }
+            }
+        } else if bits {
             let mut w = BitWriter::new(msg);
-            for gi in 0..groups {
-                let b = lanes(total, gi);
-                if bits {
-                    for &v in &s.mine_w[gi * t..(gi + 1) * t] {
-                        w.put(v, b as u32);
-                    }
-                } else {
-                    for row in s.mine_b[gi * t * LANES..(gi + 1) * t * LANES].chunks_exact(LANES) {
-                        for c8 in row[..b].chunks(8) {
-                            let mut v = [0u8; 8];
-                            v[..c8.len()].copy_from_slice(c8);
-                            w.put(u64::from_le_bytes(v), 8 * c8.len() as u32);
-                        }
-                    }
+            for gi in part.groups.clone() {
+                let b = lanes(total, gi, gw);
+                for &v in &s.mine_w[gi * ts..gi * ts + t] {
+                    w.put(v, b as u32);
                 }
             }
             w.finish();
         } else {
             let mut w = BitWriter::new(msg);
-            for gi in 0..groups {
-                let b = lanes(total, gi);
-                for row in s.mine_b[gi * t * LANES..(gi + 1) * t * LANES].chunks_exact(LANES) {
+            for gi in part.groups.clone() {
+                let b = lanes(total, gi, gw);
+                for row in
+                    s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES].chunks_exact(LANES)
+                {
                     for &v in &row[..b] {
                         w.put(v as u64, m as u32);
                     }
@@ -845,32 +1021,84 @@ fn open_layer_nm(
     }
     // After the last layer my table MAC is complete (it depends only on my
     // own tags), so it goes in this flight instead of one of its own; the
-    // peer's is checked below, still before any output mask is sent.
-    let check = lp.last && scheme.is_malicious();
+    // peer's is checked in pass 4, still before any output mask is sent.
     if check {
         let next = prove.fresh();
         let mine = std::mem::replace(prove, next).finish();
         send_check(ch, scheme, mine ^ ctx.deviate(Point::TableMac))?;
     }
+    if part.flush {
+        ch.flush()?;
+    }
+    Ok(())
+}
+
+/// [`Phase::Recv`] of [`open_layer_nm`]: the peer's shares of `part`
+/// (and, if `check`, its table MAC), then pass 4.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn recv_layer(
+    ch: &mut Channel,
+    ctx: &Ctx<'_>,
+    mats: &[&Material],
+    lp: &LayerPlan,
+    s: &mut Scratch,
+    verify: &mut Acc,
+    part: &Part,
+    check: bool,
+    lookup_bits: bool,
+    m: usize,
+) -> Result<()> {
+    let l = &ctx.layout;
+    let words = ctx.plan.words;
+    let t = lp.tables;
+    let total = mats.len();
+    // Stride of the per-execution and per-group scratch rows: the widest
+    // layer, not this one, so that one part's next layer never writes over
+    // rows of the other part's layer still waiting for its shares.
+    let ts = ctx.plan.max_tables;
+    let gw = part.gw;
+    let part_lanes: usize = part.groups.clone().map(|gi| lanes(total, gi, gw)).sum();
+    let nbits = part_lanes * t * m;
+    let msg_len = nbits.div_ceil(8);
+    let gb = l.gate_bytes;
+    let vb = l.verify;
+    let scheme = l.scheme;
+    let kb = scheme.key_bytes();
+    let bits = m == 1;
+    let wide = vb > 8;
+    let outs = &lp.outs[..t * m];
+    let region = lp.first * gb..(lp.first + t) * gb;
     recv_packed(ch, &mut s.got, nbits)?;
     let their_mac = if check {
         Some(recv_check(ch, scheme)?)
     } else {
         None
     };
-    {
+    if m == 8 {
+        let mut at = 0;
+        for gi in part.groups.clone() {
+            let b = lanes(total, gi, gw);
+            let rows = &mut s.theirs_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+            for row in rows.chunks_exact_mut(LANES) {
+                row[..b].copy_from_slice(&s.got[at..at + b]);
+                row[b..].fill(0);
+                at += b;
+            }
+        }
+    } else {
         let mut r = BitReader {
             buf: &s.got[..msg_len],
             bit: 0,
         };
-        for gi in 0..groups {
-            let b = lanes(total, gi);
+        for gi in part.groups.clone() {
+            let b = lanes(total, gi, gw);
             if bits {
-                for v in &mut s.theirs_w[gi * t..(gi + 1) * t] {
+                for v in &mut s.theirs_w[gi * ts..gi * ts + t] {
                     *v = r.get(b as u32);
                 }
             } else {
-                let rows = &mut s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
+                let rows = &mut s.theirs_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
                 rows.fill(0);
                 for row in rows.chunks_exact_mut(LANES) {
                     for v in &mut row[..b] {
@@ -882,18 +1110,30 @@ fn open_layer_nm(
     }
 
     // 4. Verify what the peer sent; set the output words.
-    for gi in 0..groups {
-        let base = gi * LANES;
-        let b = lanes(total, gi);
-        let theirs_w = &s.theirs_w[gi * t..(gi + 1) * t];
-        let theirs_b = &s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
+    for gi in part.groups.clone() {
+        let base = gi * gw;
+        let b = lanes(total, gi, gw);
+        let theirs_w = &s.theirs_w[gi * ts..gi * ts + t];
+        let theirs_b = &s.theirs_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
         match scheme {
             MacScheme::Passive => {}
+            MacScheme::Lookup { .. } if lookup_bits => {
+                // `a^{s'} = a^0 ⊕ s'·(a^0 ⊕ a^1)`; the `a^0` went in
+                // during pass 2.
+                let mut sum = 0u64;
+                for lane in 0..b {
+                    let keys = &s.keys64[(base + lane) * ts..(base + lane) * ts + t];
+                    for (&k, &tw) in keys.iter().zip(theirs_w) {
+                        sum ^= k & 0u64.wrapping_sub((tw >> lane) & 1);
+                    }
+                }
+                verify.add_lookup(sum);
+            }
             MacScheme::Lookup { .. } => {
                 for lane in 0..b {
                     let x = base + lane;
                     let recs = &mats[x].gates[region.clone()];
-                    let cs = &s.idx[x * t..(x + 1) * t];
+                    let cs = &s.idx[x * ts..x * ts + t];
                     for (g, &c) in cs.iter().enumerate() {
                         let th = if bits {
                             ((theirs_w[g] >> lane) & 1) as usize
@@ -914,7 +1154,7 @@ fn open_layer_nm(
                     let x = base + lane;
                     if bits && !wide {
                         let alpha = s.alpha[x];
-                        let keys = &s.keys64[x * t..(x + 1) * t];
+                        let keys = &s.keys64[x * ts..x * ts + t];
                         for ((v, &k), &tw) in vals.iter_mut().zip(keys).zip(theirs_w) {
                             let th = (tw >> lane) & 1;
                             *v = (k ^ (alpha & 0u64.wrapping_sub(th))) as u128;
@@ -924,9 +1164,9 @@ fn open_layer_nm(
                         for (g, v) in vals.iter_mut().enumerate() {
                             let th = theirs_b[g * LANES + lane] as usize;
                             let key = if wide {
-                                s.keys128[x * t + g]
+                                s.keys128[x * ts + g]
                             } else {
-                                s.keys64[x * t + g] as u128
+                                s.keys64[x * ts + g] as u128
                             };
                             *v = key ^ tab[th & 15] ^ (tab[th >> 4] << 4);
                         }
@@ -937,12 +1177,12 @@ fn open_layer_nm(
         }
         let ew = &mut s.e[gi * words..(gi + 1) * words];
         if bits {
-            let mine_w = &s.mine_w[gi * t..(gi + 1) * t];
+            let mine_w = &s.mine_w[gi * ts..gi * ts + t];
             for g in 0..t {
                 ew[outs[g] as usize] = mine_w[g] ^ theirs_w[g];
             }
         } else {
-            let mine_b = &s.mine_b[gi * t * LANES..(gi + 1) * t * LANES];
+            let mine_b = &s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
             for g in 0..t {
                 let mut o = [0u64; 8];
                 for k in 0..b.div_ceil(8) {
@@ -978,8 +1218,10 @@ fn open_layer_and(
     s: &mut Scratch,
     prove: &mut Acc,
     verify: &mut Acc,
+    part: &Part,
+    phase: Phase,
 ) -> Result<()> {
-    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, 2, 1)
+    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, part, phase, 2, 1)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -991,8 +1233,10 @@ fn open_layer_sbox(
     s: &mut Scratch,
     prove: &mut Acc,
     verify: &mut Acc,
+    part: &Part,
+    phase: Phase,
 ) -> Result<()> {
-    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, 8, 8)
+    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, part, phase, 8, 8)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1004,9 +1248,11 @@ fn open_layer_any(
     s: &mut Scratch,
     prove: &mut Acc,
     verify: &mut Acc,
+    part: &Part,
+    phase: Phase,
 ) -> Result<()> {
     let (n, m) = (ctx.plan.n, ctx.plan.m);
-    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, n, m)
+    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, part, phase, n, m)
 }
 
 /// End of step 4: both parties send their accumulated MAC (k bits) and
@@ -1098,10 +1344,11 @@ fn open_outputs(
     recv_packed(ch, &mut s.got, total * no)?;
     let mut verify = Acc::new(scheme, 1, acc_key(Purpose::Outputs, ctx.prover_id(false)));
     let mut result = Vec::with_capacity(total);
+    let gw = group_width(total);
     for (x, mat) in mats.iter().enumerate() {
         let alpha = s.alpha[x];
-        let ew = &s.e[(x / LANES) * words..(x / LANES + 1) * words];
-        let lane = x % LANES;
+        let ew = &s.e[(x / gw) * words..(x / gw + 1) * words];
+        let lane = x % gw;
         let mut bits = Vec::with_capacity(no);
         match scheme {
             MacScheme::Passive => {}
@@ -1193,7 +1440,6 @@ pub fn run_batch_refs(
         }
     }
     let total = mats.len();
-    let groups = total.div_ceil(LANES);
     s.reserve(plan, l, total);
     s.alpha.clear();
     s.alpha.extend(mats.iter().map(|m| m.alpha(l)));
@@ -1223,15 +1469,60 @@ pub fn run_batch_refs(
         _ => open_layer_any,
     };
     let words = plan.words;
+    // Per part, the table layer whose shares are on the wire ([`Part`]):
+    // its pass 4 runs just before that part's next layer needs the outputs.
+    let parts = parts(total);
+    let mut pending: Vec<Option<&LayerPlan>> = vec![None; parts.len()];
     for lp in &plan.layers {
-        for gi in 0..groups {
-            let ew = &mut s.e[gi * words..(gi + 1) * words];
-            for &[a, b, o] in &lp.xors {
-                ew[o as usize] = ew[a as usize] ^ ew[b as usize];
+        for (part, pend) in parts.iter().zip(pending.iter_mut()) {
+            if let Some(prev) = pend.take() {
+                open(
+                    ch,
+                    ctx,
+                    mats,
+                    prev,
+                    s,
+                    &mut prove,
+                    &mut verify,
+                    part,
+                    Phase::Recv,
+                )?;
+            }
+            for gi in part.groups.clone() {
+                let ew = &mut s.e[gi * words..(gi + 1) * words];
+                for &[a, b, o] in &lp.xors {
+                    ew[o as usize] = ew[a as usize] ^ ew[b as usize];
+                }
+            }
+            if lp.tables > 0 {
+                open(
+                    ch,
+                    ctx,
+                    mats,
+                    lp,
+                    s,
+                    &mut prove,
+                    &mut verify,
+                    part,
+                    Phase::Send,
+                )?;
+                *pend = Some(lp);
             }
         }
-        if lp.tables > 0 {
-            open(ch, ctx, mats, lp, s, &mut prove, &mut verify)?;
+    }
+    for (part, pend) in parts.iter().zip(pending.iter_mut()) {
+        if let Some(prev) = pend.take() {
+            open(
+                ch,
+                ctx,
+                mats,
+                prev,
+                s,
+                &mut prove,
+                &mut verify,
+                part,
+                Phase::Recv,
+            )?;
         }
     }
     if plan.table_layers == 0 {
@@ -1363,7 +1654,10 @@ mod tests {
             "lookup-64",
         ] {
             let scheme = MacScheme::parse(s).unwrap();
-            for batch in [2, 6, 128, 131] {
+            // `check` runs two half batches: 2, 6, 17 are one part each;
+            // 64 → 32 + 32 (two groups of 16 lanes, [`group_width`]), 128 →
+            // two groups of 32, 131 → 65 + 66 (two groups of 64): two parts.
+            for batch in [2, 6, 17, 64, 128, 131] {
                 check(&add, scheme, batch, OutputMode::Both);
                 check(&odd, scheme, batch, OutputMode::Bob);
             }
@@ -1376,6 +1670,40 @@ mod tests {
         for s in ["passive", "linear-32", "linear-64"] {
             check(&p, MacScheme::parse(s).unwrap(), 70, OutputMode::Both);
         }
+        check(
+            &p,
+            MacScheme::parse("linear-64").unwrap(),
+            33,
+            OutputMode::Bob,
+        );
         check(&p, MacScheme::Lookup { k: 32 }, 2, OutputMode::Bob);
+    }
+
+    /// Two parts whose layers have different table counts (AES binary):
+    /// one part's next layer must not overwrite the other's scratch rows.
+    #[test]
+    fn binary_aes_batch_in_two_parts() {
+        let p = Program::from_circuit(&brickyard_circuit::builtin("aes128").unwrap());
+        check(
+            &p,
+            MacScheme::parse("linear-64").unwrap(),
+            64,
+            OutputMode::Both,
+        );
+    }
+
+    #[test]
+    fn parts_cover_the_batch_once() {
+        for total in 1..300 {
+            let ps = parts(total);
+            let gw = group_width(total);
+            assert!(gw <= LANES && gw.is_multiple_of(8), "{total}");
+            assert_eq!(ps.first().unwrap().groups.start, 0);
+            assert_eq!(ps.last().unwrap().groups.end, total.div_ceil(gw));
+            assert!(ps.windows(2).all(|w| w[0].groups.end == w[1].groups.start));
+            assert!(ps.iter().all(|p| !p.groups.is_empty() && p.gw == gw));
+            assert_eq!(ps.len(), if total >= 16 { 2 } else { 1 }, "{total}");
+            assert!(ps.last().unwrap().last && !ps.last().unwrap().flush);
+        }
     }
 }
