@@ -1,5 +1,6 @@
 //! Moving XOR roots back to the earliest stage whose feed may run them.
 
+use super::{Lists, Roots};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -62,7 +63,7 @@ pub(super) fn hoist(
     groups: &[(u32, u32)],
     piece_of: &[usize],
     deadline: &[u32],
-    roots: &[(Vec<u32>, u32)],
+    roots: &Roots,
     and_group: &[u32],
     root_of: &[u32],
 ) -> (Vec<(u32, u32)>, Vec<usize>, Vec<u32>) {
@@ -90,22 +91,26 @@ pub(super) fn hoist(
     // how many of its root leaves are not placed yet.
     let mut and_lo = vec![0u32; roots.len()];
     let mut wait = vec![0u32; roots.len()];
-    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); roots.len()];
-    for (r, (leaves, _)) in roots.iter().enumerate() {
-        for &x in leaves {
+    // (root read, reader) once per pair, in plan order of the readers.
+    let mut reads: Vec<(usize, u32)> = Vec::new();
+    let mut last_reader = vec![u32::MAX; roots.len()];
+    for r in 0..roots.len() {
+        for &x in roots.leaves(r) {
             let x = x as usize;
             if and_group[x] != u32::MAX {
                 and_lo[r] = and_lo[r].max(ext[and_group[x] as usize] + 2);
             } else if root_of[x] != u32::MAX {
                 let q = root_of[x] as usize;
-                if readers[q].last() != Some(&(r as u32)) {
-                    readers[q].push(r as u32);
+                if last_reader[q] != r as u32 {
+                    last_reader[q] = r as u32;
+                    reads.push((q, r as u32));
                     wait[r] += 1;
                 }
             }
         }
     }
-    let gates = |r: usize| root_gates(roots[r].0.len());
+    let readers = Lists::from_pairs(roots.len(), || reads.iter().copied());
+    let gates = |r: usize| root_gates(roots.leaves(r).len());
     let dl = |r: usize| ext[deadline[r] as usize];
     // Roots whose leaves are all placed, by the stage they may start in.
     let mut release: Vec<Vec<u32>> = vec![Vec::new(); ns];
@@ -148,7 +153,7 @@ pub(super) fn hoist(
             load += gates(r);
             placed[r] = j as u32;
             n_placed += 1;
-            for &c in &readers[r] {
+            for &c in readers.get(r) {
                 let c = c as usize;
                 wait[c] -= 1;
                 if wait[c] == 0 {

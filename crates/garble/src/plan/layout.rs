@@ -123,22 +123,22 @@ pub(super) fn layout(
         reuse && xor_in[v][0] != u32::MAX && reads[v] == 1 && xor_reads[v] == 1 && !is_output[v]
     };
     // The root XORs (`[leaf values…]`, out value) in plan order.
-    let mut roots: Vec<(Vec<u32>, u32)> = Vec::new();
+    let mut roots = Roots::new();
+    let mut stack = Vec::new();
     for g in &o.linear {
         let v = val(g[2]);
         if !is_xor(g) || !needed[v] || inlined(v) {
             continue;
         }
-        let mut leaves = Vec::new();
-        let mut stack = vec![xor_in[v][1], xor_in[v][0]];
+        roots.push_root(v as u32);
+        stack.extend([xor_in[v][1], xor_in[v][0]]);
         while let Some(x) = stack.pop() {
             if inlined(x as usize) {
                 stack.extend([xor_in[x as usize][1], xor_in[x as usize][0]]);
             } else {
-                leaves.push(x);
+                roots.push_leaf(x);
             }
         }
-        roots.push((leaves, v as u32));
     }
     // Folding (compact, without the π cache): a 2-leaf root `x ⊕ y` read
     // only by AND gates of narrow layer pieces (at most FOLD_PIECE ANDs),
@@ -156,8 +156,8 @@ pub(super) fn layout(
         }
     }
     if reuse && !pi_cache && fold_enabled() {
-        roots.retain(|(leaves, v)| {
-            let v = *v as usize;
+        roots.retain(|leaves, v| {
+            let v = v as usize;
             let foldable =
                 leaves.len() == 2 && xor_reads[v] == 0 && !is_output[v] && widest[v] <= FOLD_PIECE;
             if foldable {
@@ -203,14 +203,14 @@ pub(super) fn layout(
         }
     }
     let mut root_of = vec![u32::MAX; nv];
-    for (r, (_, out)) in roots.iter().enumerate() {
-        root_of[*out as usize] = r as u32;
+    for r in 0..roots.len() {
+        root_of[roots.out(r) as usize] = r as u32;
     }
     let mut deadline = vec![ng; roots.len()];
     for r in (0..roots.len()).rev() {
-        let d = deadline[r].min(first_group[roots[r].1 as usize]);
+        let d = deadline[r].min(first_group[roots.out(r) as usize]);
         deadline[r] = d;
-        for &x in &roots[r].0 {
+        for &x in roots.leaves(r) {
             if let Some(dl) = deadline.get_mut(root_of[x as usize] as usize) {
                 *dl = (*dl).min(d);
             }
@@ -235,23 +235,23 @@ pub(super) fn layout(
     }
     let ng = groups.len() as u32;
     let mut level = vec![u32::MAX; nv];
-    let mut stage_roots: Vec<Vec<u32>> = vec![Vec::new(); ng as usize + 1];
-    for &r in &order {
-        stage_roots[deadline[r as usize] as usize].push(r);
-    }
-    for bucket in &mut stage_roots {
+    let mut stage_roots = Lists::from_pairs(ng as usize + 1, || {
+        order.iter().map(|&r| (deadline[r as usize] as usize, r))
+    });
+    for si in 0..stage_roots.len() {
+        let bucket = stage_roots.get_mut(si);
         for &r in bucket.iter() {
-            let (leaves, out) = &roots[r as usize];
-            level[*out as usize] = leaves
+            let (leaves, out) = (roots.leaves(r as usize), roots.out(r as usize));
+            level[out as usize] = leaves
                 .iter()
                 .map(|&x| level[x as usize].wrapping_add(1))
                 .filter(|&l| l != 0)
                 .max()
                 .unwrap_or(0);
         }
-        bucket.sort_by_key(|&r| level[roots[r as usize].1 as usize]);
+        bucket.sort_by_key(|&r| level[roots.out(r as usize) as usize]);
         for &r in bucket.iter() {
-            level[roots[r as usize].1 as usize] = u32::MAX;
+            level[roots.out(r as usize) as usize] = u32::MAX;
         }
     }
     let group_of = |g: usize| {
@@ -265,7 +265,7 @@ pub(super) fn layout(
     let mut ev = 0u32;
     for (g, bucket) in stage_roots.iter().enumerate() {
         for &r in bucket {
-            for &x in &roots[r as usize].0 {
+            for &x in roots.leaves(r as usize) {
                 last[x as usize] = ev;
             }
             ev += 1;
@@ -322,7 +322,7 @@ pub(super) fn layout(
     for (g, bucket) in stage_roots.iter().enumerate() {
         let piece = piece_of[g];
         for &r in bucket {
-            let (leaves, out) = &roots[r as usize];
+            let (leaves, out) = (roots.leaves(r as usize), roots.out(r as usize));
             let s = |x: u32| slot[x as usize];
             let so = if let [a, b, ref c @ ..] = leaves[..] {
                 if c.len() <= 1 {
@@ -359,8 +359,8 @@ pub(super) fn layout(
             } else {
                 unreachable!("an XOR has two inputs");
             };
-            slot[*out as usize] = so;
-            release(*out as usize, NEVER_READ, &mut last, &slot, &mut free);
+            slot[out as usize] = so;
+            release(out as usize, NEVER_READ, &mut last, &slot, &mut free);
             ev += 1;
         }
         let (a, e) = group_of(g);

@@ -236,10 +236,12 @@ mod hoist;
 mod layout;
 mod pack;
 mod pi;
+mod roots;
 use hoist::*;
 use layout::*;
 use pack::*;
 use pi::*;
+use roots::*;
 
 impl GarblePlan {
     /// Compiles `circuit`. A circuit that breaks the IR's invariants (wire
