@@ -830,10 +830,6 @@ fn open_layer_nm(
     let words = plan.words;
     let t = lp.tables;
     let total = mats.len();
-    // Stride of the per-execution and per-group scratch rows: the widest
-    // layer, not this one, so that one part's next layer never writes over
-    // rows of the other part's layer still waiting for its shares.
-    let ts = ctx.plan.max_tables;
     let gw = part.gw;
     let part_lanes: usize = part.groups.clone().map(|gi| lanes(total, gi, gw)).sum();
     let gb = l.gate_bytes;
@@ -862,7 +858,7 @@ fn open_layer_nm(
     // 1. Entry indices, execution-major: idx[x·t + g].
     for gi in part.groups.clone() {
         let ew = &s.e[gi * words..(gi + 1) * words];
-        let idx = &mut s.idx[gi * gw * ts..(gi + 1) * gw * ts];
+        let idx = &mut s.idx[gi * gw * t..(gi + 1) * gw * t];
         // Only the bytes of lanes in use (one for a single execution).
         let used = lanes(total, gi, gw).div_ceil(8);
         for (g, w) in ins.chunks_exact(n).enumerate() {
@@ -872,7 +868,7 @@ fn open_layer_nm(
                     x |= ((ew[wj as usize] >> (8 * k)) & 0xff) << (8 * j);
                 }
                 for (i, c) in transpose8(x).to_le_bytes().into_iter().enumerate() {
-                    idx[(8 * k + i) * ts + g] = c;
+                    idx[(8 * k + i) * t + g] = c;
                 }
             }
         }
@@ -882,8 +878,8 @@ fn open_layer_nm(
     for gi in part.groups.clone() {
         let base = gi * gw;
         let b = lanes(total, gi, gw);
-        let mine_w = &mut s.mine_w[gi * ts..gi * ts + t];
-        let mine_b = &mut s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+        let mine_w = &mut s.mine_w[gi * t..(gi + 1) * t];
+        let mine_b = &mut s.mine_b[gi * t * LANES..(gi + 1) * t * LANES];
         if bits {
             mine_w.fill(0);
         } else {
@@ -899,7 +895,7 @@ fn open_layer_nm(
         // 18.9–20.2.
         let ahead = (64 / t.max(1)).clamp(1, 8);
         for (x, mat) in mats.iter().enumerate().skip(base).take(ahead.min(b)) {
-            prefetch_entries(&mat.gates[region.clone()], &s.idx[x * ts..x * ts + t], l);
+            prefetch_entries(&mat.gates[region.clone()], &s.idx[x * t..(x + 1) * t], l);
         }
         for lane in 0..b {
             let x = base + lane;
@@ -907,15 +903,15 @@ fn open_layer_nm(
                 let y = x + ahead;
                 prefetch_entries(
                     &mats[y].gates[region.clone()],
-                    &s.idx[y * ts..y * ts + t],
+                    &s.idx[y * t..(y + 1) * t],
                     l,
                 );
             }
             let recs = &mats[x].gates[region.clone()];
-            let cs = &s.idx[x * ts..x * ts + t];
+            let cs = &s.idx[x * t..(x + 1) * t];
             let vals = &mut vals[lane * t..(lane + 1) * t];
             if lookup_bits {
-                let keys = &mut s.keys64[x * ts..x * ts + t];
+                let keys = &mut s.keys64[x * t..(x + 1) * t];
                 let (tags, zeros) = if kb == 8 {
                     look_up_bit_lookup::<8>(recs, cs, l, keys, mine_w, lane)
                 } else {
@@ -925,7 +921,7 @@ fn open_layer_nm(
                 verify.add_lookup(zeros);
             } else if linear && bits && n <= 3 && !wide {
                 // AND tables under the linear MAC, the binary hot path.
-                let keys = &mut s.keys64[x * ts..x * ts + t];
+                let keys = &mut s.keys64[x * t..(x + 1) * t];
                 if tb == 8 {
                     look_up_bit_linear::<8>(recs, cs, l, vals, keys, mine_w, lane);
                 } else {
@@ -943,12 +939,12 @@ fn open_layer_nm(
                         prove: &mut *prove,
                         vals: &mut *vals,
                         keys64: if linear && !wide {
-                            &mut s.keys64[x * ts..x * ts + t]
+                            &mut s.keys64[x * t..(x + 1) * t]
                         } else {
                             &mut []
                         },
                         keys128: if linear && wide {
-                            &mut s.keys128[x * ts..x * ts + t]
+                            &mut s.keys128[x * t..(x + 1) * t]
                         } else {
                             &mut []
                         },
@@ -987,9 +983,7 @@ fn open_layer_nm(
             let mut at = 0;
             for gi in part.groups.clone() {
                 let b = lanes(total, gi, gw);
-                for row in
-                    s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES].chunks_exact(LANES)
-                {
+                for row in s.mine_b[gi * t * LANES..(gi + 1) * t * LANES].chunks_exact(LANES) {
                     msg[at..at + b].copy_from_slice(&row[..b]);
                     at += b;
                 }
@@ -998,7 +992,7 @@ fn open_layer_nm(
             let mut w = BitWriter::new(msg);
             for gi in part.groups.clone() {
                 let b = lanes(total, gi, gw);
-                for &v in &s.mine_w[gi * ts..gi * ts + t] {
+                for &v in &s.mine_w[gi * t..(gi + 1) * t] {
                     w.put(v, b as u32);
                 }
             }
@@ -1007,9 +1001,7 @@ fn open_layer_nm(
             let mut w = BitWriter::new(msg);
             for gi in part.groups.clone() {
                 let b = lanes(total, gi, gw);
-                for row in
-                    s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES].chunks_exact(LANES)
-                {
+                for row in s.mine_b[gi * t * LANES..(gi + 1) * t * LANES].chunks_exact(LANES) {
                     for &v in &row[..b] {
                         w.put(v as u64, m as u32);
                     }
@@ -1053,10 +1045,6 @@ fn recv_layer(
     let words = ctx.plan.words;
     let t = lp.tables;
     let total = mats.len();
-    // Stride of the per-execution and per-group scratch rows: the widest
-    // layer, not this one, so that one part's next layer never writes over
-    // rows of the other part's layer still waiting for its shares.
-    let ts = ctx.plan.max_tables;
     let gw = part.gw;
     let part_lanes: usize = part.groups.clone().map(|gi| lanes(total, gi, gw)).sum();
     let nbits = part_lanes * t * m;
@@ -1079,7 +1067,7 @@ fn recv_layer(
         let mut at = 0;
         for gi in part.groups.clone() {
             let b = lanes(total, gi, gw);
-            let rows = &mut s.theirs_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+            let rows = &mut s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
             for row in rows.chunks_exact_mut(LANES) {
                 row[..b].copy_from_slice(&s.got[at..at + b]);
                 row[b..].fill(0);
@@ -1094,11 +1082,11 @@ fn recv_layer(
         for gi in part.groups.clone() {
             let b = lanes(total, gi, gw);
             if bits {
-                for v in &mut s.theirs_w[gi * ts..gi * ts + t] {
+                for v in &mut s.theirs_w[gi * t..(gi + 1) * t] {
                     *v = r.get(b as u32);
                 }
             } else {
-                let rows = &mut s.theirs_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+                let rows = &mut s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
                 rows.fill(0);
                 for row in rows.chunks_exact_mut(LANES) {
                     for v in &mut row[..b] {
@@ -1113,8 +1101,8 @@ fn recv_layer(
     for gi in part.groups.clone() {
         let base = gi * gw;
         let b = lanes(total, gi, gw);
-        let theirs_w = &s.theirs_w[gi * ts..gi * ts + t];
-        let theirs_b = &s.theirs_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+        let theirs_w = &s.theirs_w[gi * t..(gi + 1) * t];
+        let theirs_b = &s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
         match scheme {
             MacScheme::Passive => {}
             MacScheme::Lookup { .. } if lookup_bits => {
@@ -1122,7 +1110,7 @@ fn recv_layer(
                 // during pass 2.
                 let mut sum = 0u64;
                 for lane in 0..b {
-                    let keys = &s.keys64[(base + lane) * ts..(base + lane) * ts + t];
+                    let keys = &s.keys64[(base + lane) * t..(base + lane + 1) * t];
                     for (&k, &tw) in keys.iter().zip(theirs_w) {
                         sum ^= k & 0u64.wrapping_sub((tw >> lane) & 1);
                     }
@@ -1133,7 +1121,7 @@ fn recv_layer(
                 for lane in 0..b {
                     let x = base + lane;
                     let recs = &mats[x].gates[region.clone()];
-                    let cs = &s.idx[x * ts..x * ts + t];
+                    let cs = &s.idx[x * t..(x + 1) * t];
                     for (g, &c) in cs.iter().enumerate() {
                         let th = if bits {
                             ((theirs_w[g] >> lane) & 1) as usize
@@ -1154,7 +1142,7 @@ fn recv_layer(
                     let x = base + lane;
                     if bits && !wide {
                         let alpha = s.alpha[x];
-                        let keys = &s.keys64[x * ts..x * ts + t];
+                        let keys = &s.keys64[x * t..(x + 1) * t];
                         for ((v, &k), &tw) in vals.iter_mut().zip(keys).zip(theirs_w) {
                             let th = (tw >> lane) & 1;
                             *v = (k ^ (alpha & 0u64.wrapping_sub(th))) as u128;
@@ -1164,9 +1152,9 @@ fn recv_layer(
                         for (g, v) in vals.iter_mut().enumerate() {
                             let th = theirs_b[g * LANES + lane] as usize;
                             let key = if wide {
-                                s.keys128[x * ts + g]
+                                s.keys128[x * t + g]
                             } else {
-                                s.keys64[x * ts + g] as u128
+                                s.keys64[x * t + g] as u128
                             };
                             *v = key ^ tab[th & 15] ^ (tab[th >> 4] << 4);
                         }
@@ -1177,12 +1165,12 @@ fn recv_layer(
         }
         let ew = &mut s.e[gi * words..(gi + 1) * words];
         if bits {
-            let mine_w = &s.mine_w[gi * ts..gi * ts + t];
+            let mine_w = &s.mine_w[gi * t..(gi + 1) * t];
             for g in 0..t {
                 ew[outs[g] as usize] = mine_w[g] ^ theirs_w[g];
             }
         } else {
-            let mine_b = &s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+            let mine_b = &s.mine_b[gi * t * LANES..(gi + 1) * t * LANES];
             for g in 0..t {
                 let mut o = [0u64; 8];
                 for k in 0..b.div_ceil(8) {
@@ -1654,9 +1642,8 @@ mod tests {
             "lookup-64",
         ] {
             let scheme = MacScheme::parse(s).unwrap();
-            // `check` runs two half batches: 2, 6, 17 are one part each;
-            // 64 → 32 + 32 (two groups of 16 lanes, [`group_width`]), 128 →
-            // two groups of 32, 131 → 65 + 66 (two groups of 64): two parts.
+            // 17 and 64: two groups of 16 / 32 lanes ([`group_width`]);
+            // 128 and 131: two or three groups of 64; all run as two parts.
             for batch in [2, 6, 17, 64, 128, 131] {
                 check(&add, scheme, batch, OutputMode::Both);
                 check(&odd, scheme, batch, OutputMode::Bob);
@@ -1677,19 +1664,6 @@ mod tests {
             OutputMode::Bob,
         );
         check(&p, MacScheme::Lookup { k: 32 }, 2, OutputMode::Bob);
-    }
-
-    /// Two parts whose layers have different table counts (AES binary):
-    /// one part's next layer must not overwrite the other's scratch rows.
-    #[test]
-    fn binary_aes_batch_in_two_parts() {
-        let p = Program::from_circuit(&brickyard_circuit::builtin("aes128").unwrap());
-        check(
-            &p,
-            MacScheme::parse("linear-64").unwrap(),
-            64,
-            OutputMode::Both,
-        );
     }
 
     #[test]
