@@ -1369,6 +1369,24 @@ mod tests {
     use brickyard_core::channel::memory_pair;
     use brickyard_core::prg::Prg;
 
+    /// `load_end` reads the same value as `load`/`load64` at the field's
+    /// start, whichever window it can use (short buffers fall back).
+    #[test]
+    fn load_end_reads_the_field_that_ends_there() {
+        let mut prg = Prg::new();
+        let buf: Vec<u8> = (0..40).map(|_| prg.random_u64() as u8).collect();
+        for nbytes in 1..=16 {
+            for end in nbytes..=buf.len() {
+                let want = if nbytes <= 8 {
+                    load64(&buf, end - nbytes, nbytes) as u128
+                } else {
+                    load(&buf, end - nbytes, nbytes)
+                };
+                assert_eq!(load_end(&buf, end, nbytes), want, "{nbytes} {end}");
+            }
+        }
+    }
+
     #[test]
     fn transpose8_is_the_bit_matrix_transpose() {
         let mut prg = Prg::new();
