@@ -240,7 +240,7 @@ impl Scratch {
     /// of buffers the later ones reuse (some are larger than the
     /// allocator's mmap threshold, so fresh pages, faulted in one by one).
     pub fn reserve(&mut self, plan: &OnlinePlan, l: &Layout, total: usize) {
-        let groups = total.div_ceil(group_width(total));
+        let groups = total.div_ceil(LANES);
         let t = plan.max_tables;
         resize(&mut self.e, groups * plan.words);
         resize(&mut self.idx, groups * t * LANES);
@@ -495,71 +495,8 @@ impl BitReader<'_> {
 
 /// Lanes in group `gi` of a batch of `total` executions.
 #[inline]
-fn lanes(total: usize, gi: usize, gw: usize) -> usize {
-    (total - gi * gw).min(gw)
-}
-
-/// Executions per group (bit-sliced word) for a batch of `total`: up to
-/// [`LANES`]; a batch of 16 to 64 is cut into two groups of a multiple of 8
-/// lanes, so that it has two parts to pipeline ([`Part`]). Both parties
-/// derive it from the batch size alone.
-pub(crate) fn group_width(total: usize) -> usize {
-    if (16..=LANES).contains(&total) {
-        total.div_ceil(2).next_multiple_of(8)
-    } else {
-        LANES
-    }
-}
-
-/// The groups of a batch that one table-layer message covers. A batch of
-/// two or more groups is run as two parts in a pipeline: part 0's shares
-/// of a layer are on the wire while part 1's are looked up, and part 0's
-/// next layer is looked up while part 1's shares are on the wire, so
-/// neither party waits for a flight while it has work (the parts'
-/// messages follow each other in one direction, so the round count of a
-/// layer does not change). A batch of one group (a single execution) is
-/// one part: its messages are byte for byte what they were.
-#[derive(Clone, Debug)]
-struct Part {
-    /// Executions per group ([`group_width`]).
-    gw: usize,
-    /// Groups of this part.
-    groups: std::ops::Range<usize>,
-    /// The batch's last part: after the last table layer its message also
-    /// carries the table MAC, which covers every part.
-    last: bool,
-    /// Another part follows in the same direction: flush this one's
-    /// shares at once, so the peer can start on them.
-    flush: bool,
-}
-
-/// The parts of a batch of `total` ([`Part`]).
-fn parts(total: usize) -> Vec<Part> {
-    let gw = group_width(total);
-    let groups = total.div_ceil(gw);
-    let cuts: Vec<usize> = if groups >= 2 {
-        vec![0, groups / 2, groups]
-    } else {
-        vec![0, groups]
-    };
-    let n = cuts.len() - 1;
-    (0..n)
-        .map(|i| Part {
-            gw,
-            groups: cuts[i]..cuts[i + 1],
-            last: i + 1 == n,
-            flush: i + 1 < n,
-        })
-        .collect()
-}
-
-/// The two halves of [`open_layer_nm`] for one part.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    /// Passes 1–3: look up, tag, send my shares.
-    Send,
-    /// Pass 4: receive the peer's shares, verify, set the output words.
-    Recv,
+fn lanes(total: usize, gi: usize) -> usize {
+    (total - gi * LANES).min(LANES)
 }
 
 /// Step 3: masked inputs both ways (one flight).
@@ -573,8 +510,7 @@ fn send_inputs(
     let words = ctx.plan.words;
     let (ni, np) = (ctx.my_inputs.len(), ctx.peer_inputs.len());
     let total = mats.len();
-    let gw = group_width(total);
-    let groups = total.div_ceil(gw);
+    let groups = total.div_ceil(LANES);
     for gi in 0..groups {
         let ew = &mut s.e[gi * words..(gi + 1) * words];
         for &w in ctx.plan.inputs.iter().chain(&ctx.plan.unset) {
@@ -589,8 +525,8 @@ fn send_inputs(
         if inp.len() != ni {
             return Err(Error::config("tinytable: wrong number of input bits"));
         }
-        let ew = &mut s.e[(x / gw) * words..];
-        let lane = x % gw;
+        let ew = &mut s.e[(x / LANES) * words..];
+        let lane = x % LANES;
         for (i, (&w, &bit)) in ctx.my_inputs.iter().zip(inp).enumerate() {
             let mut r = get_bit(&mat.exec, i);
             if x == 0 {
@@ -604,8 +540,8 @@ fn send_inputs(
     ch.send_bytes(msg)?;
     recv_packed(ch, &mut s.got, total * np)?;
     for x in 0..total {
-        let ew = &mut s.e[(x / gw) * words..];
-        let lane = x % gw;
+        let ew = &mut s.e[(x / LANES) * words..];
+        let lane = x % LANES;
         for (i, &w) in ctx.peer_inputs.iter().enumerate() {
             ew[w as usize] |= (get_bit(&s.got, x * np + i) as u64) << lane;
         }
@@ -820,8 +756,6 @@ fn open_layer_nm(
     s: &mut Scratch,
     prove: &mut Acc,
     verify: &mut Acc,
-    part: &Part,
-    phase: Phase,
     n: usize,
     m: usize,
 ) -> Result<()> {
@@ -830,12 +764,7 @@ fn open_layer_nm(
     let words = plan.words;
     let t = lp.tables;
     let total = mats.len();
-    // Stride of the per-execution and per-group scratch rows: the widest
-    // layer, not this one, so that one part's next layer never writes over
-    // rows of the other part's layer still waiting for its shares.
-    let ts = ctx.plan.max_tables;
-    let gw = part.gw;
-    let part_lanes: usize = part.groups.clone().map(|gi| lanes(total, gi, gw)).sum();
+    let groups = total.div_ceil(LANES);
     let gb = l.gate_bytes;
     let (tb, vb) = (l.tag, l.verify);
     let scheme = l.scheme;
@@ -843,6 +772,7 @@ fn open_layer_nm(
     let cheating = ctx.cheating();
     let bits = m == 1;
     let ins = &lp.ins[..t * n];
+    let outs = &lp.outs[..t * m];
     let region = lp.first * gb..(lp.first + t) * gb;
 
     // Linear MAC keys wider than a word (`k + m − 1 > 64`: S-box linear-64).
@@ -851,20 +781,13 @@ fn open_layer_nm(
     // AND tables under the lookup MAC: both strings of the selected entry
     // are taken in pass 2 ([`look_up_bit_lookup`]).
     let lookup_bits = matches!(scheme, MacScheme::Lookup { .. }) && bits && n <= 3;
-    // The last part of the last layer carries the table MAC.
-    let check = lp.last && part.last && scheme.is_malicious();
-    let nbits = part_lanes * t * m;
-    let msg_len = nbits.div_ceil(8);
-    if phase == Phase::Recv {
-        return recv_layer(ch, ctx, mats, lp, s, verify, part, check, lookup_bits, m);
-    }
 
     // 1. Entry indices, execution-major: idx[x·t + g].
-    for gi in part.groups.clone() {
+    for gi in 0..groups {
         let ew = &s.e[gi * words..(gi + 1) * words];
-        let idx = &mut s.idx[gi * gw * ts..(gi + 1) * gw * ts];
+        let idx = &mut s.idx[gi * LANES * t..(gi + 1) * LANES * t];
         // Only the bytes of lanes in use (one for a single execution).
-        let used = lanes(total, gi, gw).div_ceil(8);
+        let used = lanes(total, gi).div_ceil(8);
         for (g, w) in ins.chunks_exact(n).enumerate() {
             for k in 0..used {
                 let mut x = 0u64;
@@ -872,18 +795,18 @@ fn open_layer_nm(
                     x |= ((ew[wj as usize] >> (8 * k)) & 0xff) << (8 * j);
                 }
                 for (i, c) in transpose8(x).to_le_bytes().into_iter().enumerate() {
-                    idx[(8 * k + i) * ts + g] = c;
+                    idx[(8 * k + i) * t + g] = c;
                 }
             }
         }
     }
 
     // 2. Look up and tag.
-    for gi in part.groups.clone() {
-        let base = gi * gw;
-        let b = lanes(total, gi, gw);
-        let mine_w = &mut s.mine_w[gi * ts..gi * ts + t];
-        let mine_b = &mut s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+    for gi in 0..groups {
+        let base = gi * LANES;
+        let b = lanes(total, gi);
+        let mine_w = &mut s.mine_w[gi * t..(gi + 1) * t];
+        let mine_b = &mut s.mine_b[gi * t * LANES..(gi + 1) * t * LANES];
         if bits {
             mine_w.fill(0);
         } else {
@@ -899,7 +822,7 @@ fn open_layer_nm(
         // 18.9–20.2.
         let ahead = (64 / t.max(1)).clamp(1, 8);
         for (x, mat) in mats.iter().enumerate().skip(base).take(ahead.min(b)) {
-            prefetch_entries(&mat.gates[region.clone()], &s.idx[x * ts..x * ts + t], l);
+            prefetch_entries(&mat.gates[region.clone()], &s.idx[x * t..(x + 1) * t], l);
         }
         for lane in 0..b {
             let x = base + lane;
@@ -907,15 +830,15 @@ fn open_layer_nm(
                 let y = x + ahead;
                 prefetch_entries(
                     &mats[y].gates[region.clone()],
-                    &s.idx[y * ts..y * ts + t],
+                    &s.idx[y * t..(y + 1) * t],
                     l,
                 );
             }
             let recs = &mats[x].gates[region.clone()];
-            let cs = &s.idx[x * ts..x * ts + t];
+            let cs = &s.idx[x * t..(x + 1) * t];
             let vals = &mut vals[lane * t..(lane + 1) * t];
             if lookup_bits {
-                let keys = &mut s.keys64[x * ts..x * ts + t];
+                let keys = &mut s.keys64[x * t..(x + 1) * t];
                 let (tags, zeros) = if kb == 8 {
                     look_up_bit_lookup::<8>(recs, cs, l, keys, mine_w, lane)
                 } else {
@@ -925,7 +848,7 @@ fn open_layer_nm(
                 verify.add_lookup(zeros);
             } else if linear && bits && n <= 3 && !wide {
                 // AND tables under the linear MAC, the binary hot path.
-                let keys = &mut s.keys64[x * ts..x * ts + t];
+                let keys = &mut s.keys64[x * t..(x + 1) * t];
                 if tb == 8 {
                     look_up_bit_linear::<8>(recs, cs, l, vals, keys, mine_w, lane);
                 } else {
@@ -943,12 +866,12 @@ fn open_layer_nm(
                         prove: &mut *prove,
                         vals: &mut *vals,
                         keys64: if linear && !wide {
-                            &mut s.keys64[x * ts..x * ts + t]
+                            &mut s.keys64[x * t..(x + 1) * t]
                         } else {
                             &mut []
                         },
                         keys128: if linear && wide {
-                            &mut s.keys128[x * ts..x * ts + t]
+                            &mut s.keys128[x * t..(x + 1) * t]
                         } else {
                             &mut []
                         },
@@ -979,37 +902,35 @@ fn open_layer_nm(
     }
 
     // 3. One flight: group by group, gate by gate, `b` lanes of `m` bits.
+    let nbits = total * t * m;
+    let msg_len = nbits.div_ceil(8);
     resize(&mut s.msg, msg_len);
     {
         let msg = &mut s.msg[..msg_len];
         if m == 8 {
             // Whole bytes: the rows as they are, back to back.
             let mut at = 0;
-            for gi in part.groups.clone() {
-                let b = lanes(total, gi, gw);
-                for row in
-                    s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES].chunks_exact(LANES)
-                {
+            for gi in 0..groups {
+                let b = lanes(total, gi);
+                for row in s.mine_b[gi * t * LANES..(gi + 1) * t * LANES].chunks_exact(LANES) {
                     msg[at..at + b].copy_from_slice(&row[..b]);
                     at += b;
                 }
             }
         } else if bits {
             let mut w = BitWriter::new(msg);
-            for gi in part.groups.clone() {
-                let b = lanes(total, gi, gw);
-                for &v in &s.mine_w[gi * ts..gi * ts + t] {
+            for gi in 0..groups {
+                let b = lanes(total, gi);
+                for &v in &s.mine_w[gi * t..(gi + 1) * t] {
                     w.put(v, b as u32);
                 }
             }
             w.finish();
         } else {
             let mut w = BitWriter::new(msg);
-            for gi in part.groups.clone() {
-                let b = lanes(total, gi, gw);
-                for row in
-                    s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES].chunks_exact(LANES)
-                {
+            for gi in 0..groups {
+                let b = lanes(total, gi);
+                for row in s.mine_b[gi * t * LANES..(gi + 1) * t * LANES].chunks_exact(LANES) {
                     for &v in &row[..b] {
                         w.put(v as u64, m as u32);
                     }
@@ -1021,54 +942,13 @@ fn open_layer_nm(
     }
     // After the last layer my table MAC is complete (it depends only on my
     // own tags), so it goes in this flight instead of one of its own; the
-    // peer's is checked in pass 4, still before any output mask is sent.
+    // peer's is checked below, still before any output mask is sent.
+    let check = lp.last && scheme.is_malicious();
     if check {
         let next = prove.fresh();
         let mine = std::mem::replace(prove, next).finish();
         send_check(ch, scheme, mine ^ ctx.deviate(Point::TableMac))?;
     }
-    if part.flush {
-        ch.flush()?;
-    }
-    Ok(())
-}
-
-/// [`Phase::Recv`] of [`open_layer_nm`]: the peer's shares of `part`
-/// (and, if `check`, its table MAC), then pass 4.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn recv_layer(
-    ch: &mut Channel,
-    ctx: &Ctx<'_>,
-    mats: &[&Material],
-    lp: &LayerPlan,
-    s: &mut Scratch,
-    verify: &mut Acc,
-    part: &Part,
-    check: bool,
-    lookup_bits: bool,
-    m: usize,
-) -> Result<()> {
-    let l = &ctx.layout;
-    let words = ctx.plan.words;
-    let t = lp.tables;
-    let total = mats.len();
-    // Stride of the per-execution and per-group scratch rows: the widest
-    // layer, not this one, so that one part's next layer never writes over
-    // rows of the other part's layer still waiting for its shares.
-    let ts = ctx.plan.max_tables;
-    let gw = part.gw;
-    let part_lanes: usize = part.groups.clone().map(|gi| lanes(total, gi, gw)).sum();
-    let nbits = part_lanes * t * m;
-    let msg_len = nbits.div_ceil(8);
-    let gb = l.gate_bytes;
-    let vb = l.verify;
-    let scheme = l.scheme;
-    let kb = scheme.key_bytes();
-    let bits = m == 1;
-    let wide = vb > 8;
-    let outs = &lp.outs[..t * m];
-    let region = lp.first * gb..(lp.first + t) * gb;
     recv_packed(ch, &mut s.got, nbits)?;
     let their_mac = if check {
         Some(recv_check(ch, scheme)?)
@@ -1077,9 +957,9 @@ fn recv_layer(
     };
     if m == 8 {
         let mut at = 0;
-        for gi in part.groups.clone() {
-            let b = lanes(total, gi, gw);
-            let rows = &mut s.theirs_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+        for gi in 0..groups {
+            let b = lanes(total, gi);
+            let rows = &mut s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
             for row in rows.chunks_exact_mut(LANES) {
                 row[..b].copy_from_slice(&s.got[at..at + b]);
                 row[b..].fill(0);
@@ -1091,14 +971,14 @@ fn recv_layer(
             buf: &s.got[..msg_len],
             bit: 0,
         };
-        for gi in part.groups.clone() {
-            let b = lanes(total, gi, gw);
+        for gi in 0..groups {
+            let b = lanes(total, gi);
             if bits {
-                for v in &mut s.theirs_w[gi * ts..gi * ts + t] {
+                for v in &mut s.theirs_w[gi * t..(gi + 1) * t] {
                     *v = r.get(b as u32);
                 }
             } else {
-                let rows = &mut s.theirs_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+                let rows = &mut s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
                 rows.fill(0);
                 for row in rows.chunks_exact_mut(LANES) {
                     for v in &mut row[..b] {
@@ -1110,11 +990,11 @@ fn recv_layer(
     }
 
     // 4. Verify what the peer sent; set the output words.
-    for gi in part.groups.clone() {
-        let base = gi * gw;
-        let b = lanes(total, gi, gw);
-        let theirs_w = &s.theirs_w[gi * ts..gi * ts + t];
-        let theirs_b = &s.theirs_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+    for gi in 0..groups {
+        let base = gi * LANES;
+        let b = lanes(total, gi);
+        let theirs_w = &s.theirs_w[gi * t..(gi + 1) * t];
+        let theirs_b = &s.theirs_b[gi * t * LANES..(gi + 1) * t * LANES];
         match scheme {
             MacScheme::Passive => {}
             MacScheme::Lookup { .. } if lookup_bits => {
@@ -1122,7 +1002,7 @@ fn recv_layer(
                 // during pass 2.
                 let mut sum = 0u64;
                 for lane in 0..b {
-                    let keys = &s.keys64[(base + lane) * ts..(base + lane) * ts + t];
+                    let keys = &s.keys64[(base + lane) * t..(base + lane + 1) * t];
                     for (&k, &tw) in keys.iter().zip(theirs_w) {
                         sum ^= k & 0u64.wrapping_sub((tw >> lane) & 1);
                     }
@@ -1133,7 +1013,7 @@ fn recv_layer(
                 for lane in 0..b {
                     let x = base + lane;
                     let recs = &mats[x].gates[region.clone()];
-                    let cs = &s.idx[x * ts..x * ts + t];
+                    let cs = &s.idx[x * t..(x + 1) * t];
                     for (g, &c) in cs.iter().enumerate() {
                         let th = if bits {
                             ((theirs_w[g] >> lane) & 1) as usize
@@ -1154,7 +1034,7 @@ fn recv_layer(
                     let x = base + lane;
                     if bits && !wide {
                         let alpha = s.alpha[x];
-                        let keys = &s.keys64[x * ts..x * ts + t];
+                        let keys = &s.keys64[x * t..(x + 1) * t];
                         for ((v, &k), &tw) in vals.iter_mut().zip(keys).zip(theirs_w) {
                             let th = (tw >> lane) & 1;
                             *v = (k ^ (alpha & 0u64.wrapping_sub(th))) as u128;
@@ -1164,9 +1044,9 @@ fn recv_layer(
                         for (g, v) in vals.iter_mut().enumerate() {
                             let th = theirs_b[g * LANES + lane] as usize;
                             let key = if wide {
-                                s.keys128[x * ts + g]
+                                s.keys128[x * t + g]
                             } else {
-                                s.keys64[x * ts + g] as u128
+                                s.keys64[x * t + g] as u128
                             };
                             *v = key ^ tab[th & 15] ^ (tab[th >> 4] << 4);
                         }
@@ -1177,12 +1057,12 @@ fn recv_layer(
         }
         let ew = &mut s.e[gi * words..(gi + 1) * words];
         if bits {
-            let mine_w = &s.mine_w[gi * ts..gi * ts + t];
+            let mine_w = &s.mine_w[gi * t..(gi + 1) * t];
             for g in 0..t {
                 ew[outs[g] as usize] = mine_w[g] ^ theirs_w[g];
             }
         } else {
-            let mine_b = &s.mine_b[gi * ts * LANES..gi * ts * LANES + t * LANES];
+            let mine_b = &s.mine_b[gi * t * LANES..(gi + 1) * t * LANES];
             for g in 0..t {
                 let mut o = [0u64; 8];
                 for k in 0..b.div_ceil(8) {
@@ -1218,10 +1098,8 @@ fn open_layer_and(
     s: &mut Scratch,
     prove: &mut Acc,
     verify: &mut Acc,
-    part: &Part,
-    phase: Phase,
 ) -> Result<()> {
-    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, part, phase, 2, 1)
+    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, 2, 1)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1233,10 +1111,8 @@ fn open_layer_sbox(
     s: &mut Scratch,
     prove: &mut Acc,
     verify: &mut Acc,
-    part: &Part,
-    phase: Phase,
 ) -> Result<()> {
-    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, part, phase, 8, 8)
+    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, 8, 8)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1248,11 +1124,9 @@ fn open_layer_any(
     s: &mut Scratch,
     prove: &mut Acc,
     verify: &mut Acc,
-    part: &Part,
-    phase: Phase,
 ) -> Result<()> {
     let (n, m) = (ctx.plan.n, ctx.plan.m);
-    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, part, phase, n, m)
+    open_layer_nm(ch, ctx, mats, lp, s, prove, verify, n, m)
 }
 
 /// End of step 4: both parties send their accumulated MAC (k bits) and
@@ -1344,11 +1218,10 @@ fn open_outputs(
     recv_packed(ch, &mut s.got, total * no)?;
     let mut verify = Acc::new(scheme, 1, acc_key(Purpose::Outputs, ctx.prover_id(false)));
     let mut result = Vec::with_capacity(total);
-    let gw = group_width(total);
     for (x, mat) in mats.iter().enumerate() {
         let alpha = s.alpha[x];
-        let ew = &s.e[(x / gw) * words..(x / gw + 1) * words];
-        let lane = x % gw;
+        let ew = &s.e[(x / LANES) * words..(x / LANES + 1) * words];
+        let lane = x % LANES;
         let mut bits = Vec::with_capacity(no);
         match scheme {
             MacScheme::Passive => {}
@@ -1440,6 +1313,7 @@ pub fn run_batch_refs(
         }
     }
     let total = mats.len();
+    let groups = total.div_ceil(LANES);
     s.reserve(plan, l, total);
     s.alpha.clear();
     s.alpha.extend(mats.iter().map(|m| m.alpha(l)));
@@ -1469,60 +1343,15 @@ pub fn run_batch_refs(
         _ => open_layer_any,
     };
     let words = plan.words;
-    // Per part, the table layer whose shares are on the wire ([`Part`]):
-    // its pass 4 runs just before that part's next layer needs the outputs.
-    let parts = parts(total);
-    let mut pending: Vec<Option<&LayerPlan>> = vec![None; parts.len()];
     for lp in &plan.layers {
-        for (part, pend) in parts.iter().zip(pending.iter_mut()) {
-            if let Some(prev) = pend.take() {
-                open(
-                    ch,
-                    ctx,
-                    mats,
-                    prev,
-                    s,
-                    &mut prove,
-                    &mut verify,
-                    part,
-                    Phase::Recv,
-                )?;
-            }
-            for gi in part.groups.clone() {
-                let ew = &mut s.e[gi * words..(gi + 1) * words];
-                for &[a, b, o] in &lp.xors {
-                    ew[o as usize] = ew[a as usize] ^ ew[b as usize];
-                }
-            }
-            if lp.tables > 0 {
-                open(
-                    ch,
-                    ctx,
-                    mats,
-                    lp,
-                    s,
-                    &mut prove,
-                    &mut verify,
-                    part,
-                    Phase::Send,
-                )?;
-                *pend = Some(lp);
+        for gi in 0..groups {
+            let ew = &mut s.e[gi * words..(gi + 1) * words];
+            for &[a, b, o] in &lp.xors {
+                ew[o as usize] = ew[a as usize] ^ ew[b as usize];
             }
         }
-    }
-    for (part, pend) in parts.iter().zip(pending.iter_mut()) {
-        if let Some(prev) = pend.take() {
-            open(
-                ch,
-                ctx,
-                mats,
-                prev,
-                s,
-                &mut prove,
-                &mut verify,
-                part,
-                Phase::Recv,
-            )?;
+        if lp.tables > 0 {
+            open(ch, ctx, mats, lp, s, &mut prove, &mut verify)?;
         }
     }
     if plan.table_layers == 0 {
@@ -1539,6 +1368,24 @@ mod tests {
     use crate::program::{ProgramBuilder, TableFn};
     use brickyard_core::channel::memory_pair;
     use brickyard_core::prg::Prg;
+
+    /// `load_end` reads the same value as `load`/`load64` at the field's
+    /// start, whichever window it can use (short buffers fall back).
+    #[test]
+    fn load_end_reads_the_field_that_ends_there() {
+        let mut prg = Prg::new();
+        let buf: Vec<u8> = (0..40).map(|_| prg.random_u64() as u8).collect();
+        for nbytes in 1..=16 {
+            for end in nbytes..=buf.len() {
+                let want = if nbytes <= 8 {
+                    load64(&buf, end - nbytes, nbytes) as u128
+                } else {
+                    load(&buf, end - nbytes, nbytes)
+                };
+                assert_eq!(load_end(&buf, end, nbytes), want, "{nbytes} {end}");
+            }
+        }
+    }
 
     #[test]
     fn transpose8_is_the_bit_matrix_transpose() {
@@ -1654,10 +1501,7 @@ mod tests {
             "lookup-64",
         ] {
             let scheme = MacScheme::parse(s).unwrap();
-            // `check` runs two half batches: 2, 6, 17 are one part each;
-            // 64 → 32 + 32 (two groups of 16 lanes, [`group_width`]), 128 →
-            // two groups of 32, 131 → 65 + 66 (two groups of 64): two parts.
-            for batch in [2, 6, 17, 64, 128, 131] {
+            for batch in [2, 6, 128, 131] {
                 check(&add, scheme, batch, OutputMode::Both);
                 check(&odd, scheme, batch, OutputMode::Bob);
             }
@@ -1670,40 +1514,6 @@ mod tests {
         for s in ["passive", "linear-32", "linear-64"] {
             check(&p, MacScheme::parse(s).unwrap(), 70, OutputMode::Both);
         }
-        check(
-            &p,
-            MacScheme::parse("linear-64").unwrap(),
-            33,
-            OutputMode::Bob,
-        );
         check(&p, MacScheme::Lookup { k: 32 }, 2, OutputMode::Bob);
-    }
-
-    /// Two parts whose layers have different table counts (AES binary):
-    /// one part's next layer must not overwrite the other's scratch rows.
-    #[test]
-    fn binary_aes_batch_in_two_parts() {
-        let p = Program::from_circuit(&brickyard_circuit::builtin("aes128").unwrap());
-        check(
-            &p,
-            MacScheme::parse("linear-64").unwrap(),
-            64,
-            OutputMode::Both,
-        );
-    }
-
-    #[test]
-    fn parts_cover_the_batch_once() {
-        for total in 1..300 {
-            let ps = parts(total);
-            let gw = group_width(total);
-            assert!(gw <= LANES && gw.is_multiple_of(8), "{total}");
-            assert_eq!(ps.first().unwrap().groups.start, 0);
-            assert_eq!(ps.last().unwrap().groups.end, total.div_ceil(gw));
-            assert!(ps.windows(2).all(|w| w[0].groups.end == w[1].groups.start));
-            assert!(ps.iter().all(|p| !p.groups.is_empty() && p.gw == gw));
-            assert_eq!(ps.len(), if total >= 16 { 2 } else { 1 }, "{total}");
-            assert!(ps.last().unwrap().last && !ps.last().unwrap().flush);
-        }
     }
 }
