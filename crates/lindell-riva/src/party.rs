@@ -83,12 +83,6 @@ fn agreed(cfg: &RunConfig) -> Result<Agreed> {
 /// only `online` differs, and each role writes it.
 macro_rules! offline_phases_of_inner {
     () => {
-        /// Executions may follow each other without a barrier: each reads
-        /// exactly what the peer sends in it, so Alice's first flight of
-        /// the next execution travels while Bob finishes this one.
-        fn pipelines(&self) -> bool {
-            true
-        }
         fn attach_store(&mut self, store: Store) -> Result<()> {
             self.inner.attach_store(store)
         }
