@@ -20,27 +20,22 @@
 use super::*;
 
 /// [`super::Feed`] on the pair layout: XOR gates of the next stage run
-/// between the AES rounds, both copies per gate in one YMM register.
-pub(super) struct PairFeed {
-    next: *const [u32; 4],
-    end: *const [u32; 4],
-}
+/// between the AES rounds, both copies per gate in one YMM register. The
+/// gate list and its bookkeeping are the one-copy feed's; only the gate
+/// itself differs (offsets scaled by 2, 32 bytes per slot).
+pub(super) struct PairFeed(Feed);
 
 impl PairFeed {
     /// A feed of `gates` (validated byte offsets `16 · s`).
     #[inline]
     fn new(gates: &[[u32; 4]]) -> PairFeed {
-        let r = gates.as_ptr_range();
-        PairFeed {
-            next: r.start,
-            end: r.end,
-        }
+        PairFeed(Feed::new(gates))
     }
 
     /// Gates not yet run.
     #[inline]
     fn left(&self) -> usize {
-        (self.end as usize).saturating_sub(self.next as usize) / 16
+        self.0.left()
     }
 
     /// Runs the next gate on both copies of the pair vector at `w`
@@ -53,7 +48,7 @@ impl PairFeed {
     /// only into functions with AVX enabled.
     #[inline(always)]
     unsafe fn one(&mut self, w: *mut Block) {
-        debug_assert!(self.next < self.end, "feed ran past its gates");
+        debug_assert!(self.0.next < self.0.end, "feed ran past its gates");
         // SAFETY: `next` is a gate of the slice and its scaled offsets
         // address 32 bytes of `w` (by the caller); unaligned forms (the
         // vector is 64-byte aligned by `many.rs`, but nothing here
@@ -69,7 +64,7 @@ impl PairFeed {
                 "vpxor {x:y}, {x:y}, ymmword ptr [{w} + 2*{c}]",
                 "vmovdqu ymmword ptr [{w} + 2*{a}], {x:y}",
                 "add {next}, 16",
-                next = inout(reg) self.next,
+                next = inout(reg) self.0.next,
                 w = in(reg) w,
                 a = out(reg) _,
                 b = out(reg) _,
@@ -88,7 +83,7 @@ impl PairFeed {
     /// As [`PairFeed::one`].
     #[inline(always)]
     unsafe fn rest(&mut self, w: *mut Block) {
-        while self.next < self.end {
+        while self.0.next < self.0.end {
             // SAFETY: a gate is left; the rest by the caller.
             unsafe { self.one(w) };
         }
