@@ -112,6 +112,13 @@ fn buckets(dir: &Path, role: Role) -> (u64, u64) {
     (k.produced, k.next_index)
 }
 
+/// `(consumed, burned)` buckets of `role`'s store.
+fn spent(dir: &Path, role: Role) -> (u64, u64) {
+    let info = info_with_key(&dir.join(role.name()), Some(&key(dir, role))).unwrap();
+    let k = info.kinds.iter().find(|k| k.name == "lr-bucket").unwrap();
+    (k.consumed, k.burned)
+}
+
 fn fresh(rng: &mut Rng, cfg: &RunConfig) -> (PartyInputs, PartyInputs, Outputs) {
     let x = random_inputs(rng, cfg, Role::Alice, 1).remove(0);
     let y = random_inputs(rng, cfg, Role::Bob, 1).remove(0);
@@ -140,6 +147,8 @@ fn three_buckets_three_runs_then_refused() {
         assert_eq!(online(dir, &cfg, &[(x, y)]).unwrap(), vec![want], "run {k}");
         for role in [Role::Alice, Role::Bob] {
             assert_eq!(buckets(dir, role), (3, k + 1), "{role:?} after run {k}");
+            // Taken (read ahead, then reserved) counts as consumed, not burned.
+            assert_eq!(spent(dir, role), (k + 1, 0), "{role:?} after run {k}");
         }
     }
     let (x, y, _) = fresh(&mut rng, &cfg);

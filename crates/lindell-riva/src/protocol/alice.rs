@@ -26,6 +26,8 @@ pub struct Alice {
     next: usize,
     /// Buckets in a store instead of `buckets` (see `stored.rs`).
     store: Option<Box<Store>>,
+    /// The store's next bucket, read before its execution.
+    ahead: stored::Ahead<Vec<BundleSecret>>,
     /// The last execution's bucket, wiped and freed by
     /// [`Alice::release_spent`] (after the execution's timing) or with
     /// the party.
@@ -50,6 +52,7 @@ impl Alice {
             buckets: Vec::new(),
             next: 0,
             store: None,
+            ahead: stored::Ahead::new(),
             spent: Vec::new(),
             cheat: Cheat::None,
         }
@@ -83,7 +86,12 @@ impl Alice {
                 "lindell-riva: this store holds no finished preprocessing (no setup record)".into(),
             )
         })?;
-        stored::begin(ch, s, &rec, want)
+        stored::begin(ch, s, &rec, want)?;
+        self.ahead.begin(want);
+        if let Some(st) = &self.setup {
+            self.ahead.fill(s, |k, b| read_bucket(b, k, st));
+        }
+        Ok(())
     }
 
     /// The next unused bucket's secrets (C members, then C'), used once.
@@ -99,26 +107,17 @@ impl Alice {
             self.next += 1;
             return Ok(std::mem::take(&mut self.buckets[k]));
         };
-        let (reserved, bytes) = stored::take(s)?;
-        let mut r = Reader::new(&bytes);
-        stored::check_index(r.u64()?, reserved)?;
-        let mut secs = Vec::with_capacity(record::members(st));
-        for i in 0..record::members(st) {
-            let (plan, shape) = record::part_of(st, i);
-            secs.push(BundleSecret::read(
-                &mut r,
-                shape,
-                plan.output_wires().len(),
-            )?);
-        }
-        r.done()?;
-        Ok(secs)
+        self.ahead.take(s, |k, b| read_bucket(b, k, st))
     }
 
     /// Wipes and frees the last execution's bucket (its secrets are never
     /// used again; the wiping is kept off the execution's critical path).
+    /// The store's next bucket is read ahead here too.
     pub fn release_spent(&mut self) {
         self.spent = Vec::new();
+        if let (Some(s), Some(st)) = (&mut self.store, &self.setup) {
+            self.ahead.fill(s, |k, b| read_bucket(b, k, st));
+        }
     }
 
     /// Adversary mode: the strategy this party follows.
@@ -622,4 +621,21 @@ fn negated_output(st: &Setup) -> Result<GarblePlan> {
     c.num_wires += 1;
     c.outputs[0].wires[0] = out;
     GarblePlan::new(&c)
+}
+
+/// Alice's stored bucket `reserved` (layout in `record.rs`).
+fn read_bucket(bytes: &[u8], reserved: u64, st: &Setup) -> Result<Vec<BundleSecret>> {
+    let mut r = Reader::new(bytes);
+    stored::check_index(r.u64()?, reserved)?;
+    let mut secs = Vec::with_capacity(record::members(st));
+    for i in 0..record::members(st) {
+        let (plan, shape) = record::part_of(st, i);
+        secs.push(BundleSecret::read(
+            &mut r,
+            shape,
+            plan.output_wires().len(),
+        )?);
+    }
+    r.done()?;
+    Ok(secs)
 }

@@ -275,6 +275,8 @@ pub struct Bob {
     next: usize,
     /// Buckets in a store instead of `buckets` (see `stored.rs`).
     store: Option<Box<Store>>,
+    /// The store's next bucket, read before its execution.
+    ahead: stored::Ahead<BobBucket>,
     cheat: Cheat,
     /// The last execution's bucket, freed by [`Bob::release_spent`]
     /// (after the execution's timing) or with the party.
@@ -304,6 +306,7 @@ impl Bob {
             buckets: Vec::new(),
             next: 0,
             store: None,
+            ahead: stored::Ahead::new(),
             cheat: Cheat::None,
             spent: None,
             checker: None,
@@ -340,7 +343,12 @@ impl Bob {
                 "lindell-riva: this store holds no finished preprocessing (no setup record)".into(),
             )
         })?;
-        stored::begin(ch, s, &rec, want)
+        stored::begin(ch, s, &rec, want)?;
+        self.ahead.begin(want);
+        if let Some(st) = &self.setup {
+            self.ahead.fill(s, |k, b| BobBucket::read(b, k, st));
+        }
+        Ok(())
     }
 
     /// The next unused bucket, used once.
@@ -355,14 +363,17 @@ impl Bob {
             self.next += 1;
             return Ok(bk);
         };
-        let (reserved, bytes) = stored::take(s)?;
-        BobBucket::read(&bytes, reserved, st)
+        self.ahead.take(s, |k, b| BobBucket::read(b, k, st))
     }
 
     /// Frees the last execution's bucket (megabytes of tables whose free
-    /// returns pages to the kernel: kept off the execution's critical path).
+    /// returns pages to the kernel) and reads the store's next one ahead:
+    /// both kept off the execution's critical path.
     pub fn release_spent(&mut self) {
         self.spent = None;
+        if let (Some(s), Some(st)) = (&mut self.store, &self.setup) {
+            self.ahead.fill(s, |k, b| BobBucket::read(b, k, st));
+        }
     }
 
     /// Adversary mode: the strategy this party follows.

@@ -11,13 +11,19 @@
 //!   peer claiming another state is `Cheating { check: "store-sync" }`,
 //!   a store left behind by a crash is refused until both pass
 //!   `--resync`) and compare the digests of their stored setups;
-//! * each execution reserves its record durably (fsync) before reading
+//! * each execution reserves its record durably (fsync) before using
 //!   it, so a process killed at any point never uses that bucket again,
-//!   and the record's own `k` must equal the reserved index.
+//!   and the record's own `k` must equal the reserved index;
+//! * the next bucket is read, MAC-checked and parsed *ahead* of its
+//!   execution ([`Ahead`]: before a run's first execution and after each
+//!   one while the run has executions left), off the execution's
+//!   critical path; it is handed out only by the durable reservation of
+//!   exactly that record (`Store::take_read_ahead`), so a bucket read
+//!   ahead and never taken was never used and stays in the store.
 
 use super::record::SetupRecord;
 use brickyard_core::{Channel, Error, Result};
-use brickyard_store::{KindSpec, Store, SYNC_CHECK};
+use brickyard_store::{KindSpec, ReadAhead, Store, SYNC_CHECK};
 use zeroize::Zeroizing;
 
 /// The material kind: one variable-size record per bucket (the same name
@@ -71,6 +77,55 @@ pub(crate) fn take(store: &mut Store) -> Result<(u64, Zeroizing<Vec<u8>>)> {
         .filter(|_| blobs.is_empty())
         .ok_or_else(|| Error::Storage("lindell-riva: bucket record missing".into()))?;
     Ok((k, Zeroizing::new(rec)))
+}
+
+/// The next bucket of a run, read ahead of its execution.
+pub(crate) struct Ahead<T> {
+    next: Option<ReadAhead<T>>,
+    /// Executions of this run not started yet.
+    left: u64,
+}
+
+impl<T> Ahead<T> {
+    pub(crate) fn new() -> Self {
+        Ahead {
+            next: None,
+            left: 0,
+        }
+    }
+
+    /// A run of `want` executions begins (after [`begin`]).
+    pub(crate) fn begin(&mut self, want: u64) {
+        self.next = None;
+        self.left = want;
+    }
+
+    /// Reads the next bucket ahead if the run has an execution left for
+    /// it. A failure leaves nothing read ahead: the execution then takes
+    /// its bucket the usual way and meets the same error where it belongs.
+    pub(crate) fn fill(&mut self, store: &mut Store, parse: impl FnOnce(u64, &[u8]) -> Result<T>) {
+        if self.left > 0 && self.next.is_none() {
+            self.next = store.read_ahead_blob(KIND, parse).ok();
+        }
+    }
+
+    /// The next bucket: the one read ahead, reserved now, or else
+    /// reserved and read now ([`take`]); `parse(k, record)` checks the
+    /// record's index.
+    pub(crate) fn take(
+        &mut self,
+        store: &mut Store,
+        parse: impl FnOnce(u64, &[u8]) -> Result<T>,
+    ) -> Result<T> {
+        self.left = self.left.saturating_sub(1);
+        match self.next.take() {
+            Some(a) => store.take_read_ahead(a),
+            None => {
+                let (k, bytes) = take(store)?;
+                parse(k, &bytes)
+            }
+        }
+    }
 }
 
 /// At the end of preprocessing: the setup, then every bucket, durable.
