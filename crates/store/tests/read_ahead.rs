@@ -44,7 +44,8 @@ fn a_record_read_ahead_and_dropped_stays_available() {
     let (dir, key) = (fx.dir("a"), fx.key("a"));
     let mut s = Store::create(&dir, config(&key, Role::Alice, SID, 4096)).unwrap();
     produce(&mut s, Role::Alice, 2);
-    let ahead = s.read_ahead_blob("gc", |_, b| Ok(b.len())).unwrap();
+    let ahead = s.read_ahead_blob("gc", |_, b| Ok(b.to_vec())).unwrap();
+    assert_eq!(ahead.index(), 0);
     drop(ahead);
     drop(s); // the process ends before the execution
     let mut s = Store::open(&dir, &expected(&key, Role::Alice)).unwrap();
