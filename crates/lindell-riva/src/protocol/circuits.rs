@@ -268,20 +268,32 @@ fn add_public<W: Copy>(rows: &[Option<W>], w: &[W], xor: &mut impl FnMut(W, W) -
 }
 
 /// The XOR network of `M·v` ([`encode_rows`], the gates C or C' computes
-/// `E·y¹` or `E'·d¹` with), recorded once over slot numbers so Bob can run
-/// it on labels: slots `0..inputs` are `v`, slot `inputs + k` the XOR of
-/// the two slots of `combos[k]` (the groups' combinations), and row `r`
-/// the XOR of the slots `terms[rows[r]..rows[r + 1]]` (its chain of XOR
-/// gates, summed in a register instead of stored gate by gate).
+/// `E·y¹` or `E'·d¹` with), recorded once so Bob can run it on labels,
+/// group of columns by group: a group's combinations, then its term of
+/// every row that has ones in it, XORed into the row's sum. Each row's
+/// chain of XOR gates takes its terms in group order, as here; only the
+/// interleaving of rows differs, so that one group's combinations (a few
+/// KB) and the rows' sums stay in L1.
 #[derive(Clone, Debug)]
 pub struct XorNet {
     inputs: usize,
-    combos: Vec<[u32; 2]>,
-    terms: Vec<u32>,
-    /// Row `r`'s terms are `terms[rows[r]..rows[r + 1]]` (none: a zero row).
-    rows: Vec<usize>,
+    rows: usize,
+    groups: Vec<NetGroup>,
+    /// XOR gates (as C has them).
+    xors: usize,
     /// Per row, whether it has an odd number of ones.
     odd: Vec<bool>,
+}
+
+/// One group of [`GROUP_BITS`] columns of a [`XorNet`]. Its slots:
+/// `0..width` its columns, `width + k` the XOR of the two slots of
+/// `combos[k]`; `terms` are `(row, slot)` in row order.
+#[derive(Clone, Debug)]
+struct NetGroup {
+    first: usize,
+    width: usize,
+    combos: Vec<[u32; 2]>,
+    terms: Vec<[u32; 2]>,
 }
 
 impl XorNet {
@@ -293,32 +305,57 @@ impl XorNet {
     fn of(m: &BitMatrix) -> Self {
         let inputs = m.cols();
         let v: Vec<u32> = (0..inputs as u32).collect();
-        let mut combos = Vec::new();
+        let mut made = Vec::new();
         let per_row = row_terms(m, &v, &mut |a, b| {
-            combos.push([a, b]);
-            (inputs + combos.len() - 1) as u32
+            made.push([a, b]);
+            (inputs + made.len() - 1) as u32
         });
-        let mut rows = vec![0];
-        let mut terms = Vec::new();
-        for t in per_row {
-            terms.extend(t);
-            rows.push(terms.len());
+        let mut groups: Vec<NetGroup> = (0..inputs)
+            .step_by(GROUP_BITS)
+            .map(|first| NetGroup {
+                first,
+                width: GROUP_BITS.min(inputs - first),
+                combos: Vec::new(),
+                terms: Vec::new(),
+            })
+            .collect();
+        // Group and local slot of every slot: an input's from its column,
+        // a combination's from its input operand (`combination` XORs a
+        // smaller combination of the same group with one of its inputs).
+        let mut at: Vec<(usize, u32)> = (0..inputs)
+            .map(|c| (c / GROUP_BITS, (c % GROUP_BITS) as u32))
+            .collect();
+        for &[a, b] in &made {
+            let g = at[b as usize].0;
+            debug_assert_eq!(at[a as usize].0, g);
+            let grp = &mut groups[g];
+            let local = (grp.width + grp.combos.len()) as u32;
+            grp.combos.push([at[a as usize].1, at[b as usize].1]);
+            at.push((g, local));
+        }
+        let mut xors = made.len();
+        for (r, terms) in per_row.iter().enumerate() {
+            xors += terms.len().saturating_sub(1);
+            for &t in terms {
+                let (g, local) = at[t as usize];
+                groups[g].terms.push([r as u32, local]);
+            }
         }
         let odd = (0..m.rows())
             .map(|r| (0..m.cols()).filter(|&c| m.get(r, c)).count() % 2 == 1)
             .collect();
         XorNet {
             inputs,
-            combos,
-            terms,
-            rows,
+            rows: m.rows(),
+            groups,
+            xors,
             odd,
         }
     }
 
     /// Rows of `M` (wires of `M·v`).
     pub fn rows(&self) -> usize {
-        self.rows.len() - 1
+        self.rows
     }
 
     /// Columns of `M` (wires of `v`).
@@ -329,8 +366,7 @@ impl XorNet {
     /// XOR gates of the network (as C has them: a row of `t` terms is a
     /// chain of `t − 1`).
     pub fn xors(&self) -> usize {
-        self.combos.len() + self.terms.len() + 1 - self.rows.len()
-            + self.rows.windows(2).filter(|w| w[0] == w[1]).count()
+        self.xors
     }
 
     /// Per row, whether it XORs an odd number of `v`'s wires: the XOR of
@@ -348,7 +384,7 @@ impl XorNet {
     /// evaluated as free XOR evaluates them, each on `count` contiguous
     /// labels so that its index work is paid once for all of them. On
     /// labels each masked by one `λ`, a row comes out masked by `λ` iff
-    /// [`XorNet::odd`] says so. `scratch` holds the network's slots.
+    /// [`XorNet::odd`] says so. `scratch` holds a group's slots.
     pub fn apply_many(
         &self,
         count: usize,
@@ -360,28 +396,40 @@ impl XorNet {
                 "lindell-riva: OT labels of the wrong length",
             ));
         }
-        scratch.clear();
-        scratch.extend_from_slice(v);
-        for &[a, b] in &self.combos {
-            // `of` made each combination from earlier slots only.
-            let (a, b, end) = (a as usize * count, b as usize * count, scratch.len());
-            scratch.extend_from_within(a..a + count);
-            let (done, new) = scratch.split_at_mut(end);
-            xor_in_place(new, &done[b..b + count]);
-        }
-        let mut out = vec![Vec::with_capacity(self.rows()); count];
-        let mut acc = vec![Block::ZERO; count];
-        for w in self.rows.windows(2) {
-            acc.fill(Block::ZERO);
-            for &t in &self.terms[w[0]..w[1]] {
-                let t = t as usize * count;
-                xor_in_place(&mut acc, &scratch[t..t + count]);
+        let mut sums = vec![Block::ZERO; self.rows * count];
+        for g in &self.groups {
+            // Every slot is written (the group's inputs, then each
+            // combination in turn) before it is read: no clearing.
+            let total = (g.width + g.combos.len()) * count;
+            if scratch.len() < total {
+                scratch.resize(total, Block::ZERO);
             }
-            for (o, &a) in out.iter_mut().zip(&acc) {
-                o.push(a);
+            scratch[..g.width * count]
+                .copy_from_slice(&v[g.first * count..(g.first + g.width) * count]);
+            for (k, &[a, b]) in g.combos.iter().enumerate() {
+                // `of` made each combination from earlier slots only.
+                let (a, b, at) = (
+                    a as usize * count,
+                    b as usize * count,
+                    (g.width + k) * count,
+                );
+                let (done, new) = scratch.split_at_mut(at);
+                for ((n, x), y) in new[..count]
+                    .iter_mut()
+                    .zip(&done[a..a + count])
+                    .zip(&done[b..b + count])
+                {
+                    *n = *x ^ *y;
+                }
+            }
+            for &[r, t] in &g.terms {
+                let (r, t) = (r as usize * count, t as usize * count);
+                xor_in_place(&mut sums[r..r + count], &scratch[t..t + count]);
             }
         }
-        Ok(out)
+        Ok((0..count)
+            .map(|m| (0..self.rows).map(|r| sums[r * count + m]).collect())
+            .collect())
     }
 }
 
