@@ -42,8 +42,11 @@ struct BobBucket {
     /// `m_{a_1} ⊕ m_{a_k}` for every member `k` (packed).
     diffs: Vec<Vec<u8>>,
     bundles: Vec<BundlePublic>,
-    /// Per member, the `λ`-masked labels of its OT wires.
-    ot_labels: Vec<Vec<Block>>,
+    /// Per member, the labels of the wires of `E·y¹` (C) or `E'·d¹` (C')
+    /// made offline from the `λ`-masked labels of its OT wires by the
+    /// encoding's XOR gates (`XorNet`): a row is masked by `λ` iff it has
+    /// an odd number of ones ([`unmask`]).
+    encoded: Vec<Vec<Block>>,
     /// `y¹_j` then `d¹_j`.
     choices: Vec<bool>,
 }
@@ -52,6 +55,7 @@ impl BobBucket {
     /// The stored form of bucket `k` (see `record.rs`).
     fn write(&self, k: usize, st: &Setup) -> Zeroizing<Vec<u8>> {
         let mut v = Zeroizing::new(Vec::new());
+        record::put_u64(&mut v, record::BOB_BUCKET_VERSION);
         record::put_u64(&mut v, k as u64);
         for &j in &self.members {
             record::put_u64(&mut v, j as u64);
@@ -62,7 +66,7 @@ impl BobBucket {
         for b in &self.bundles {
             b.write(&mut v);
         }
-        for l in &self.ot_labels {
+        for l in &self.encoded {
             record::put_blocks(&mut v, l);
         }
         v.extend_from_slice(&bundle::pack_bits(&self.choices));
@@ -72,6 +76,11 @@ impl BobBucket {
 
     fn read(bytes: &[u8], reserved: u64, st: &Setup) -> Result<BobBucket> {
         let mut r = Reader::new(bytes);
+        if r.u64()? != record::BOB_BUCKET_VERSION {
+            return Err(Error::malformed(
+                "lindell-riva: stored bucket of another format version",
+            ));
+        }
         stored::check_index(r.u64()?, reserved)?;
         let n = record::members(st);
         let total = st.total() as u64;
@@ -92,8 +101,8 @@ impl BobBucket {
             let (plan, shape) = record::part_of(st, i);
             bundles.push(BundlePublic::read(&mut r, plan, shape)?);
         }
-        let ot_labels = (0..n)
-            .map(|i| r.blocks(record::part_of(st, i).1.ot))
+        let encoded = (0..n)
+            .map(|i| r.blocks(record::encoded_of(st, i)))
             .collect::<Result<Vec<_>>>()?;
         let choices = r.bits(st.ots_per_bucket())?;
         r.done()?;
@@ -101,7 +110,7 @@ impl BobBucket {
             members,
             diffs,
             bundles,
-            ot_labels,
+            encoded,
             choices,
         })
     }
@@ -319,7 +328,9 @@ impl Bob {
     /// a later run (whose setup the store recorded) takes them from it.
     pub fn attach_store(&mut self, mut store: Store) -> Result<()> {
         if let Some(rec) = stored::attach(&mut store)? {
-            self.setup = Some(Setup::from_record(&self.agreed, &rec)?);
+            let st = Setup::from_record(&self.agreed, &rec)?;
+            st.evaluated()?;
+            self.setup = Some(st);
         }
         self.store = Some(Box::new(store));
         Ok(())
@@ -400,12 +411,9 @@ impl Bob {
 
     /// Fig. A.1 Setup: choose E, E'; KOS base OTs.
     pub fn setup(&mut self, ch: &mut Channel) -> Result<()> {
-        self.setup = Some(Setup::bob_choose(
-            ch,
-            &self.agreed,
-            &mut self.prg,
-            self.cheat,
-        )?);
+        let st = Setup::bob_choose(ch, &self.agreed, &mut self.prg, self.cheat)?;
+        st.evaluated()?;
+        self.setup = Some(st);
         self.kos = Some(KosReceiver::setup(ch, &mut self.prg)?);
         Ok(())
     }
@@ -574,6 +582,7 @@ impl Bob {
         bundles: &mut Held,
     ) -> Result<Vec<Option<BobBucket>>> {
         let per = st.ots_per_bucket();
+        let ev = st.evaluated()?;
         let mut kept = Vec::with_capacity(proven.len());
         // Buffers reused by every bucket: the encrypted messages of one
         // part's OTs (wiped when dropped), the commitment inputs, the
@@ -582,6 +591,11 @@ impl Bob {
         let mut blocks = Vec::new();
         let mut want = Vec::new();
         let mut got = Vec::new();
+        // Per part (C, C'), the labels of its OT wires (wire `t` of its
+        // member `m` at `t * count + m`), and the slots of the encoding's
+        // network run on them.
+        let mut fed: [Vec<Block>; 2] = Default::default();
+        let mut slots = Vec::new();
         for (k, pd) in proven.into_iter().enumerate() {
             let members = pd.members.clone();
             let mut diffs = vec![vec![0u8; st.excom.msg_bytes]];
@@ -593,9 +607,6 @@ impl Bob {
                 .iter()
                 .map(|&j| bundles.take(j, st))
                 .collect::<Result<_>>()?;
-            let mut ot_labels: Vec<Vec<Block>> = (0..members.len())
-                .map(|i| Vec::with_capacity(record::part_of(st, i).1.ot))
-                .collect();
             // Every label of the bucket is checked against its `H2`
             // commitment in one batch once the bucket's messages are in.
             blocks.clear();
@@ -603,8 +614,11 @@ impl Bob {
             let choices = self.choices[k * per..(k + 1) * per].to_vec();
             let keys = &self.keys[k * per..(k + 1) * per];
             let mut first = 0;
-            for (range, shape) in [(0..st.b(), st.shape), (st.b()..members.len(), st.shape2)] {
+            let parts = [(0..st.b(), st.shape), (st.b()..members.len(), st.shape2)];
+            for (p, (range, shape)) in parts.into_iter().enumerate() {
                 let count = range.len();
+                fed[p].clear();
+                fed[p].resize(count * shape.ot, Block::ZERO);
                 // Per OT both messages (`count` labels each); all of the
                 // part's OTs in one read, only the chosen messages padded.
                 let row = 32 * count;
@@ -629,7 +643,7 @@ impl Bob {
                         let lab = Block::from_bytes(lab);
                         blocks.push(label_hash_input(members[i], shape.x + t, c as u8, lab));
                         want.push(pair[c as usize]);
-                        ot_labels[i].push(lab);
+                        fed[p][t * count + m] = lab;
                     }
                 }
                 first += shape.ot;
@@ -639,11 +653,21 @@ impl Bob {
             if got != want {
                 return Err(cheating(CHECK_OT_LABEL));
             }
+            // The labels of E·y¹, E'·d¹: the encoding's XOR gates, run
+            // now on labels Bob holds instead of online in C and C'.
+            let encoded = step("5.1 (in 5) labels of E·y¹, E'·d¹", || {
+                let mut e = ev.net.apply_many(st.b(), &fed[0], &mut slots)?;
+                e.extend(
+                    ev.net2
+                        .apply_many(members.len() - st.b(), &fed[1], &mut slots)?,
+                );
+                Ok::<_, Error>(e)
+            })?;
             let bk = BobBucket {
                 members,
                 diffs,
                 bundles: bs,
-                ot_labels,
+                encoded,
                 choices,
             };
             match &mut self.store {
@@ -687,6 +711,7 @@ impl Bob {
             Ok::<_, Error>((bk, y2))
         })?;
         let (b, nx, nout) = (st.b(), st.shape.x, st.outputs());
+        let ev = st.evaluated()?;
         // E'·d¹ depends on the bucket alone: computed now, while flight 1
         // travels, so that d² = d ⊕ E'·d¹ is one XOR once d is known.
         let ed1 = Zeroizing::new(step("b2 wait for flight 1 (x̂, labels of x)", || {
@@ -710,7 +735,7 @@ impl Bob {
                     let xi: Vec<bool> = xh.iter().zip(&m).map(|(a, b)| a ^ b).collect();
                     let mut labs = Vec::with_capacity(shape.inputs());
                     batches.push(recv_labels(ch, &bk, i, 0, &xi, CHECK_INPUT, &mut labs)?);
-                    labs.extend_from_slice(&bk.ot_labels[i]);
+                    labs.extend_from_slice(&bk.encoded[i]);
                     inputs.push(labs);
                 }
                 checks.send(batches);
@@ -733,12 +758,10 @@ impl Bob {
                 // λ_i only now, after every label.
                 for (i, labs) in inputs.iter_mut().enumerate() {
                     let lam = recv_lambda(ch, &bk, i)?;
-                    for l in labs.iter_mut() {
-                        *l ^= lam;
-                    }
+                    unmask(labs, lam, nx, ev.net.odd());
                 }
                 // Evaluate all B circuits, interleaved a stage at a time.
-                evaluate_bucket(&st.plan, &bk.bundles[..b], &inputs)
+                evaluate_bucket(&ev.plan, &bk.bundles[..b], &inputs)
             })?;
             Ok((inputs2, enc, hd, outs))
         });
@@ -796,9 +819,7 @@ impl Bob {
             step("b10 λ, output decommitments, evaluate C'", || {
                 for (t, labs) in inputs2.iter_mut().enumerate() {
                     let lam = recv_lambda(ch, &bk, b + t)?;
-                    for l in labs.iter_mut() {
-                        *l ^= lam;
-                    }
+                    unmask(labs, lam, nx, ev.net2.odd());
                 }
                 let mut pairs_all = Vec::with_capacity(b);
                 for i in 0..b {
@@ -833,7 +854,7 @@ impl Bob {
                     return Err(cheating(CHECK_RECOVERY_HASH));
                 }
                 // C': majority output (the B' copies interleaved).
-                let outs2 = evaluate_bucket(&st.plan2, &bk.bundles[b..], &inputs2)?;
+                let outs2 = evaluate_bucket(&ev.plan2, &bk.bundles[b..], &inputs2)?;
                 Ok((pairs_all, outs2))
             })
         });
@@ -887,6 +908,19 @@ impl Bob {
         self.spent = Some(bk);
         step12.stop();
         Ok(out)
+    }
+}
+
+/// Takes `λ` off a member's input labels (`x`, then the rows of the
+/// encoding, then the public wires): every label Alice sent is `λ ⊕ W`,
+/// and a row of the encoding, the XOR of the masked labels of its ones,
+/// is masked iff it has an odd number of them (`odd`).
+fn unmask(labs: &mut [Block], lam: Block, nx: usize, odd: &[bool]) {
+    for (at, l) in labs.iter_mut().enumerate() {
+        let rows = at >= nx && at < nx + odd.len();
+        if !rows || odd[at - nx] {
+            *l ^= lam;
+        }
     }
 }
 
@@ -1217,4 +1251,79 @@ fn recv_lambda(ch: &mut Channel, bk: &BobBucket, i: usize) -> Result<Block> {
         return Err(cheating(CHECK_LAMBDA));
     }
     Ok(lam)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::tests::{agreed, run};
+
+    /// A bucket record round-trips; a record of the previous layout
+    /// (beginning with `k`, no version word) and every truncation or
+    /// flipped length of one are typed errors, never a panic or a
+    /// misread bucket.
+    #[test]
+    fn bucket_record_is_versioned_and_bounded() {
+        let a = agreed(2, 40);
+        let (alice, bob) = run(
+            |ch| Setup::alice_receive(ch, &a).map(drop),
+            |ch| Setup::bob_choose(ch, &a, &mut Prg::from_seed(Block(3)), Cheat::None),
+        );
+        alice.unwrap();
+        let st = bob.unwrap();
+        let mut prg = Prg::from_seed(Block(9));
+        let members: Vec<usize> = (0..st.b()).chain(st.m()..st.m() + st.b2()).collect();
+        let bundles = members
+            .iter()
+            .map(|&j| {
+                let (plan, shape) = st.of(j);
+                bundle::generate(plan, shape, j, prg.random_block()).map(|b| b.0)
+            })
+            .collect::<Result<Vec<_>>>()
+            .unwrap();
+        let encoded = (0..members.len())
+            .map(|i| {
+                (0..record::encoded_of(&st, i))
+                    .map(|_| prg.random_block())
+                    .collect()
+            })
+            .collect();
+        let bk = BobBucket {
+            diffs: vec![vec![5u8; st.excom.msg_bytes]; members.len()],
+            members,
+            bundles,
+            encoded,
+            choices: prg.random_bits(st.ots_per_bucket()),
+        };
+        let bytes = bk.write(1, &st);
+        let back = BobBucket::read(&bytes, 1, &st).unwrap();
+        assert_eq!(back.encoded, bk.encoded);
+        assert_eq!(back.members, bk.members);
+        assert_eq!(back.choices, bk.choices);
+        assert!(matches!(
+            BobBucket::read(&bytes, 2, &st),
+            Err(Error::Storage(_))
+        ));
+        // The previous layout: `k` first.
+        let old = &bytes[8..];
+        assert!(matches!(
+            BobBucket::read(old, 1, &st),
+            Err(Error::Malformed(_))
+        ));
+        for cut in [0, 7, 8, 15, 16, bytes.len() / 2, bytes.len() - 1] {
+            assert!(matches!(
+                BobBucket::read(&bytes[..cut], 1, &st),
+                Err(Error::Malformed(_))
+            ));
+        }
+        let mut long = bytes.to_vec();
+        long.extend_from_slice(&[0; 16]);
+        assert!(matches!(
+            BobBucket::read(&long, 1, &st),
+            Err(Error::Malformed(_))
+        ));
+        let mut bad = bytes.to_vec();
+        bad[16] ^= 0xff;
+        assert!(BobBucket::read(&bad, 1, &st).is_err());
+    }
 }

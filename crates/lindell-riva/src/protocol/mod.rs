@@ -32,8 +32,8 @@ use brickyard_circuit::Circuit;
 use brickyard_core::Block;
 use brickyard_core::{Channel, Error, Result};
 use brickyard_garble::GarblePlan;
-use circuits::{Shape, D_BITS};
-use std::sync::Arc;
+use circuits::{Shape, XorNet, D_BITS};
+use std::sync::{Arc, OnceLock};
 
 /// Check: an opened seed does not match `ExtractCom(seed_j)`.
 pub const CHECK_SEED: &str = "seed-decommit";
@@ -235,6 +235,24 @@ pub struct Setup {
     pub excom: ExComParams,
     /// `E` and `E'` as Bob chose them (what a store records).
     pub specs: (ProbeSpec, ProbeSpec),
+    /// Bob's forms of C and C' (compiled by [`Setup::evaluated`]).
+    evaluated: OnceLock<Evaluated>,
+}
+
+/// What Bob evaluates: the forms of C and C' whose inputs are the wires
+/// of `E·y¹` and `E'·d¹` (`circuits::main_circuit_evaluated`,
+/// `circuits::recovery_circuit_evaluated`: the same AND gates in the same
+/// order, so Alice's tables serve them), and the XOR networks of `E` and
+/// `E'` that make those wires' labels from his OT labels offline.
+pub struct Evaluated {
+    /// Plan of C with `E·y¹` as inputs (`x`, `E·y¹`, `y²`).
+    pub plan: GarblePlan,
+    /// Plan of C' with `E'·d¹` as inputs (`x`, `E'·d¹`, `D`, `d²`).
+    pub plan2: GarblePlan,
+    /// The network of `E·y¹`, as C has it.
+    pub net: XorNet,
+    /// The network of `E'·d¹`, as C' has it.
+    pub net2: XorNet,
 }
 
 /// What the parties agreed before setup.
@@ -375,7 +393,34 @@ impl Setup {
             shape2,
             excom,
             specs: (spec.clone(), spec2.clone()),
+            evaluated: OnceLock::new(),
         })
+    }
+
+    /// Bob's forms of C and C', compiled on first use (Alice never needs
+    /// them; Bob asks in setup, so that no later phase pays for them).
+    pub fn evaluated(&self) -> Result<&Evaluated> {
+        if let Some(e) = self.evaluated.get() {
+            return Ok(e);
+        }
+        let c = circuits::main_circuit_evaluated(&self.f, &self.alice, &self.bob, &self.e)?;
+        let c2 = circuits::recovery_circuit_evaluated(self.alice.len(), &self.e2)?;
+        let ev = Evaluated {
+            plan: GarblePlan::new(&c)?,
+            plan2: GarblePlan::new(&c2)?,
+            net: XorNet::new(&self.e),
+            net2: XorNet::new(&self.e2),
+        };
+        if ev.plan.table_blocks() != self.plan.table_blocks()
+            || ev.plan2.table_blocks() != self.plan2.table_blocks()
+            || ev.net.rows() != self.shape.public
+            || ev.net2.rows() != D_BITS
+        {
+            return Err(Error::config(
+                "lindell-riva: Bob's forms of C and C' differ from Alice's",
+            ));
+        }
+        Ok(self.evaluated.get_or_init(|| ev))
     }
 
     /// The setup a store recorded, for the agreed function and `s`: the

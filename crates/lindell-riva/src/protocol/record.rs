@@ -6,7 +6,7 @@
 //! | record | layout |
 //! |---|---|
 //! | Alice's bucket | `k` (u64) ‖ per member (B of C, then B' of C'): [`BundleSecret`] |
-//! | Bob's bucket | `k` ‖ members (u64 each) ‖ per member `m_{a_1} ⊕ m_{a_i}` ‖ per member [`BundlePublic`] ‖ per member its OT-fed labels ‖ his `y¹`, `d¹` choice bits |
+//! | Bob's bucket | [`BOB_BUCKET_VERSION`] (u64) ‖ `k` ‖ members (u64 each) ‖ per member `m_{a_1} ⊕ m_{a_i}` ‖ per member [`BundlePublic`] ‖ per member the labels of `E·y¹` (`l`) or `E'·d¹` (`|D|`) made from its OT labels ‖ his `y¹`, `d¹` choice bits |
 //! | [`BundleSecret`] | `j` ‖ `m` (packed) ‖ `λ` ‖ opening of `λ` ‖ Δ ‖ input 0-labels ‖ openings of the label commitments of Alice's wires (two per wire) ‖ output 0-labels ‖ output opening |
 //! | [`BundlePublic`] | tables ‖ decoding bits (packed) ‖ two label commitments per input wire ‖ output commitment ‖ `ExtractCom(λ)` |
 
@@ -127,6 +127,21 @@ impl SetupRecord {
         let mut h = blake3::Hasher::new_derive_key("brickyard lindell-riva stored setup v1");
         h.update(&self.to_bytes()?);
         Ok(*h.finalize().as_bytes())
+    }
+}
+
+/// The first word of Bob's bucket record: records of other layouts
+/// (version 1 began with `k` and held the OT labels themselves) are
+/// `Malformed`, not misread.
+pub const BOB_BUCKET_VERSION: u64 = 0x4c52_2d42_4f42_0002;
+
+/// Labels of the encoding's rows Bob keeps for member `i` of a bucket:
+/// `l` (`E·y¹`) for C, `|D|` (`E'·d¹`) for C'.
+pub(crate) fn encoded_of(st: &Setup, i: usize) -> usize {
+    if i < st.b() {
+        st.shape.public
+    } else {
+        super::D_BITS
     }
 }
 
