@@ -2,6 +2,7 @@
 
 use super::bundle::{self, label_commit_input, label_hash_input, lambda_commit, BundlePublic};
 use super::circuits::{eval_plain, D_BITS};
+use super::kept::KeptBundle;
 use super::record::{self, Reader};
 use super::{hash_d, pads, stored, Agreed, Cheat, Setup};
 use super::{
@@ -41,7 +42,7 @@ struct BobBucket {
     members: Vec<usize>,
     /// `m_{a_1} ⊕ m_{a_k}` for every member `k` (packed).
     diffs: Vec<Vec<u8>>,
-    bundles: Vec<BundlePublic>,
+    bundles: Vec<KeptBundle>,
     /// Per member, the `λ`-masked labels of its OT wires.
     ot_labels: Vec<Vec<Block>>,
     /// `y¹_j` then `d¹_j`.
@@ -52,6 +53,7 @@ impl BobBucket {
     /// The stored form of bucket `k` (see `record.rs`).
     fn write(&self, k: usize, st: &Setup) -> Zeroizing<Vec<u8>> {
         let mut v = Zeroizing::new(Vec::new());
+        record::put_u64(&mut v, record::BOB_BUCKET_VERSION);
         record::put_u64(&mut v, k as u64);
         for &j in &self.members {
             record::put_u64(&mut v, j as u64);
@@ -72,6 +74,11 @@ impl BobBucket {
 
     fn read(bytes: &[u8], reserved: u64, st: &Setup) -> Result<BobBucket> {
         let mut r = Reader::new(bytes);
+        if r.u64()? != record::BOB_BUCKET_VERSION {
+            return Err(Error::malformed(
+                "lindell-riva: stored bucket of another record version",
+            ));
+        }
         stored::check_index(r.u64()?, reserved)?;
         let n = record::members(st);
         let total = st.total() as u64;
@@ -90,7 +97,7 @@ impl BobBucket {
         let mut bundles = Vec::with_capacity(n);
         for i in 0..n {
             let (plan, shape) = record::part_of(st, i);
-            bundles.push(BundlePublic::read(&mut r, plan, shape)?);
+            bundles.push(KeptBundle::read(&mut r, plan, shape)?);
         }
         let ot_labels = (0..n)
             .map(|i| r.blocks(record::part_of(st, i).1.ot))
@@ -146,7 +153,7 @@ impl Held {
         })
     }
 
-    fn push(&mut self, b: BundlePublic) -> Result<()> {
+    fn push(&mut self, b: KeptBundle) -> Result<()> {
         match self {
             Held::Memory(v) => v.push(Some(Kept::Whole(b))),
             Held::Spill {
@@ -182,15 +189,14 @@ impl Held {
     fn checked_digest(&self, j: usize) -> Option<[u8; 32]> {
         match self {
             Held::Memory(v) => match v.get(j).and_then(Option::as_ref) {
-                Some(Kept::Whole(b)) => Some(b.digest()),
                 Some(Kept::Digest(d)) => Some(*d),
-                None => None,
+                _ => None,
             },
             Held::Spill { at, .. } => at.get(j).map(|a| a.2),
         }
     }
 
-    fn take(&mut self, j: usize, st: &Setup) -> Result<BundlePublic> {
+    fn take(&mut self, j: usize, st: &Setup) -> Result<KeptBundle> {
         match self {
             Held::Memory(v) => match v.get_mut(j).and_then(Option::take) {
                 Some(Kept::Whole(b)) => Ok(b),
@@ -213,7 +219,7 @@ impl Held {
                 }
                 let (plan, shape) = st.of(j);
                 let mut r = Reader::new(&bytes);
-                let b = BundlePublic::read(&mut r, plan, shape)?;
+                let b = KeptBundle::read(&mut r, plan, shape)?;
                 r.done()?;
                 Ok(b)
             }
@@ -238,6 +244,34 @@ struct CheckJob {
     digest: [u8; 32],
 }
 
+/// Per bundle, where its OT-fed wires' choice bits lie in `choices`
+/// (offset, length): bucket `k`'s `y¹` for a member of C, its `d¹` for
+/// one of C'. Bundles in no bucket (checked) get an empty range.
+fn kept_choices(
+    st: &Setup,
+    buckets: &[Vec<usize>],
+    choices: &[bool],
+) -> Result<Vec<(usize, usize)>> {
+    let per = st.ots_per_bucket();
+    if buckets.len() != st.buckets() || choices.len() != per * buckets.len() {
+        return Err(Error::config("lindell-riva: OTs missing"));
+    }
+    let mut at = vec![(0, 0); st.total()];
+    for (k, members) in buckets.iter().enumerate() {
+        for &j in members {
+            let slot = at
+                .get_mut(j)
+                .ok_or_else(|| Error::config("lindell-riva: bucket member index"))?;
+            *slot = if j < st.m() {
+                (k * per, st.shape.ot)
+            } else {
+                (k * per + st.shape.ot, st.shape2.ot)
+            };
+        }
+    }
+    Ok(at)
+}
+
 /// Regenerates every checked bundle from its seed into one reused buffer:
 /// its mask must be the one F_ExCom∆ZK opened (`check-mask`) and its
 /// bytes those Alice sent (`check-circuit`).
@@ -256,10 +290,11 @@ fn check_bundles(st: &Setup, jobs: Vec<CheckJob>, mut regen: BundlePublic) -> Re
     Ok(())
 }
 
-/// A bundle in memory: whole if it may be evaluated, its digest if Bob's
-/// cut checks it (it is only compared with its regeneration).
+/// A bundle in memory: kept (`kept.rs`) if it may be evaluated, its
+/// digest if Bob's cut checks it (it is only compared with its
+/// regeneration).
 enum Kept {
-    Whole(BundlePublic),
+    Whole(KeptBundle),
     Digest([u8; 32]),
 }
 
@@ -453,7 +488,9 @@ impl Bob {
         // A bundle our cut checks is only hashed (received into one
         // reused buffer); the others are kept for the buckets.
         let checked = v.checked();
+        let choices = kept_choices(st, &v.buckets(), &self.choices)?;
         let mut scratch = BundlePublic::empty();
+        let mut ot = Vec::new();
         step("1 receive M + M' bundles", || {
             for (j, &check) in checked.iter().enumerate().take(total) {
                 let (plan, shape) = st.of(j);
@@ -461,7 +498,11 @@ impl Bob {
                     scratch.recv_into(ch, plan, shape)?;
                     bundles.push_digest(&scratch);
                 } else {
-                    bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
+                    let c = choices
+                        .get(j)
+                        .and_then(|&(at, n)| self.choices.get(at..at + n))
+                        .ok_or_else(|| Error::config("lindell-riva: bundle in no bucket"))?;
+                    bundles.push(KeptBundle::recv(ch, plan, shape, c, &mut ot)?)?;
                 }
                 seed_commits.push(bundle::recv_commitment(ch)?);
             }
@@ -578,7 +619,7 @@ impl Bob {
                 let prev = diffs.last().cloned().unwrap_or_default();
                 diffs.push(prev.iter().zip(d.iter()).map(|(a, b)| a ^ b).collect());
             }
-            let bs: Vec<BundlePublic> = members
+            let bs: Vec<KeptBundle> = members
                 .iter()
                 .map(|&j| bundles.take(j, st))
                 .collect::<Result<_>>()?;
@@ -607,17 +648,19 @@ impl Bob {
                 // Member by member, so each bundle's commitments are read
                 // in order (the bundles arrived long ago: out of cache).
                 for (m, i) in range.enumerate() {
-                    let ours = bs[i]
-                        .labels
-                        .get(shape.x..shape.x + shape.ot)
-                        .ok_or_else(|| Error::malformed("lindell-riva: bundle shape"))?;
-                    for (t, (pair, &c)) in ours.iter().zip(choices).enumerate() {
+                    // The commitments at our choices, kept as the bundle
+                    // arrived (`kept.rs`).
+                    let ours = &bs[i].chosen;
+                    if ours.len() != shape.ot {
+                        return Err(Error::malformed("lindell-riva: bundle shape"));
+                    }
+                    for (t, (&com, &c)) in ours.iter().zip(choices).enumerate() {
                         let at = row * t + 16 * count * c as usize + 16 * m;
                         let mut lab = [0u8; 16];
                         lab.copy_from_slice(&enc[at..at + 16]);
                         let lab = Block::from_bytes(lab);
                         blocks.push(label_hash_input(members[i], shape.x + t, c as u8, lab));
-                        want.push(pair[c as usize]);
+                        want.push(com);
                         ot_labels[i].push(lab);
                     }
                 }
@@ -883,7 +926,7 @@ impl Bob {
 /// `inputs`, side by side (see `brickyard_garble::evaluate_many`).
 fn evaluate_bucket(
     plan: &GarblePlan,
-    bundles: &[BundlePublic],
+    bundles: &[KeptBundle],
     inputs: &[Vec<Block>],
 ) -> Result<Vec<EvalOutput>> {
     let jobs: Vec<(&GarbledCircuit, &[Block])> = bundles
@@ -1142,8 +1185,7 @@ fn with_checker<T>(
 /// The bundle's commitments of wires `base..base + n` of member `i`.
 fn commitments(bk: &BobBucket, i: usize, base: usize, n: usize) -> Result<&[[Commitment; 2]]> {
     bk.bundles[i]
-        .labels
-        .get(base..base + n)
+        .pairs(base, n)
         .ok_or_else(|| Error::malformed("lindell-riva: label commitments of the wrong length"))
 }
 

@@ -6,11 +6,17 @@
 //! | record | layout |
 //! |---|---|
 //! | Alice's bucket | `k` (u64) ‖ per member (B of C, then B' of C'): [`BundleSecret`] |
-//! | Bob's bucket | `k` ‖ members (u64 each) ‖ per member `m_{a_1} ⊕ m_{a_i}` ‖ per member [`BundlePublic`] ‖ per member its OT-fed labels ‖ his `y¹`, `d¹` choice bits |
+//! | Bob's bucket | [`BOB_BUCKET_VERSION`] (u64) ‖ `k` ‖ members (u64 each) ‖ per member `m_{a_1} ⊕ m_{a_i}` ‖ per member its kept bundle ‖ per member its OT-fed labels ‖ his `y¹`, `d¹` choice bits |
 //! | [`BundleSecret`] | `j` ‖ `m` (packed) ‖ `λ` ‖ opening of `λ` ‖ Δ ‖ input 0-labels ‖ openings of the label commitments of Alice's wires (two per wire) ‖ output 0-labels ‖ output opening |
-//! | [`BundlePublic`] | tables ‖ decoding bits (packed) ‖ two label commitments per input wire ‖ output commitment ‖ `ExtractCom(λ)` |
+//! | kept bundle (`kept.rs`; also Bob's spill file) | tables ‖ decoding bits (packed) ‖ two label commitments per `x` wire, then per public wire ‖ per OT-fed wire the commitment at Bob's choice ‖ output commitment ‖ `ExtractCom(λ)` |
+//! | [`BundlePublic`] (hashed for a bundle Bob's cut checks) | tables ‖ decoding bits (packed) ‖ two label commitments per input wire ‖ output commitment ‖ `ExtractCom(λ)` |
 
 use super::bundle::{pack_bits, unpack_bits};
+
+/// First word of Bob's bucket record: its layout's version. Version 2
+/// keeps one commitment per OT-fed wire (version 1, which began with `k`,
+/// kept both); a record of another version is `Malformed`.
+pub const BOB_BUCKET_VERSION: u64 = u64::from_le_bytes(*b"LRbob\0\0\x02");
 use super::Setup;
 use brickyard_core::{Block, Error, Result};
 
