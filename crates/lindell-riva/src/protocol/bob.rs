@@ -1249,3 +1249,48 @@ fn recv_lambda(ch: &mut Channel, bk: &BobBucket, i: usize) -> Result<Block> {
     }
     Ok(lam)
 }
+
+#[cfg(test)]
+mod record_tests {
+    use super::*;
+    use crate::protocol::tests::{agreed, run};
+    use crate::protocol::Alice;
+
+    /// A bucket of an honest run survives its stored form; a record of
+    /// another version (the first layout began with `k`, no version word)
+    /// is `Malformed`, never a panic.
+    #[test]
+    fn bucket_records_of_another_version_are_malformed() {
+        let a = agreed(1, 40);
+        let (aa, ab) = (a.clone(), a);
+        let (alice, bob) = run(
+            move |ch| {
+                let mut p = Alice::with_prg(aa, Prg::from_seed(Block(1)));
+                p.setup(ch)?;
+                p.independent(ch)?;
+                p.dependent(ch)
+            },
+            move |ch| {
+                let mut p = Bob::with_prg(ab, Prg::from_seed(Block(2)));
+                p.setup(ch)?;
+                p.independent(ch)?;
+                p.dependent(ch)?;
+                Ok::<_, Error>(p)
+            },
+        );
+        alice.unwrap();
+        let mut bob = bob.unwrap();
+        let st = bob.setup.take().unwrap();
+        let bk = bob.buckets[0].take().unwrap();
+        let bytes = bk.write(0, &st);
+        let back = BobBucket::read(&bytes, 0, &st).unwrap();
+        assert_eq!(back.bundles, bk.bundles);
+        assert_eq!(back.choices, bk.choices);
+        let malformed = |b: &[u8]| matches!(BobBucket::read(b, 0, &st), Err(Error::Malformed(_)));
+        assert!(malformed(&bytes[8..]), "no version word");
+        let mut other = bytes.to_vec();
+        other[7] ^= 1;
+        assert!(malformed(&other), "another version");
+        assert!(malformed(&bytes[..bytes.len() - 1]), "short");
+    }
+}
