@@ -49,9 +49,14 @@ impl Estimate {
     }
 }
 
+/// What Bob keeps of a bundle (`kept.rs`): its tables, decoding bits, two
+/// label commitments per wire but one per OT-fed wire, two commitments.
 fn public_bytes(plan: &GarblePlan, shape: Shape) -> u64 {
-    (plan.table_blocks() * 16 + plan.output_wires().len().div_ceil(8) + shape.inputs() * 64 + 64)
-        as u64
+    (plan.table_blocks() * 16
+        + plan.output_wires().len().div_ceil(8)
+        + (shape.x + shape.public) * 64
+        + shape.ot * 32
+        + 64) as u64
 }
 
 fn secret_bytes(plan: &GarblePlan, shape: Shape) -> u64 {

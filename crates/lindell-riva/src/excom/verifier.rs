@@ -41,6 +41,13 @@ impl VerifierAwaiting {
         v
     }
 
+    /// Bob's own buckets `B_1..B_N` (members ascending, C's then C''s),
+    /// fixed by his selection before any bundle arrives: he knows which
+    /// of his OT choice bits each kept bundle's OT-fed wires will get.
+    pub fn buckets(&self) -> Vec<Vec<usize>> {
+        self.selection.buckets(&self.p).0
+    }
+
     /// Chooses a uniform selection and `N` fresh challenges, and sends
     /// their commitments (Fig. 3.2 "Commit to Challenge"; Fig. A.2 "P2
     /// commits on σ and seed_π") before Alice commits.

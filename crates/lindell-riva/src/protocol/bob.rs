@@ -2,6 +2,7 @@
 
 use super::bundle::{self, label_commit_input, label_hash_input, lambda_commit, BundlePublic};
 use super::circuits::{eval_plain, D_BITS};
+use super::kept::KeptBundle;
 use super::record::{self, Reader};
 use super::{hash_d, pads, stored, Agreed, Cheat, Setup};
 use super::{
@@ -41,7 +42,7 @@ struct BobBucket {
     members: Vec<usize>,
     /// `m_{a_1} ⊕ m_{a_k}` for every member `k` (packed).
     diffs: Vec<Vec<u8>>,
-    bundles: Vec<BundlePublic>,
+    bundles: Vec<KeptBundle>,
     /// Per member, the labels of the wires of `E·y¹` (C) or `E'·d¹` (C')
     /// made offline from the `λ`-masked labels of its OT wires by the
     /// encoding's XOR gates (`XorNet`): a row is masked by `λ` iff it has
@@ -78,7 +79,7 @@ impl BobBucket {
         let mut r = Reader::new(bytes);
         if r.u64()? != record::BOB_BUCKET_VERSION {
             return Err(Error::malformed(
-                "lindell-riva: stored bucket of another format version",
+                "lindell-riva: stored bucket of another record version",
             ));
         }
         stored::check_index(r.u64()?, reserved)?;
@@ -99,7 +100,7 @@ impl BobBucket {
         let mut bundles = Vec::with_capacity(n);
         for i in 0..n {
             let (plan, shape) = record::part_of(st, i);
-            bundles.push(BundlePublic::read(&mut r, plan, shape)?);
+            bundles.push(KeptBundle::read(&mut r, plan, shape)?);
         }
         let encoded = (0..n)
             .map(|i| r.blocks(record::encoded_of(st, i)))
@@ -155,7 +156,7 @@ impl Held {
         })
     }
 
-    fn push(&mut self, b: BundlePublic) -> Result<()> {
+    fn push(&mut self, b: KeptBundle) -> Result<()> {
         match self {
             Held::Memory(v) => v.push(Some(Kept::Whole(b))),
             Held::Spill {
@@ -191,15 +192,14 @@ impl Held {
     fn checked_digest(&self, j: usize) -> Option<[u8; 32]> {
         match self {
             Held::Memory(v) => match v.get(j).and_then(Option::as_ref) {
-                Some(Kept::Whole(b)) => Some(b.digest()),
                 Some(Kept::Digest(d)) => Some(*d),
-                None => None,
+                _ => None,
             },
             Held::Spill { at, .. } => at.get(j).map(|a| a.2),
         }
     }
 
-    fn take(&mut self, j: usize, st: &Setup) -> Result<BundlePublic> {
+    fn take(&mut self, j: usize, st: &Setup) -> Result<KeptBundle> {
         match self {
             Held::Memory(v) => match v.get_mut(j).and_then(Option::take) {
                 Some(Kept::Whole(b)) => Ok(b),
@@ -222,7 +222,7 @@ impl Held {
                 }
                 let (plan, shape) = st.of(j);
                 let mut r = Reader::new(&bytes);
-                let b = BundlePublic::read(&mut r, plan, shape)?;
+                let b = KeptBundle::read(&mut r, plan, shape)?;
                 r.done()?;
                 Ok(b)
             }
@@ -247,6 +247,34 @@ struct CheckJob {
     digest: [u8; 32],
 }
 
+/// Per bundle, where its OT-fed wires' choice bits lie in `choices`
+/// (offset, length): bucket `k`'s `y¹` for a member of C, its `d¹` for
+/// one of C'. Bundles in no bucket (checked) get an empty range.
+fn kept_choices(
+    st: &Setup,
+    buckets: &[Vec<usize>],
+    choices: &[bool],
+) -> Result<Vec<(usize, usize)>> {
+    let per = st.ots_per_bucket();
+    if buckets.len() != st.buckets() || choices.len() != per * buckets.len() {
+        return Err(Error::config("lindell-riva: OTs missing"));
+    }
+    let mut at = vec![(0, 0); st.total()];
+    for (k, members) in buckets.iter().enumerate() {
+        for &j in members {
+            let slot = at
+                .get_mut(j)
+                .ok_or_else(|| Error::config("lindell-riva: bucket member index"))?;
+            *slot = if j < st.m() {
+                (k * per, st.shape.ot)
+            } else {
+                (k * per + st.shape.ot, st.shape2.ot)
+            };
+        }
+    }
+    Ok(at)
+}
+
 /// Regenerates every checked bundle from its seed into one reused buffer:
 /// its mask must be the one F_ExCom∆ZK opened (`check-mask`) and its
 /// bytes those Alice sent (`check-circuit`).
@@ -265,10 +293,11 @@ fn check_bundles(st: &Setup, jobs: Vec<CheckJob>, mut regen: BundlePublic) -> Re
     Ok(())
 }
 
-/// A bundle in memory: whole if it may be evaluated, its digest if Bob's
-/// cut checks it (it is only compared with its regeneration).
+/// A bundle in memory: kept (`kept.rs`) if it may be evaluated, its
+/// digest if Bob's cut checks it (it is only compared with its
+/// regeneration).
 enum Kept {
-    Whole(BundlePublic),
+    Whole(KeptBundle),
     Digest([u8; 32]),
 }
 
@@ -472,7 +501,9 @@ impl Bob {
         // A bundle our cut checks is only hashed (received into one
         // reused buffer); the others are kept for the buckets.
         let checked = v.checked();
+        let choices = kept_choices(st, &v.buckets(), &self.choices)?;
         let mut scratch = BundlePublic::empty();
+        let mut ot = Vec::new();
         step("1 receive M + M' bundles", || {
             for (j, &check) in checked.iter().enumerate().take(total) {
                 let (plan, shape) = st.of(j);
@@ -480,7 +511,11 @@ impl Bob {
                     scratch.recv_into(ch, plan, shape)?;
                     bundles.push_digest(&scratch);
                 } else {
-                    bundles.push(BundlePublic::recv(ch, plan, shape)?)?;
+                    let c = choices
+                        .get(j)
+                        .and_then(|&(at, n)| self.choices.get(at..at + n))
+                        .ok_or_else(|| Error::config("lindell-riva: bundle in no bucket"))?;
+                    bundles.push(KeptBundle::recv(ch, plan, shape, c, &mut ot)?)?;
                 }
                 seed_commits.push(bundle::recv_commitment(ch)?);
             }
@@ -603,7 +638,7 @@ impl Bob {
                 let prev = diffs.last().cloned().unwrap_or_default();
                 diffs.push(prev.iter().zip(d.iter()).map(|(a, b)| a ^ b).collect());
             }
-            let bs: Vec<BundlePublic> = members
+            let bs: Vec<KeptBundle> = members
                 .iter()
                 .map(|&j| bundles.take(j, st))
                 .collect::<Result<_>>()?;
@@ -632,17 +667,19 @@ impl Bob {
                 // Member by member, so each bundle's commitments are read
                 // in order (the bundles arrived long ago: out of cache).
                 for (m, i) in range.enumerate() {
-                    let ours = bs[i]
-                        .labels
-                        .get(shape.x..shape.x + shape.ot)
-                        .ok_or_else(|| Error::malformed("lindell-riva: bundle shape"))?;
-                    for (t, (pair, &c)) in ours.iter().zip(choices).enumerate() {
+                    // The commitments at our choices, kept as the bundle
+                    // arrived (`kept.rs`).
+                    let ours = &bs[i].chosen;
+                    if ours.len() != shape.ot {
+                        return Err(Error::malformed("lindell-riva: bundle shape"));
+                    }
+                    for (t, (&com, &c)) in ours.iter().zip(choices).enumerate() {
                         let at = row * t + 16 * count * c as usize + 16 * m;
                         let mut lab = [0u8; 16];
                         lab.copy_from_slice(&enc[at..at + 16]);
                         let lab = Block::from_bytes(lab);
                         blocks.push(label_hash_input(members[i], shape.x + t, c as u8, lab));
-                        want.push(pair[c as usize]);
+                        want.push(com);
                         fed[p][t * count + m] = lab;
                     }
                 }
@@ -928,7 +965,7 @@ fn unmask(labs: &mut [Block], lam: Block, nx: usize, odd: &[bool]) {
 /// `inputs`, side by side (see `brickyard_garble::evaluate_many`).
 fn evaluate_bucket(
     plan: &GarblePlan,
-    bundles: &[BundlePublic],
+    bundles: &[KeptBundle],
     inputs: &[Vec<Block>],
 ) -> Result<Vec<EvalOutput>> {
     let jobs: Vec<(&GarbledCircuit, &[Block])> = bundles
@@ -1187,8 +1224,7 @@ fn with_checker<T>(
 /// The bundle's commitments of wires `base..base + n` of member `i`.
 fn commitments(bk: &BobBucket, i: usize, base: usize, n: usize) -> Result<&[[Commitment; 2]]> {
     bk.bundles[i]
-        .labels
-        .get(base..base + n)
+        .pairs(base, n)
         .ok_or_else(|| Error::malformed("lindell-riva: label commitments of the wrong length"))
 }
 
@@ -1254,76 +1290,62 @@ fn recv_lambda(ch: &mut Channel, bk: &BobBucket, i: usize) -> Result<Block> {
 }
 
 #[cfg(test)]
-mod tests {
+mod record_tests {
     use super::*;
     use crate::protocol::tests::{agreed, run};
+    use crate::protocol::Alice;
 
-    /// A bucket record round-trips; a record of the previous layout
-    /// (beginning with `k`, no version word) and every truncation or
-    /// flipped length of one are typed errors, never a panic or a
-    /// misread bucket.
+    /// A bucket of an honest run survives its stored form; a record of
+    /// another version (the first layout began with `k`, no version word)
+    /// is `Malformed`, never a panic.
     #[test]
-    fn bucket_record_is_versioned_and_bounded() {
-        let a = agreed(2, 40);
+    fn bucket_records_of_another_version_are_malformed() {
+        let a = agreed(1, 40);
+        let (aa, ab) = (a.clone(), a);
         let (alice, bob) = run(
-            |ch| Setup::alice_receive(ch, &a).map(drop),
-            |ch| Setup::bob_choose(ch, &a, &mut Prg::from_seed(Block(3)), Cheat::None),
+            move |ch| {
+                let mut p = Alice::with_prg(aa, Prg::from_seed(Block(1)));
+                p.setup(ch)?;
+                p.independent(ch)?;
+                p.dependent(ch)
+            },
+            move |ch| {
+                let mut p = Bob::with_prg(ab, Prg::from_seed(Block(2)));
+                p.setup(ch)?;
+                p.independent(ch)?;
+                p.dependent(ch)?;
+                Ok::<_, Error>(p)
+            },
         );
         alice.unwrap();
-        let st = bob.unwrap();
-        let mut prg = Prg::from_seed(Block(9));
-        let members: Vec<usize> = (0..st.b()).chain(st.m()..st.m() + st.b2()).collect();
-        let bundles = members
-            .iter()
-            .map(|&j| {
-                let (plan, shape) = st.of(j);
-                bundle::generate(plan, shape, j, prg.random_block()).map(|b| b.0)
-            })
-            .collect::<Result<Vec<_>>>()
-            .unwrap();
-        let encoded = (0..members.len())
-            .map(|i| {
-                (0..record::encoded_of(&st, i))
-                    .map(|_| prg.random_block())
-                    .collect()
-            })
-            .collect();
-        let bk = BobBucket {
-            diffs: vec![vec![5u8; st.excom.msg_bytes]; members.len()],
-            members,
-            bundles,
-            encoded,
-            choices: prg.random_bits(st.ots_per_bucket()),
-        };
-        let bytes = bk.write(1, &st);
-        let back = BobBucket::read(&bytes, 1, &st).unwrap();
+        let mut bob = bob.unwrap();
+        let st = bob.setup.take().unwrap();
+        let bk = bob.buckets[0].take().unwrap();
+        let bytes = bk.write(0, &st);
+        let back = BobBucket::read(&bytes, 0, &st).unwrap();
+        assert_eq!(back.bundles, bk.bundles);
+        assert_eq!(back.choices, bk.choices);
+        let malformed = |b: &[u8]| matches!(BobBucket::read(b, 0, &st), Err(Error::Malformed(_)));
+        assert!(malformed(&bytes[8..]), "no version word");
+        let mut other = bytes.to_vec();
+        other[7] ^= 1;
+        assert!(malformed(&other), "another version");
+        assert!(malformed(&bytes[..bytes.len() - 1]), "short");
         assert_eq!(back.encoded, bk.encoded);
         assert_eq!(back.members, bk.members);
-        assert_eq!(back.choices, bk.choices);
+        // Another bucket's index is the store's error, not a misread bucket.
         assert!(matches!(
-            BobBucket::read(&bytes, 2, &st),
+            BobBucket::read(&bytes, 1, &st),
             Err(Error::Storage(_))
         ));
-        // The previous layout: `k` first.
-        let old = &bytes[8..];
-        assert!(matches!(
-            BobBucket::read(old, 1, &st),
-            Err(Error::Malformed(_))
-        ));
-        for cut in [0, 7, 8, 15, 16, bytes.len() / 2, bytes.len() - 1] {
-            assert!(matches!(
-                BobBucket::read(&bytes[..cut], 1, &st),
-                Err(Error::Malformed(_))
-            ));
+        for cut in [0, 7, 8, 15, 16, bytes.len() / 2] {
+            assert!(malformed(&bytes[..cut]), "cut at {cut}");
         }
         let mut long = bytes.to_vec();
         long.extend_from_slice(&[0; 16]);
-        assert!(matches!(
-            BobBucket::read(&long, 1, &st),
-            Err(Error::Malformed(_))
-        ));
+        assert!(malformed(&long), "trailing bytes");
         let mut bad = bytes.to_vec();
         bad[16] ^= 0xff;
-        assert!(BobBucket::read(&bad, 1, &st).is_err());
+        assert!(BobBucket::read(&bad, 0, &st).is_err(), "member index");
     }
 }

@@ -507,32 +507,6 @@ impl BundlePublic {
         out.extend_from_slice(&self.lambda.0);
     }
 
-    /// The stored form of a bundle of the agreed shape.
-    pub(crate) fn read(
-        r: &mut super::record::Reader<'_>,
-        plan: &GarblePlan,
-        shape: Shape,
-    ) -> Result<Self> {
-        let tables = r.blocks(plan.table_blocks())?;
-        let decoding = Decoding {
-            bits: r.bits(plan.output_wires().len())?,
-        };
-        let mut labels = Vec::with_capacity(shape.inputs());
-        for _ in 0..shape.inputs() {
-            labels.push([Commitment(r.arr32()?), Commitment(r.arr32()?)]);
-        }
-        Ok(BundlePublic {
-            gc: GarbledCircuit {
-                tables,
-                tweak_offset: 0,
-            },
-            decoding,
-            labels,
-            outputs: Commitment(r.arr32()?),
-            lambda: Commitment(r.arr32()?),
-        })
-    }
-
     /// BLAKE3 of the stored form ([`BundlePublic::write`]'s bytes, hashed
     /// as they are made): what Bob keeps of a bundle he spilled to disk or
     /// will only check, to compare a regenerated bundle with what was sent.

@@ -17,6 +17,7 @@ mod alice;
 mod bob;
 pub mod bundle;
 pub mod circuits;
+mod kept;
 mod pads;
 pub mod record;
 pub mod stored;

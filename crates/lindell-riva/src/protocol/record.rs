@@ -6,11 +6,13 @@
 //! | record | layout |
 //! |---|---|
 //! | Alice's bucket | `k` (u64) ‖ per member (B of C, then B' of C'): [`BundleSecret`] |
-//! | Bob's bucket | [`BOB_BUCKET_VERSION`] (u64) ‖ `k` ‖ members (u64 each) ‖ per member `m_{a_1} ⊕ m_{a_i}` ‖ per member [`BundlePublic`] ‖ per member the labels of `E·y¹` (`l`) or `E'·d¹` (`|D|`) made from its OT labels ‖ his `y¹`, `d¹` choice bits |
+//! | Bob's bucket | [`BOB_BUCKET_VERSION`] (u64) ‖ `k` ‖ members (u64 each) ‖ per member `m_{a_1} ⊕ m_{a_i}` ‖ per member its kept bundle ‖ per member the labels of `E·y¹` (`l`) or `E'·d¹` (`|D|`) made from its OT labels ‖ his `y¹`, `d¹` choice bits |
 //! | [`BundleSecret`] | `j` ‖ `m` (packed) ‖ `λ` ‖ opening of `λ` ‖ Δ ‖ input 0-labels ‖ openings of the label commitments of Alice's wires (two per wire) ‖ output 0-labels ‖ output opening |
-//! | [`BundlePublic`] | tables ‖ decoding bits (packed) ‖ two label commitments per input wire ‖ output commitment ‖ `ExtractCom(λ)` |
+//! | kept bundle (`kept.rs`; also Bob's spill file) | tables ‖ decoding bits (packed) ‖ two label commitments per `x` wire, then per public wire ‖ per OT-fed wire the commitment at Bob's choice ‖ output commitment ‖ `ExtractCom(λ)` |
+//! | [`BundlePublic`] (hashed for a bundle Bob's cut checks) | tables ‖ decoding bits (packed) ‖ two label commitments per input wire ‖ output commitment ‖ `ExtractCom(λ)` |
 
 use super::bundle::{pack_bits, unpack_bits};
+
 use super::Setup;
 use brickyard_core::{Block, Error, Result};
 
@@ -130,10 +132,12 @@ impl SetupRecord {
     }
 }
 
-/// The first word of Bob's bucket record: records of other layouts
-/// (version 1 began with `k` and held the OT labels themselves) are
-/// `Malformed`, not misread.
-pub const BOB_BUCKET_VERSION: u64 = 0x4c52_2d42_4f42_0002;
+/// The first word of Bob's bucket record: its layout's version. Version
+/// 3 keeps one commitment per OT-fed wire (at his choice) and the labels
+/// of the encoding's rows; version 1 (which began with `k`) kept both
+/// commitments and the OT labels themselves. A record of another version
+/// is `Malformed`, not misread.
+pub const BOB_BUCKET_VERSION: u64 = 0x4c52_2d42_4f42_0003;
 
 /// Labels of the encoding's rows Bob keeps for member `i` of a bucket:
 /// `l` (`E·y¹`) for C, `|D|` (`E'·d¹`) for C'.
