@@ -14,7 +14,8 @@
 //! With a store ([`Party::attach_store`]) a preprocessing run writes one
 //! record per bucket and the setup (`protocol/stored.rs`); a later run
 //! rebuilds the setup from the store, skips the preprocessing phases, and
-//! each execution reserves one bucket durably before reading it.
+//! each execution reserves one bucket durably before using it (the bucket is
+//! read and parsed ahead, between executions: `protocol/stored.rs`).
 
 use crate::params::S;
 use crate::protocol::{Agreed, Alice, Bob};
