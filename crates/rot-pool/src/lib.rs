@@ -143,16 +143,13 @@ pub fn fill_receiver(
     }
 }
 
-/// Reserves `n` OTs durably, reads them, and marks them consumed. Returns
-/// the first OT index and the raw records.
+/// Reads `n` OTs, then reserves them durably and marks them consumed in
+/// one state update before anything of them is used (`Store::take_next`).
+/// Returns the first OT index and the raw records.
 fn reserve_read(s: &mut Store, n: usize) -> Result<(u64, Zeroizing<Vec<u8>>)> {
-    let r = s.reserve(ROT_KIND, n as u64)?;
-    let start = r.start();
-    let raw = Zeroizing::new(s.read(&r)?);
-    // Handed out = consumed; a crash before this line leaves the
-    // reservation as "burned" in `store info`, never reusable.
-    s.finish(r)?;
-    Ok((start, raw))
+    s.take_next(&[(ROT_KIND, n as u64)], |start, mut parts| {
+        Ok((start, std::mem::take(&mut parts[0])))
+    })
 }
 
 /// Alice: takes `n` random OTs, reserving them durably first when stored.

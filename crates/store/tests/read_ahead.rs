@@ -93,3 +93,44 @@ fn a_read_ahead_is_refused_by_another_handle_and_when_nothing_is_left() {
     ));
     assert_eq!(a.info().kinds[1].in_use + a.info().kinds[1].consumed, 0);
 }
+
+#[test]
+fn several_kinds_read_ahead_are_reserved_together_in_one_update() {
+    let fx = Fixture::new();
+    let (dir, key) = (fx.dir("a"), fx.key("a"));
+    let mut s = Store::create(&dir, config(&key, Role::Bob, SID, 4096)).unwrap();
+    produce(&mut s, Role::Bob, 10);
+    let r = s.reserve("ot", 3).unwrap();
+    s.finish(r).unwrap();
+    let ahead = s
+        .read_ahead(&[("ot", 4), ("gc", 1)], |i, parts| {
+            Ok((i, parts[0].to_vec(), parts[1].to_vec()))
+        })
+        .unwrap();
+    assert_eq!(ahead.index(), 3);
+    let (i, ots, gc) = s.take_read_ahead(ahead).unwrap();
+    assert_eq!(i, 3);
+    assert_eq!(ots, ot_records(Role::Bob, 3..7));
+    assert_eq!(gc, gc_record(Role::Bob, 0));
+    let info = s.info();
+    assert_eq!((info.kinds[0].consumed, info.kinds[0].in_use), (7, 0));
+    assert_eq!((info.kinds[1].consumed, info.kinds[1].in_use), (1, 0));
+    // More than is left of one kind: refused, nothing read or reserved.
+    assert!(matches!(
+        s.read_ahead(&[("gc", 1), ("ot", 4)], |_, _| Ok(())),
+        Err(Error::Exhausted(_))
+    ));
+    // A blob kind goes one record at a time.
+    assert!(matches!(
+        s.read_ahead(&[("gc", 2)], |_, _| Ok(())),
+        Err(Error::Config(_))
+    ));
+    // One kind overtaken: the whole read-ahead is refused, nothing moves.
+    let ahead = s
+        .read_ahead(&[("ot", 1), ("gc", 1)], |_, _| Ok(()))
+        .unwrap();
+    let r = s.reserve("gc", 1).unwrap();
+    assert!(matches!(s.take_read_ahead(ahead), Err(Error::Storage(_))));
+    assert_eq!(s.info().kinds[0].consumed, 7);
+    s.finish(r).unwrap();
+}

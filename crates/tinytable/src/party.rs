@@ -17,7 +17,7 @@ use brickyard_core::hugepage::PageBuf;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Channel, Error, Result};
 use brickyard_driver::{Outputs, Party, PartyInputs, Role, RunConfig};
-use brickyard_store::{KindSpec, Store};
+use brickyard_store::{KindSpec, ReadAhead, Store};
 use std::collections::VecDeque;
 use zeroize::Zeroizing;
 
@@ -43,6 +43,12 @@ pub struct TinyTableParty {
     /// their region (the last cut of a huge-page region unmaps it) does
     /// not delay the output, so it stays out of the execution's time.
     spent: Option<Material>,
+    /// With a store: the next execution's records, read and verified
+    /// between executions and handed out only by their durable
+    /// reservation (`Store::take_read_ahead`); and how many executions of
+    /// the run have not started.
+    ahead: Option<ReadAhead<Material>>,
+    left: u64,
 }
 
 /// Sends the digest of our options and checks the peer's is the same.
@@ -102,6 +108,8 @@ impl TinyTableParty {
             pool: Pool::Memory(VecDeque::new()),
             prep: None,
             spent: None,
+            ahead: None,
+            left: 0,
         })
     }
 
@@ -237,18 +245,32 @@ impl TinyTableParty {
                 .pop_front()
                 .ok_or_else(|| Error::Exhausted("tinytable: no preprocessed tables left".into())),
             Pool::Store(s) => {
-                let rs = s.reserve_many(&[(&ek, 1), (&gk, tables)])?;
-                let exec = Zeroizing::new(s.read(&rs[0])?);
-                let gates = PageBuf::from(s.read(&rs[1])?);
-                // Handed out = consumed, as in yao's store use.
-                s.finish_many(rs)?;
-                Ok(Material { exec, gates })
+                self.left = self.left.saturating_sub(1);
+                if let Some(a) = self.ahead.take() {
+                    return s.take_read_ahead(a);
+                }
+                // Read, then reserved and consumed in one durable update
+                // before any of it is used.
+                s.take_next(&[(&ek, 1), (&gk, tables)], material_of)
             }
         }
     }
 }
 
 impl TinyTableParty {
+    /// Reads the next execution's unit ahead if the run has an execution
+    /// left for it. A failure leaves nothing read ahead: the execution
+    /// then reserves and reads its unit itself and meets the same error
+    /// where it belongs.
+    fn read_ahead(&mut self) {
+        let ([ek, gk], tables) = self.unit();
+        if let Pool::Store(s) = &mut self.pool {
+            if self.left > 0 && self.ahead.is_none() {
+                self.ahead = s.read_ahead(&[(&ek, 1), (&gk, tables)], material_of).ok();
+            }
+        }
+    }
+
     /// One execution's records: its execution record and its T tables.
     /// They are reserved together, as one unit with one index, and the
     /// handshake checks both kinds stand at the same unit: execution j
@@ -334,7 +356,10 @@ impl Party for TinyTableParty {
             // One agreed unit index, checked against both stores; refuses
             // (reserving nothing) a run wanting more than both hold.
             s.sync_units(ch, &[(&ek, 1), (&gk, tables)], want)?;
+            self.left = want;
+            self.ahead = None;
         }
+        self.read_ahead();
         // The online buffers, sized before the first execution's timing.
         let l = self.layouts[self.me()];
         self.scratch.reserve(&self.plan, &l, 1);
@@ -380,5 +405,17 @@ impl Party for TinyTableParty {
 
     fn after_execution(&mut self) {
         self.spent = None;
+        self.read_ahead();
     }
+}
+
+/// One execution's records as read from a store: its execution record and
+/// its tables (moved, not copied).
+fn material_of(_: u64, mut parts: Vec<Zeroizing<Vec<u8>>>) -> Result<Material> {
+    if parts.len() != 2 {
+        return Err(Error::Storage("tinytable: an execution's records".into()));
+    }
+    let gates = PageBuf::from(std::mem::take(&mut *parts[1]));
+    let exec = Zeroizing::new(std::mem::take(&mut *parts[0]));
+    Ok(Material { exec, gates })
 }

@@ -237,7 +237,7 @@ fn stored(
     o: &Options,
     create: bool,
     inputs: Option<(PartyInputs, PartyInputs)>,
-) -> Result<Option<brickyard_protocols::Outputs>> {
+) -> Result<Vec<Option<brickyard_protocols::Outputs>>> {
     let phases = PhaseSet {
         preprocess: inputs.is_none(),
         online: inputs.is_some(),
@@ -249,11 +249,14 @@ fn stored(
         let sdir = dir.join(role.name());
         let kp = dir.join(format!("{}.key", role.name()));
         let mine: Vec<PartyInputs> = match &inputs {
-            Some((a, b)) => vec![if role == Role::Alice {
-                a.clone()
-            } else {
-                b.clone()
-            }],
+            Some((a, b)) => vec![
+                if role == Role::Alice {
+                    a.clone()
+                } else {
+                    b.clone()
+                };
+                cfg.executions
+            ],
             None => vec![],
         };
         hs.push(std::thread::spawn(move || {
@@ -276,7 +279,7 @@ fn stored(
     let rb = hs.pop().unwrap().join().unwrap();
     let ra = hs.pop().unwrap().join().unwrap();
     let (_, rb) = (ra?, rb?);
-    Ok(rb.outputs.into_iter().next().flatten())
+    Ok(rb.outputs)
 }
 
 #[test]
@@ -295,21 +298,24 @@ fn tables_from_stores_are_used_once(o: Options, tag: &str) {
     std::fs::create_dir_all(&dir).unwrap();
     let c = Arc::new(builtin("aes128").unwrap());
     let mut cfg = RunConfig::new(c).unwrap();
-    cfg.executions = 2;
+    cfg.executions = 3;
     stored(&dir, &cfg, &o, true, None).unwrap();
     let inputs = (
         vec![parse_value(KEY, 128).unwrap()],
         vec![parse_value(PT, 128).unwrap()],
     );
-    cfg.executions = 1;
-    for _ in 0..2 {
-        let out = stored(&dir, &cfg, &o, false, Some(inputs.clone()))
-            .unwrap()
-            .unwrap();
-        assert_eq!(format_value(&out[0], ValueFormat::Hex), CT);
+    // A run of two executions (the second's records read ahead after the
+    // first), then a run of one.
+    for k in [2, 1] {
+        cfg.executions = k;
+        let outs = stored(&dir, &cfg, &o, false, Some(inputs.clone())).unwrap();
+        assert_eq!(outs.len(), k);
+        for out in outs {
+            assert_eq!(format_value(&out.unwrap()[0], ValueFormat::Hex), CT);
+        }
     }
-    let third = stored(&dir, &cfg, &o, false, Some(inputs));
-    assert!(matches!(third, Err(Error::Exhausted(_))), "{third:?}");
+    let fourth = stored(&dir, &cfg, &o, false, Some(inputs));
+    assert!(matches!(fourth, Err(Error::Exhausted(_))), "{fourth:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -24,7 +24,6 @@
 use super::record::SetupRecord;
 use brickyard_core::{Channel, Error, Result};
 use brickyard_store::{KindSpec, ReadAhead, Store, SYNC_CHECK};
-use zeroize::Zeroizing;
 
 /// The material kind: one variable-size record per bucket (the same name
 /// for both roles; the contents differ).
@@ -65,20 +64,6 @@ pub(crate) fn begin(
     Ok(())
 }
 
-/// Reserves the next bucket durably, then reads it: `(k, record)`.
-pub(crate) fn take(store: &mut Store) -> Result<(u64, Zeroizing<Vec<u8>>)> {
-    let r = store.reserve(KIND, 1)?;
-    let k = r.start();
-    let mut blobs = store.read_blobs(&r)?;
-    // Handed out = consumed (as tinytable and yao do).
-    store.finish(r)?;
-    let rec = blobs
-        .pop()
-        .filter(|_| blobs.is_empty())
-        .ok_or_else(|| Error::Storage("lindell-riva: bucket record missing".into()))?;
-    Ok((k, Zeroizing::new(rec)))
-}
-
 /// The next bucket of a run, read ahead of its execution.
 pub(crate) struct Ahead<T> {
     next: Option<ReadAhead<T>>,
@@ -109,9 +94,9 @@ impl<T> Ahead<T> {
         }
     }
 
-    /// The next bucket: the one read ahead, reserved now, or else
-    /// reserved and read now ([`take`]); `parse(k, record)` checks the
-    /// record's index.
+    /// The next bucket: the one read ahead, reserved now, or else read
+    /// and reserved now (`Store::take_next`); `parse(k, record)` checks
+    /// the record's index.
     pub(crate) fn take(
         &mut self,
         store: &mut Store,
@@ -120,10 +105,7 @@ impl<T> Ahead<T> {
         self.left = self.left.saturating_sub(1);
         match self.next.take() {
             Some(a) => store.take_read_ahead(a),
-            None => {
-                let (k, bytes) = take(store)?;
-                parse(k, &bytes)
-            }
+            None => store.take_next(&[(KIND, 1)], |k, parts| parse(k, &parts[0])),
         }
     }
 }
