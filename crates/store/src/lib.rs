@@ -48,7 +48,7 @@ pub use info::{info, info_with_key, KindInfo, StoreInfo, UnitInfo};
 pub use key::{brickyard_home, default_key_path};
 pub use kind_file::Recovery;
 pub use manifest::UnitSpec;
-pub use read_ahead::ReadAhead;
+pub use read_ahead::{NextUnit, ReadAhead};
 pub use reserve::Reservation;
 pub use secret::MAX_SECRET_LEN;
 pub use state::Closed;

@@ -165,3 +165,60 @@ impl Store {
         Ok(ahead.value)
     }
 }
+
+/// A run's next unit of material, read ahead between its executions: what
+/// a protocol keeps to take each execution's material with
+/// [`Store::take_read_ahead`] instead of reading it inside the execution.
+pub struct NextUnit<T> {
+    next: Option<ReadAhead<T>>,
+    /// Executions of the run not started yet.
+    left: u64,
+}
+
+impl<T> Default for NextUnit<T> {
+    fn default() -> Self {
+        NextUnit {
+            next: None,
+            left: 0,
+        }
+    }
+}
+
+impl<T> NextUnit<T> {
+    /// A run of `want` executions begins (after the store handshake):
+    /// anything read ahead before is dropped, unreserved.
+    pub fn begin(&mut self, want: u64) {
+        self.next = None;
+        self.left = want;
+    }
+
+    /// Reads the next unit `wants` ahead if the run has an execution left
+    /// for it and none is read yet. A failure leaves nothing read ahead:
+    /// the execution then takes its unit itself ([`NextUnit::take`]) and
+    /// meets the same error where it belongs.
+    pub fn fill(
+        &mut self,
+        store: &mut Store,
+        wants: &[(&str, u64)],
+        parse: impl FnOnce(u64, Vec<Zeroizing<Vec<u8>>>) -> Result<T>,
+    ) {
+        if self.left > 0 && self.next.is_none() {
+            self.next = store.read_ahead(wants, parse).ok();
+        }
+    }
+
+    /// One execution's unit: the one read ahead, reserved now, or else read
+    /// and reserved now ([`Store::take_next`] with `wants` and `parse`).
+    pub fn take(
+        &mut self,
+        store: &mut Store,
+        wants: &[(&str, u64)],
+        parse: impl FnOnce(u64, Vec<Zeroizing<Vec<u8>>>) -> Result<T>,
+    ) -> Result<T> {
+        self.left = self.left.saturating_sub(1);
+        match self.next.take() {
+            Some(a) => store.take_read_ahead(a),
+            None => store.take_next(wants, parse),
+        }
+    }
+}

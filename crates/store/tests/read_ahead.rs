@@ -134,3 +134,30 @@ fn several_kinds_read_ahead_are_reserved_together_in_one_update() {
     assert_eq!(s.info().kinds[0].consumed, 7);
     s.finish(r).unwrap();
 }
+
+#[test]
+fn next_unit_reads_ahead_only_for_executions_the_run_has_left() {
+    let fx = Fixture::new();
+    let (dir, key) = (fx.dir("a"), fx.key("a"));
+    let mut s = Store::create(&dir, config(&key, Role::Bob, SID, 4096)).unwrap();
+    produce(&mut s, Role::Bob, 5);
+    let mut next = brickyard_store::NextUnit::default();
+    let parse = |i: u64, _: Vec<zeroize::Zeroizing<Vec<u8>>>| Ok(i);
+    next.begin(2);
+    next.fill(&mut s, &[("gc", 1)], parse);
+    assert_eq!(next.take(&mut s, &[("gc", 1)], parse).unwrap(), 0);
+    next.fill(&mut s, &[("gc", 1)], parse);
+    assert_eq!(next.take(&mut s, &[("gc", 1)], parse).unwrap(), 1);
+    // The run is over: nothing more is read ahead.
+    next.fill(&mut s, &[("gc", 1)], parse);
+    let info = s.info();
+    assert_eq!((info.kinds[1].consumed, info.kinds[1].remaining), (2, 3));
+    // Without a fill, take reads and reserves in one go.
+    next.begin(1);
+    assert_eq!(next.take(&mut s, &[("gc", 1)], parse).unwrap(), 2);
+    // A new run drops what an earlier one read ahead, unreserved.
+    next.begin(1);
+    next.fill(&mut s, &[("gc", 1)], parse);
+    next.begin(1);
+    assert_eq!(next.take(&mut s, &[("gc", 1)], parse).unwrap(), 3);
+}

@@ -17,7 +17,7 @@ use brickyard_core::hugepage::PageBuf;
 use brickyard_core::prg::Prg;
 use brickyard_core::{Channel, Error, Result};
 use brickyard_driver::{Outputs, Party, PartyInputs, Role, RunConfig};
-use brickyard_store::{KindSpec, ReadAhead, Store};
+use brickyard_store::{KindSpec, NextUnit, Store};
 use std::collections::VecDeque;
 use zeroize::Zeroizing;
 
@@ -45,10 +45,8 @@ pub struct TinyTableParty {
     spent: Option<Material>,
     /// With a store: the next execution's records, read and verified
     /// between executions and handed out only by their durable
-    /// reservation (`Store::take_read_ahead`); and how many executions of
-    /// the run have not started.
-    ahead: Option<ReadAhead<Material>>,
-    left: u64,
+    /// reservation (`Store::take_read_ahead`).
+    ahead: NextUnit<Material>,
 }
 
 /// Sends the digest of our options and checks the peer's is the same.
@@ -108,8 +106,7 @@ impl TinyTableParty {
             pool: Pool::Memory(VecDeque::new()),
             prep: None,
             spent: None,
-            ahead: None,
-            left: 0,
+            ahead: NextUnit::default(),
         })
     }
 
@@ -245,29 +242,20 @@ impl TinyTableParty {
                 .pop_front()
                 .ok_or_else(|| Error::Exhausted("tinytable: no preprocessed tables left".into())),
             Pool::Store(s) => {
-                self.left = self.left.saturating_sub(1);
-                if let Some(a) = self.ahead.take() {
-                    return s.take_read_ahead(a);
-                }
-                // Read, then reserved and consumed in one durable update
-                // before any of it is used.
-                s.take_next(&[(&ek, 1), (&gk, tables)], material_of)
+                // Read ahead or now; reserved and consumed in one durable
+                // update before any of it is used.
+                self.ahead.take(s, &[(&ek, 1), (&gk, tables)], material_of)
             }
         }
     }
 }
 
 impl TinyTableParty {
-    /// Reads the next execution's unit ahead if the run has an execution
-    /// left for it. A failure leaves nothing read ahead: the execution
-    /// then reserves and reads its unit itself and meets the same error
-    /// where it belongs.
+    /// Reads the next execution's unit ahead (see `NextUnit::fill`).
     fn read_ahead(&mut self) {
         let ([ek, gk], tables) = self.unit();
         if let Pool::Store(s) = &mut self.pool {
-            if self.left > 0 && self.ahead.is_none() {
-                self.ahead = s.read_ahead(&[(&ek, 1), (&gk, tables)], material_of).ok();
-            }
+            self.ahead.fill(s, &[(&ek, 1), (&gk, tables)], material_of);
         }
     }
 
@@ -356,8 +344,7 @@ impl Party for TinyTableParty {
             // One agreed unit index, checked against both stores; refuses
             // (reserving nothing) a run wanting more than both hold.
             s.sync_units(ch, &[(&ek, 1), (&gk, tables)], want)?;
-            self.left = want;
-            self.ahead = None;
+            self.ahead.begin(want);
         }
         self.read_ahead();
         // The online buffers, sized before the first execution's timing.

@@ -10,7 +10,7 @@ use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_driver::steps::{step, Timer};
 use brickyard_garble::GarblePlan;
 use brickyard_ot::KosSender;
-use brickyard_store::Store;
+use brickyard_store::{NextUnit, Store};
 use zeroize::Zeroizing;
 
 /// Alice's state across the phases.
@@ -27,7 +27,7 @@ pub struct Alice {
     /// Buckets in a store instead of `buckets` (see `stored.rs`).
     store: Option<Box<Store>>,
     /// The store's next bucket, read before its execution.
-    ahead: stored::Ahead<Vec<BundleSecret>>,
+    ahead: NextUnit<Vec<BundleSecret>>,
     /// The last execution's bucket, wiped and freed by
     /// [`Alice::release_spent`] (after the execution's timing) or with
     /// the party.
@@ -52,7 +52,7 @@ impl Alice {
             buckets: Vec::new(),
             next: 0,
             store: None,
-            ahead: stored::Ahead::new(),
+            ahead: NextUnit::default(),
             spent: Vec::new(),
             cheat: Cheat::None,
         }
@@ -89,7 +89,8 @@ impl Alice {
         stored::begin(ch, s, &rec, want)?;
         self.ahead.begin(want);
         if let Some(st) = &self.setup {
-            self.ahead.fill(s, |k, b| read_bucket(b, k, st));
+            self.ahead
+                .fill(s, stored::UNIT, |k, p| read_bucket(stored::one(&p)?, k, st));
         }
         Ok(())
     }
@@ -107,7 +108,8 @@ impl Alice {
             self.next += 1;
             return Ok(std::mem::take(&mut self.buckets[k]));
         };
-        self.ahead.take(s, |k, b| read_bucket(b, k, st))
+        self.ahead
+            .take(s, stored::UNIT, |k, p| read_bucket(stored::one(&p)?, k, st))
     }
 
     /// Wipes and frees the last execution's bucket (its secrets are never
@@ -116,7 +118,8 @@ impl Alice {
     pub fn release_spent(&mut self) {
         self.spent = Vec::new();
         if let (Some(s), Some(st)) = (&mut self.store, &self.setup) {
-            self.ahead.fill(s, |k, b| read_bucket(b, k, st));
+            self.ahead
+                .fill(s, stored::UNIT, |k, p| read_bucket(stored::one(&p)?, k, st));
         }
     }
 

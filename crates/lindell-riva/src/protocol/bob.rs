@@ -15,7 +15,7 @@ use brickyard_core::{Block, Channel, Error, Result};
 use brickyard_driver::steps::{step, Timer};
 use brickyard_garble::{decode, evaluate_many, EvalOutput, GarblePlan, GarbledCircuit, Keep};
 use brickyard_ot::KosReceiver;
-use brickyard_store::Store;
+use brickyard_store::{NextUnit, Store};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use zeroize::Zeroizing;
@@ -314,7 +314,7 @@ pub struct Bob {
     /// Buckets in a store instead of `buckets` (see `stored.rs`).
     store: Option<Box<Store>>,
     /// The store's next bucket, read before its execution.
-    ahead: stored::Ahead<BobBucket>,
+    ahead: NextUnit<BobBucket>,
     cheat: Cheat,
     /// The last execution's bucket, freed by [`Bob::release_spent`]
     /// (after the execution's timing) or with the party.
@@ -344,7 +344,7 @@ impl Bob {
             buckets: Vec::new(),
             next: 0,
             store: None,
-            ahead: stored::Ahead::new(),
+            ahead: NextUnit::default(),
             cheat: Cheat::None,
             spent: None,
             checker: None,
@@ -386,7 +386,9 @@ impl Bob {
         stored::begin(ch, s, &rec, want)?;
         self.ahead.begin(want);
         if let Some(st) = &self.setup {
-            self.ahead.fill(s, |k, b| BobBucket::read(b, k, st));
+            self.ahead.fill(s, stored::UNIT, |k, p| {
+                BobBucket::read(stored::one(&p)?, k, st)
+            });
         }
         Ok(())
     }
@@ -403,7 +405,9 @@ impl Bob {
             self.next += 1;
             return Ok(bk);
         };
-        self.ahead.take(s, |k, b| BobBucket::read(b, k, st))
+        self.ahead.take(s, stored::UNIT, |k, p| {
+            BobBucket::read(stored::one(&p)?, k, st)
+        })
     }
 
     /// Frees the last execution's bucket (megabytes of tables whose free
@@ -412,7 +416,9 @@ impl Bob {
     pub fn release_spent(&mut self) {
         self.spent = None;
         if let (Some(s), Some(st)) = (&mut self.store, &self.setup) {
-            self.ahead.fill(s, |k, b| BobBucket::read(b, k, st));
+            self.ahead.fill(s, stored::UNIT, |k, p| {
+                BobBucket::read(stored::one(&p)?, k, st)
+            });
         }
     }
 

@@ -15,7 +15,7 @@
 //!   it, so a process killed at any point never uses that bucket again,
 //!   and the record's own `k` must equal the reserved index;
 //! * the next bucket is read, MAC-checked and parsed *ahead* of its
-//!   execution ([`Ahead`]: before a run's first execution and after each
+//!   execution (`NextUnit`: before a run's first execution and after each
 //!   one while the run has executions left), off the execution's
 //!   critical path; it is handed out only by the durable reservation of
 //!   exactly that record (`Store::take_read_ahead`), so a bucket read
@@ -23,7 +23,7 @@
 
 use super::record::SetupRecord;
 use brickyard_core::{Channel, Error, Result};
-use brickyard_store::{KindSpec, ReadAhead, Store, SYNC_CHECK};
+use brickyard_store::{KindSpec, Store, SYNC_CHECK};
 
 /// The material kind: one variable-size record per bucket (the same name
 /// for both roles; the contents differ).
@@ -64,50 +64,15 @@ pub(crate) fn begin(
     Ok(())
 }
 
-/// The next bucket of a run, read ahead of its execution.
-pub(crate) struct Ahead<T> {
-    next: Option<ReadAhead<T>>,
-    /// Executions of this run not started yet.
-    left: u64,
-}
+/// One execution's unit: one bucket record.
+pub(crate) const UNIT: &[(&str, u64)] = &[(KIND, 1)];
 
-impl<T> Ahead<T> {
-    pub(crate) fn new() -> Self {
-        Ahead {
-            next: None,
-            left: 0,
-        }
-    }
-
-    /// A run of `want` executions begins (after [`begin`]).
-    pub(crate) fn begin(&mut self, want: u64) {
-        self.next = None;
-        self.left = want;
-    }
-
-    /// Reads the next bucket ahead if the run has an execution left for
-    /// it. A failure leaves nothing read ahead: the execution then takes
-    /// its bucket the usual way and meets the same error where it belongs.
-    pub(crate) fn fill(&mut self, store: &mut Store, parse: impl FnOnce(u64, &[u8]) -> Result<T>) {
-        if self.left > 0 && self.next.is_none() {
-            self.next = store.read_ahead_blob(KIND, parse).ok();
-        }
-    }
-
-    /// The next bucket: the one read ahead, reserved now, or else read
-    /// and reserved now (`Store::take_next`); `parse(k, record)` checks
-    /// the record's index.
-    pub(crate) fn take(
-        &mut self,
-        store: &mut Store,
-        parse: impl FnOnce(u64, &[u8]) -> Result<T>,
-    ) -> Result<T> {
-        self.left = self.left.saturating_sub(1);
-        match self.next.take() {
-            Some(a) => store.take_read_ahead(a),
-            None => store.take_next(&[(KIND, 1)], |k, parts| parse(k, &parts[0])),
-        }
-    }
+/// A bucket record's bytes as `NextUnit` hands them (one blob).
+pub(crate) fn one(parts: &[zeroize::Zeroizing<Vec<u8>>]) -> Result<&[u8]> {
+    parts
+        .first()
+        .map(|b| &b[..])
+        .ok_or_else(|| brickyard_core::Error::Storage("lindell-riva: bucket record missing".into()))
 }
 
 /// At the end of preprocessing: the setup, then every bucket, durable.
